@@ -1,0 +1,14 @@
+# Third-party dependencies, all from Debian packages (see scripts/setup.sh). Nothing is downloaded.
+find_package(Threads REQUIRED)
+find_package(nlohmann_json 3.11 REQUIRED)
+
+# Standalone asio (libasio-dev) ships headers only.
+find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
+add_library(mcpcxx_asio INTERFACE)
+target_include_directories(mcpcxx_asio SYSTEM INTERFACE ${ASIO_INCLUDE_DIR})
+target_compile_definitions(mcpcxx_asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED)
+target_link_libraries(mcpcxx_asio INTERFACE Threads::Threads)
+
+# llhttp's C sources as shipped by node-llhttp, compiled into our library (never vendored).
+set(MCPCXX_LLHTTP_DIR "/usr/share/llhttp" CACHE PATH "Folder with llhttp's C sources and llhttp.h")
+set(MCPCXX_LLHTTP_INCLUDE_DIR "/usr/share/include/llhttp" CACHE PATH "Folder with llhttp.h")

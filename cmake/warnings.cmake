@@ -1,0 +1,10 @@
+# Project-wide warning and sanitizer flags, applied through the mcpcxx_warnings interface target.
+add_library(mcpcxx_warnings INTERFACE)
+target_compile_options(mcpcxx_warnings INTERFACE -Wall -Wextra -Wpedantic)
+if(MCPCXX_WERROR)
+  target_compile_options(mcpcxx_warnings INTERFACE -Werror)
+endif()
+if(MCPCXX_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()

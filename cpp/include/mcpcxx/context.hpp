@@ -1,0 +1,95 @@
+// The per-request context handed to tool, resource, prompt and completion handlers.
+// Thread-safety: a context belongs to one request. Its methods may be called from the handler's
+// thread or any thread the handler spawns; progress and log calls are internally serialized.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "mcpcxx/json.hpp"
+
+namespace mcpcxx {
+
+/// RFC 5424 levels used by MCP logging, lowest first.
+enum class log_level { debug, info, notice, warning, error, critical, alert, emergency };
+
+/// Wire name of a level ("debug", ...).
+std::string_view to_string(log_level l) noexcept;
+/// Parses a wire level name; nullopt when invalid.
+std::optional<log_level> parse_log_level(std::string_view s) noexcept;
+
+/// Cooperative cancellation shared by the engine and a handler.
+class cancellation_token {
+ public:
+  /// True once the request was cancelled by the client, timed out, or the server is stopping.
+  bool cancelled() const noexcept { return flag_->load(std::memory_order_acquire); }
+  /// Marks the token cancelled (engine use; idempotent).
+  void cancel() const noexcept { flag_->store(true, std::memory_order_release); }
+
+ private:
+  std::shared_ptr<std::atomic<bool>> flag_ = std::make_shared<std::atomic<bool>>(false);
+};
+
+/// Sink the engine installs so a context can emit request-related notifications.
+struct context_hooks {
+  /// Sends a notification related to this request (progress, log message).
+  std::function<void(std::string_view method, json params)> notify;
+};
+
+/// Everything a handler may know about its request.
+class request_context {
+ public:
+  /// Engine-side constructor.
+  request_context(json request_id, std::string protocol_version, json client_info,
+                  json client_capabilities, std::optional<json> progress_token,
+                  std::optional<log_level> min_log_level, cancellation_token token,
+                  context_hooks hooks);
+
+  /// The JSON-RPC id of the request (number or string).
+  const json& request_id() const noexcept { return request_id_; }
+  /// The protocol revision the request is served under, e.g. "2026-07-28" or "2025-11-25".
+  const std::string& protocol_version() const noexcept { return protocol_version_; }
+  /// True when served under the stateless 2026-07-28 era.
+  bool modern() const noexcept;
+  /// The client's self-reported Implementation object (may be null); never use it for security.
+  const json& client_info() const noexcept { return client_info_; }
+  /// The client's declared capabilities for this request.
+  const json& client_capabilities() const noexcept { return client_capabilities_; }
+  /// Verified principal from the HTTP auth hook (null on stdio or without auth).
+  const json& principal() const noexcept { return principal_; }
+  /// Engine-side: sets the verified principal.
+  void set_principal(json p) { principal_ = std::move(p); }
+
+  /// True once cancelled (client cancel, deadline, shutdown).
+  bool cancelled() const noexcept { return token_.cancelled(); }
+  /// The token itself, to hand to other threads.
+  const cancellation_token& token() const noexcept { return token_; }
+
+  /// Emits notifications/progress when the client sent a progressToken. Throws
+  /// std::invalid_argument when `progress` does not increase over the previous report.
+  void report_progress(double progress, std::optional<double> total = std::nullopt,
+                       std::optional<std::string> message = std::nullopt);
+  /// Emits notifications/message when the client asked for logs at or below `level`; always
+  /// writes the record to the server log (stderr). Returns true when sent to the client.
+  bool log(log_level level, json data, std::optional<std::string> logger = std::nullopt);
+
+ private:
+  json request_id_;
+  std::string protocol_version_;
+  json client_info_;
+  json client_capabilities_;
+  json principal_;
+  std::optional<json> progress_token_;
+  std::optional<log_level> min_log_level_;
+  cancellation_token token_;
+  context_hooks hooks_;
+  std::optional<double> last_progress_;
+  std::unique_ptr<std::mutex> progress_lock_ = std::make_unique<std::mutex>();
+};
+
+}  // namespace mcpcxx

@@ -1,0 +1,111 @@
+// Exception types a handler throws to pick its wire shape: tool_error -> isError result,
+// protocol_error -> JSON-RPC error, resource_not_found -> the era's not-found error.
+// Anything else thrown by a handler becomes a sanitized isError result with a reference id.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "mcpcxx/json.hpp"
+
+namespace mcpcxx {
+
+/// What kind of failure a tool error reports; serialized in snake_case.
+enum class error_category {
+  invalid_arguments,
+  not_found,
+  permission_denied,
+  conflict,
+  precondition_failed,
+  rate_limited,
+  unavailable,
+  timeout,
+  internal,
+};
+
+/// Whether the failed operation changed anything; serialized in snake_case.
+enum class error_effect { not_applied, unknown, partial, applied };
+
+/// The wire name of a category ("invalid_arguments", ...).
+std::string_view to_string(error_category c) noexcept;
+/// The wire name of an effect ("not_applied", ...).
+std::string_view to_string(error_effect e) noexcept;
+/// Parses a category wire name; nullopt when unknown.
+std::optional<error_category> parse_error_category(std::string_view s) noexcept;
+/// Parses an effect wire name; nullopt when unknown.
+std::optional<error_effect> parse_error_effect(std::string_view s) noexcept;
+
+/// Named parts of the founding document's message template.
+struct tool_error_parts {
+  std::string operation;       ///< "Issue lookup"
+  std::string resource;        ///< "issue ENG-42"
+  std::string reason;          ///< "it was not found"
+  std::string next_step;       ///< "Verify the key or list recent issues first"
+  std::string retry_guidance;  ///< "Do not retry unchanged"
+};
+
+/// Composes "<operation> failed: <resource>. <reason>. <next step>. <retry guidance>." skipping
+/// empty parts and never doubling the final period.
+std::string compose_tool_error_message(const tool_error_parts& parts);
+
+/// An expected tool failure; becomes a result with isError:true and exactly `message` as text.
+class tool_error : public std::runtime_error {
+ public:
+  /// Creates an error whose wire text is exactly `message`.
+  explicit tool_error(std::string message, error_category category = error_category::internal,
+                      bool retryable = false, std::optional<std::string> resource = std::nullopt,
+                      error_effect effect = error_effect::not_applied,
+                      std::optional<double> retry_after_seconds = std::nullopt);
+
+  /// The wire text.
+  const std::string& message() const noexcept { return message_; }
+  error_category category() const noexcept { return category_; }
+  bool retryable() const noexcept { return retryable_; }
+  const std::optional<std::string>& resource() const noexcept { return resource_; }
+  error_effect effect() const noexcept { return effect_; }
+  const std::optional<double>& retry_after_seconds() const noexcept { return retry_after_; }
+
+  /// {"category","retryable","effect", "resource"?, "retryAfterSeconds"?} as sent in
+  /// structuredContent (when allowed) and always in result _meta["mcpcxx/error"].
+  json details() const;
+
+ private:
+  std::string message_;
+  error_category category_;
+  bool retryable_;
+  std::optional<std::string> resource_;
+  error_effect effect_;
+  std::optional<double> retry_after_;
+};
+
+/// An explicit JSON-RPC error chosen by the handler, passed through unchanged.
+class protocol_error : public std::runtime_error {
+ public:
+  /// Throws std::invalid_argument when `code` is reserved for the specifications
+  /// (error_code::is_reserved_for_spec).
+  protocol_error(int code, std::string message, json data = nullptr);
+
+  int code() const noexcept { return code_; }
+  const std::string& message() const noexcept { return message_; }
+  const json& data() const noexcept { return data_; }
+
+ private:
+  int code_;
+  std::string message_;
+  json data_;
+};
+
+/// Thrown by resource readers for a URI they do not have; the engine answers -32002 (legacy) or
+/// -32602 (modern) with data {"uri": URI}.
+class resource_not_found : public std::runtime_error {
+ public:
+  explicit resource_not_found(std::string uri);
+  const std::string& uri() const noexcept { return uri_; }
+
+ private:
+  std::string uri_;
+};
+
+}  // namespace mcpcxx

@@ -1,0 +1,141 @@
+// Declarations of what a server offers: tools, resources, resource templates, prompts and
+// completion, with the handler signatures the engine calls.
+// Thread-safety: handlers run on the engine's worker threads and may run concurrently with each
+// other (including the same handler for different requests); they must be thread-safe.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mcpcxx/context.hpp"
+#include "mcpcxx/json.hpp"
+
+namespace mcpcxx {
+
+/// A tool's declaration as listed by tools/list.
+struct tool_spec {
+  std::string name;  ///< 1-64 chars of [A-Za-z0-9_.-], unique per server
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  json input_schema = json{{"type", "object"}};  ///< compiled at registration
+  std::optional<json> output_schema;             ///< compiled at registration; validates structuredContent
+  json annotations = nullptr;  ///< ToolAnnotations object (readOnlyHint, destructiveHint, ...)
+  json icons = nullptr;        ///< Icon[] or null
+  json meta = nullptr;         ///< _meta object or null
+  /// Per-call deadline; exceeded -> isError with category timeout.
+  std::optional<std::chrono::milliseconds> timeout;
+};
+
+/// What a tool returns on success (or an explicit error result with is_error = true).
+struct tool_result {
+  json content = json::array();   ///< ContentBlock[]
+  std::optional<json> structured_content;
+  bool is_error = false;
+  json meta = nullptr;  ///< result _meta or null
+
+  /// One text content block.
+  static tool_result text(std::string text);
+  /// structuredContent plus its JSON serialization as a text block.
+  static tool_result structured(json value);
+};
+
+/// Tool handler: receives the validated arguments (an object, {} when absent).
+using tool_handler = std::function<tool_result(const json& arguments, request_context& ctx)>;
+
+/// A concrete resource as listed by resources/list.
+struct resource_spec {
+  std::string uri;
+  std::string name;
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  std::optional<std::string> mime_type;
+  std::optional<std::int64_t> size;
+  json icons = nullptr;
+  json annotations = nullptr;
+  json meta = nullptr;
+};
+
+/// One entry of resources/read contents: text or base64 blob.
+struct resource_contents {
+  std::string uri;
+  std::optional<std::string> mime_type;
+  std::optional<std::string> text;
+  std::optional<std::string> blob_base64;
+  json meta = nullptr;
+};
+
+/// Reads a concrete resource; throw resource_not_found when it vanished.
+using resource_reader = std::function<std::vector<resource_contents>(const std::string& uri,
+                                                                     request_context& ctx)>;
+
+/// An RFC 6570 (level 1) resource template as listed by resources/templates/list.
+struct resource_template_spec {
+  std::string uri_template;  ///< "test://template/{id}/data"
+  std::string name;
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  std::optional<std::string> mime_type;
+  json icons = nullptr;
+  json annotations = nullptr;
+  json meta = nullptr;
+};
+
+/// Reads a URI matching a template; `variables` holds the expanded {name} values.
+using resource_template_reader = std::function<std::vector<resource_contents>(
+    const std::string& uri, const std::map<std::string, std::string>& variables,
+    request_context& ctx)>;
+
+/// One declared prompt argument.
+struct prompt_argument {
+  std::string name;
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  bool required = false;
+};
+
+/// A prompt as listed by prompts/list.
+struct prompt_spec {
+  std::string name;
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  std::vector<prompt_argument> arguments;
+  json icons = nullptr;
+  json meta = nullptr;
+};
+
+/// prompts/get result.
+struct prompt_result {
+  std::optional<std::string> description;
+  json messages = json::array();  ///< [{role, content: ContentBlock}]
+};
+
+/// Renders a prompt; required arguments are checked by the engine before the call.
+using prompt_handler = std::function<prompt_result(
+    const std::map<std::string, std::string>& arguments, request_context& ctx)>;
+
+/// A completion/complete request, already validated.
+struct completion_request {
+  std::string ref_type;  ///< "ref/prompt" or "ref/resource"
+  std::string ref;       ///< prompt name or resource (template) URI
+  std::string argument_name;
+  std::string argument_value;
+  std::map<std::string, std::string> context_arguments;
+};
+
+/// completion/complete result; at most 100 values are sent (the rest sets has_more).
+struct completion_result {
+  std::vector<std::string> values;
+  std::optional<std::int64_t> total;
+  bool has_more = false;
+};
+
+/// Completion handler for all refs of a server.
+using completion_handler =
+    std::function<completion_result(const completion_request& request, request_context& ctx)>;
+
+}  // namespace mcpcxx

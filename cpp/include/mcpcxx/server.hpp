@@ -1,0 +1,114 @@
+// The MCP server engine: registries, capabilities, options, and session factory.
+// Thread-safety: registration (add_*/remove_*) may happen at any time from any thread, including
+// while sessions are serving; list results are rebuilt after each change. A server must outlive
+// its sessions and transports.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcpcxx/jsonrpc.hpp"
+#include "mcpcxx/primitives.hpp"
+#include "mcpcxx/session.hpp"
+
+namespace mcpcxx {
+
+namespace detail {
+class engine;
+}
+
+/// Every protocol revision the engine implements, newest first.
+inline constexpr const char* k_supported_versions[] = {"2026-07-28", "2025-11-25", "2025-06-18",
+                                                        "2025-03-26", "2024-11-05"};
+/// The stateless revision.
+inline constexpr std::string_view k_modern_version = "2026-07-28";
+/// The newest legacy revision (initialize counter-offer).
+inline constexpr std::string_view k_latest_legacy_version = "2025-11-25";
+
+/// The server's Implementation object.
+struct server_info {
+  std::string name = "mcpcxx-server";
+  std::string version = "0.0.0";
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  json icons = nullptr;  ///< Icon[] or null
+  std::optional<std::string> website_url;
+};
+
+/// Engine configuration.
+struct server_options {
+  server_info info;
+  std::optional<std::string> instructions;
+  /// Put the exception text of unexpected handler failures on the wire (never by default).
+  bool expose_exception_details = false;
+  jsonrpc::parse_limits limits;
+  std::size_t page_size = 100;        ///< items per list page
+  std::int64_t list_ttl_ms = 60000;   ///< ttlMs on modern list/read/discover results
+  std::string cache_scope = "public";  ///< cacheScope on modern list/read/discover results
+  std::size_t worker_threads = 0;     ///< 0: max(2, hardware_concurrency)
+  bool assert_formats = false;        ///< JSON Schema `format` asserts when true
+  /// Writes one line (no newline) to the server log; default: stderr. Called from any thread.
+  std::function<void(std::string_view line)> log_writer;
+  /// Advertise and implement the logging capability.
+  bool logging = true;
+  /// Extra capabilities merged into the advertised ServerCapabilities (e.g. experimental).
+  json extra_capabilities = json::object();
+};
+
+/// Counters of outcomes since start (see docs/error-model.md for the categories).
+struct server_metrics {
+  std::uint64_t requests = 0;
+  std::uint64_t notifications = 0;
+  std::uint64_t protocol_errors = 0;
+  std::uint64_t tool_errors = 0;
+  std::map<std::string, std::uint64_t> by_category;  ///< "ok", "invalid_arguments", "timeout", ...
+};
+
+/// The engine. Create one, register primitives, then open sessions from transports.
+class server {
+ public:
+  /// Creates the engine and its worker pool.
+  explicit server(server_options options = {});
+  ~server();
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  /// Registers a tool. Throws std::invalid_argument for a bad or duplicate name and
+  /// schema::schema_error for a schema that does not compile.
+  void add_tool(tool_spec spec, tool_handler handler);
+  /// Removes a tool; returns false when absent.
+  bool remove_tool(std::string_view name);
+  /// Registers a concrete resource; throws std::invalid_argument for an empty or duplicate URI.
+  void add_resource(resource_spec spec, resource_reader reader);
+  /// Registers a resource template; throws std::invalid_argument for a malformed template.
+  void add_resource_template(resource_template_spec spec, resource_template_reader reader);
+  /// Registers a prompt; throws std::invalid_argument for an empty or duplicate name.
+  void add_prompt(prompt_spec spec, prompt_handler handler);
+  /// Installs the completion handler (enables the completions capability).
+  void set_completion_handler(completion_handler handler);
+
+  /// Opens a session writing to `sink`.
+  session open_session(std::shared_ptr<frame_sink> sink, session_options options = {});
+
+  /// The ServerCapabilities object currently advertised.
+  json capabilities() const;
+  /// The options the server was created with.
+  const server_options& options() const;
+  /// A snapshot of the outcome counters.
+  server_metrics metrics() const;
+
+  /// Engine internals for transports and bindings inside this library.
+  detail::engine& engine() noexcept { return *engine_; }
+
+ private:
+  std::shared_ptr<detail::engine> engine_;
+};
+
+}  // namespace mcpcxx

@@ -1,0 +1,78 @@
+// A session is one logical peer: a stdio process, a legacy HTTP session, or one stateless modern
+// HTTP exchange. It receives frames, dispatches them, and writes replies to frame sinks.
+// Thread-safety: receive() is called by one transport thread at a time per session (frames of one
+// session are processed in arrival order: notifications inline, requests handed to the worker
+// pool). cancel(), shutdown() and the accessors may be called from any thread. Sinks are called
+// from worker threads and must serialize their own writes.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "mcpcxx/json.hpp"
+#include "mcpcxx/jsonrpc.hpp"
+
+namespace mcpcxx {
+
+namespace detail {
+class session_state;
+}
+
+/// What a frame handed to a sink is.
+enum class frame_kind { response, notification };
+
+/// Destination of outbound frames (one JSON text each, no trailing newline).
+class frame_sink {
+ public:
+  virtual ~frame_sink() = default;
+  /// Called from any engine thread; the final reply to a request has kind response.
+  virtual void send(std::string frame, frame_kind kind) = 0;
+};
+
+/// Which transport feeds a session; decides era rules that differ per transport.
+enum class transport_kind { stdio, http, in_process };
+
+/// Per-session settings chosen by the transport.
+struct session_options {
+  transport_kind transport = transport_kind::stdio;
+  /// Run request handlers on the calling thread of receive() instead of the worker pool
+  /// (in-process test clients and the dispatcher benchmark).
+  bool inline_dispatch = false;
+};
+
+/// Handle to a session; cheap to copy, all copies refer to the same session.
+class session {
+ public:
+  /// Processes one inbound frame. Replies go to `reply_to` when given, else to the session sink.
+  void receive(std::string_view bytes, const std::shared_ptr<frame_sink>& reply_to = nullptr);
+  /// Processes an already-parsed message (the HTTP transport parses to check headers first).
+  void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to = nullptr);
+  /// Cancels one in-flight request as if notifications/cancelled had arrived; no reply is sent.
+  void cancel(const jsonrpc::request_id& id, std::string_view reason);
+  /// Cancels all in-flight requests and waits up to `grace` for their handlers to return.
+  /// Returns true when every handler returned in time.
+  bool shutdown(std::chrono::milliseconds grace);
+  /// Blocks until no request is in flight.
+  void wait_idle() const;
+  /// Number of requests currently in flight.
+  std::size_t in_flight() const;
+  /// The legacy protocol version negotiated by initialize; empty before initialize.
+  std::string negotiated_version() const;
+  /// True after a legacy initialize succeeded.
+  bool legacy_initialized() const;
+  /// Sets the verified principal every request of this session sees (HTTP auth hook).
+  void set_principal(json principal);
+  /// Sends a server-initiated notification on the session sink (legacy list_changed, ...).
+  void notify(std::string_view method, const json& params);
+
+  /// Engine-side constructor.
+  explicit session(std::shared_ptr<detail::session_state> state);
+
+ private:
+  std::shared_ptr<detail::session_state> state_;
+};
+
+}  // namespace mcpcxx
