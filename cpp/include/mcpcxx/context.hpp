@@ -23,16 +23,21 @@ std::string_view to_string(log_level l) noexcept;
 /// Parses a wire level name; nullopt when invalid.
 std::optional<log_level> parse_log_level(std::string_view s) noexcept;
 
-/// Cooperative cancellation shared by the engine and a handler.
+/// Cooperative cancellation shared by the engine and a handler; copies share one state.
 class cancellation_token {
  public:
+  /// Creates a fresh, not-cancelled token.
+  cancellation_token();
   /// True once the request was cancelled by the client, timed out, or the server is stopping.
-  bool cancelled() const noexcept { return flag_->load(std::memory_order_acquire); }
-  /// Marks the token cancelled (engine use; idempotent).
-  void cancel() const noexcept { flag_->store(true, std::memory_order_release); }
+  bool cancelled() const noexcept;
+  /// Marks the token cancelled and runs the registered callbacks once, on this thread.
+  void cancel() const;
+  /// Registers `fn` to run once on cancellation; runs it at once if already cancelled.
+  void on_cancel(std::function<void()> fn) const;
 
  private:
-  std::shared_ptr<std::atomic<bool>> flag_ = std::make_shared<std::atomic<bool>>(false);
+  struct state;
+  std::shared_ptr<state> state_;
 };
 
 /// Sink the engine installs so a context can emit request-related notifications.

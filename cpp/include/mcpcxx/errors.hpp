@@ -97,6 +97,20 @@ class protocol_error : public std::runtime_error {
   json data_;
 };
 
+/// An unexpected failure from a foreign runtime (e.g. a Python exception): `summary`
+/// ("ValueError: boom") reaches the wire only with expose_exception_details; `detail` (a
+/// traceback) only ever goes to the server log, under the same reference id.
+class unexpected_error : public std::runtime_error {
+ public:
+  unexpected_error(std::string summary, std::string detail);
+  const std::string& summary() const noexcept { return summary_; }
+  const std::string& detail() const noexcept { return detail_; }
+
+ private:
+  std::string summary_;
+  std::string detail_;
+};
+
 /// Thrown by resource readers for a URI they do not have; the engine answers -32002 (legacy) or
 /// -32602 (modern) with data {"uri": URI}.
 class resource_not_found : public std::runtime_error {
