@@ -127,14 +127,12 @@ def _is_int(tp: Any) -> bool:
 
 
 def _validation_message(tool: str, error: Any) -> str:
-    lines = []
+    """The engine's invalid-arguments wording (docs/error-model.md T1), values never echoed."""
+    lines = [f"Invalid arguments for tool {tool}; nothing was executed. Fix the following and call again:"]
     for item in error.errors(include_input=False, include_url=False):
-        path = "/" + "/".join(str(p) for p in item["loc"])
-        lines.append(f"{path}: {item['msg']}")
-    return (
-        f"Invalid arguments for tool {tool}: " + "; ".join(lines) + ". Nothing was executed. "
-        "Correct the arguments and call again."
-    )
+        pointer = "/" + "/".join(str(p) for p in item["loc"])
+        lines.append(f"- {pointer}: {item['msg']}")
+    return "\n".join(lines)
 
 
 def _make_converter(
