@@ -39,6 +39,7 @@ struct error_classes {
   py::object tool_error;
   py::object protocol_error;
   py::object resource_not_found;
+  py::object missing_capability;
   py::object format_exception;
 };
 
@@ -49,6 +50,7 @@ const error_classes& classes() {
         py::module_ errors = py::module_::import("mcpcxx._errors");
         return error_classes{errors.attr("ToolError"), errors.attr("ProtocolError"),
                              errors.attr("ResourceNotFound"),
+                             errors.attr("MissingClientCapability"),
                              py::module_::import("traceback").attr("format_exception")};
       })
       .get_stored();
@@ -119,6 +121,9 @@ std::exception_ptr translate_python_error(py::error_already_set& e) {
     const auto& c = classes();
     if (e.matches(c.tool_error)) return tool_error_from(e.value());
     if (e.matches(c.protocol_error)) return protocol_error_from(e.value());
+    if (e.matches(c.missing_capability)) {
+      return std::make_exception_ptr(missing_client_capability(to_json(e.value().attr("required"))));
+    }
     if (e.matches(c.resource_not_found)) {
       return std::make_exception_ptr(resource_not_found(safe_str(e.value().attr("uri"))));
     }

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
-from mcpcxx._errors import Cancelled
+from mcpcxx._errors import Cancelled, MissingClientCapability
 
 if TYPE_CHECKING:
     from mcpcxx._core import RequestContext
@@ -102,6 +102,12 @@ class Context:
         """Raise mcpcxx.Cancelled when the request was cancelled (for sync tools' loops)."""
         if self._core.cancelled:
             raise Cancelled(f"request {self._core.request_id!r} was cancelled")
+
+    def require_client_capability(self, name: str) -> None:
+        """Raise MissingClientCapability (-32021) unless the client declared capability `name`."""
+        declared = self._core.client_capabilities
+        if not isinstance(declared, dict) or name not in declared:
+            raise MissingClientCapability({name: {}})
 
     def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None

@@ -181,3 +181,15 @@ class ResourceNotFound(Exception):
 
 class Cancelled(Exception):
     """Raised by Context.raise_if_cancelled() in a sync tool whose request was cancelled."""
+
+
+class MissingClientCapability(Exception):
+    """The request needs a client capability the client did not declare (-32021 on the wire).
+
+    Raised by Context.require_client_capability(); `required` is the ClientCapabilities object
+    the client must declare, e.g. {"elicitation": {}}.
+    """
+
+    def __init__(self, required: dict[str, Any]) -> None:
+        super().__init__(f"missing client capabilities: {', '.join(required)}")
+        self.required = required
