@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -55,11 +56,25 @@ def _is_context(annotation: Any) -> bool:
 def _type_hints(fn: Callable[..., Any], where: str) -> dict[str, Any]:
     try:
         return typing.get_type_hints(fn, include_extras=True)
-    except Exception as e:  # NameError for unresolvable forward references, mostly
-        raise TypeError(
-            f"{where}: cannot resolve the type hints ({type(e).__name__}: {e}); import every "
-            "type the signature names at module level"
-        ) from e
+    except NameError as e:
+        # A type defined inside a function (with postponed annotations) is only in the
+        # decorating scope's locals: look for it in the frames that are registering fn.
+        frame = sys._getframe(1)
+        for _ in range(12):
+            if frame.f_back is None:
+                break
+            frame = frame.f_back
+            try:
+                return typing.get_type_hints(fn, localns=dict(frame.f_locals), include_extras=True)
+            except NameError:
+                continue
+        error: Exception = e
+    except Exception as e:
+        error = e
+    raise TypeError(
+        f"{where}: cannot resolve the type hints ({type(error).__name__}: {error}); import every "
+        "type the signature names at module level"
+    ) from error
 
 
 def _check_parameter(p: inspect.Parameter, where: str) -> None:
@@ -251,10 +266,11 @@ def _unstructured(tp: Any) -> bool:
 
 def _object_like(tp: Any) -> bool:
     from pydantic import BaseModel
+    from typing_extensions import is_typeddict
 
     if isinstance(tp, type) and (issubclass(tp, BaseModel) or dataclasses.is_dataclass(tp)):
         return True
-    if typing.is_typeddict(tp):
+    if is_typeddict(tp):
         return True
     origin = typing.get_origin(tp)
     if origin is typing.Annotated:

@@ -86,11 +86,10 @@ class Client:
 
     def send_raw(self, frame: str | bytes) -> list[Message]:
         """Send bytes as they are; returns the responses with no matching id (id null, ...)."""
-        text = frame.decode("utf-8", "surrogateescape") if isinstance(frame, bytes) else frame
         with self._cond:
             before = len(self._unmatched)
         with self._send_lock:
-            self._session.receive(text)
+            self._session.receive(frame)
         with self._cond:
             return list(self._unmatched[before:])
 
