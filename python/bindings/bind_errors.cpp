@@ -103,10 +103,11 @@ std::exception_ptr unexpected_from(py::error_already_set& e) {
   const std::string text = safe_str(e.value());
   std::string detail;
   try {
-    for (auto line : classes().format_exception(e.type(), e.value(), e.trace())) {
+    py::object trace = e.trace() ? py::reinterpret_borrow<py::object>(e.trace()) : py::none();
+    for (auto line : classes().format_exception(e.type(), e.value(), trace)) {
       detail += line.cast<std::string>();
     }
-  } catch (py::error_already_set&) {
+  } catch (const std::exception&) {
     detail = type_name + ": " + text + " (traceback unavailable)";
   }
   if (!detail.empty() && detail.back() == '\n') detail.pop_back();

@@ -254,7 +254,8 @@ def _unstructured(tp: Any) -> bool:
     if origin in (list, tuple, typing.Sequence):
         args = [a for a in typing.get_args(tp) if a is not Ellipsis]
         return bool(args) and all(
-            _is_content_type(a)
+            a is Any
+            or _is_content_type(a)
             or (
                 typing.get_origin(a) in (typing.Union, types.UnionType)
                 and any(_is_content_type(x) for x in typing.get_args(a))

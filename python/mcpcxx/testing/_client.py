@@ -114,7 +114,7 @@ class Client:
         if full is not None:
             body["params"] = full
         with self._send_lock:
-            self._session.receive(json.dumps(body))
+            self._session.receive(json.dumps(body, ensure_ascii=False))
         return rid
 
     def wait(self, request_id: Any, timeout: float | None = None) -> Message:
@@ -141,7 +141,7 @@ class Client:
         if params is not None:
             body["params"] = params
         with self._send_lock:
-            self._session.receive(json.dumps(body))
+            self._session.receive(json.dumps(body, ensure_ascii=False))
 
     # ----- MCP methods -------------------------------------------------------------------------
 
