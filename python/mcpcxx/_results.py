@@ -11,18 +11,24 @@ WireResult = tuple[list[dict[str, Any]], Any, bool, Any]
 """What the C++ trampoline accepts from a tool wrapper."""
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
+_MAX_DEPTH = 256
 
 
-def to_jsonable(value: Any) -> Any:
+def to_jsonable(value: Any, _depth: int = 0) -> Any:
     """A JSON-compatible copy of `value`; pydantic handles models, dataclasses, dates, ..."""
     t = type(value)
     if t in _JSON_SCALARS:
         return value
+    if _depth > _MAX_DEPTH:
+        raise ValueError(
+            f"the value nests deeper than {_MAX_DEPTH} levels (or contains itself); JSON needs a "
+            "finite, acyclic value"
+        )
     if t is dict:
         if all(type(k) is str for k in value):
-            return {k: to_jsonable(v) for k, v in value.items()}
+            return {k: to_jsonable(v, _depth + 1) for k, v in value.items()}
     elif t is list or t is tuple:
-        return [to_jsonable(v) for v in value]
+        return [to_jsonable(v, _depth + 1) for v in value]
     from pydantic_core import to_jsonable_python
 
     return to_jsonable_python(value, by_alias=True)

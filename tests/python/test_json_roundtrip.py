@@ -57,19 +57,33 @@ def test_int_parameter_accepts_integral_floats(server: mcpcxx.Server) -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "error"),
+    ("value", "error", "kind"),
     [
-        (2**64, "outside the 64-bit range"),
-        (-(2**63) - 1, "outside the 64-bit range"),
-        (float("nan"), "cannot represent"),
-        (float("inf"), "cannot represent"),
-        ({1: "x"}, "keys must be str"),
-        ({"s": {1, 2}}, "not JSON-compatible"),
+        (2**64, "outside the 64-bit range", OverflowError),
+        (-(2**63) - 1, "outside the 64-bit range", OverflowError),
+        (float("nan"), "cannot represent", ValueError),
+        (float("inf"), "cannot represent", ValueError),
+        ({1: "x"}, "keys must be str", TypeError),
+        ({"s": {1, 2}}, "not JSON-compatible", TypeError),
+        ((1, [2, (3,)]), None, None),
     ],
 )
-def test_unrepresentable_results_are_reported_not_corrupted(
-    server: mcpcxx.Server, value: Any, error: str
+def test_python_to_json_caster_rejects_what_json_cannot_hold(
+    server: mcpcxx.Server, value: Any, error: str | None, kind: type | None
 ) -> None:
+    frames: list[str] = []
+    session = server._core.open_session(lambda f, k: frames.append(f), "in_process", True)
+    if kind is None:
+        session.notify("notifications/test", {"v": value})
+        assert json.loads(frames[-1])["params"]["v"] == [1, [2, [3]]]
+    else:
+        with pytest.raises(kind, match=error):
+            session.notify("notifications/test", {"v": value})
+        assert frames == []
+
+
+@pytest.mark.parametrize("value", [2**64, float("nan")])
+def test_unrepresentable_tool_results_are_internal_errors(value: Any) -> None:
     lines: list[str] = []
     srv = mcpcxx.Server("bad", log_writer=lines.append)
 
@@ -80,7 +94,7 @@ def test_unrepresentable_results_are_reported_not_corrupted(
     with Client(srv) as c:
         result = result_of(c.call_tool("bad"))
     assert result["isError"] is True
-    assert any(error in line for line in lines), lines
+    assert any("tool_exception" in line for line in lines)
 
 
 def test_cyclic_value_is_an_error_not_a_crash(server: mcpcxx.Server) -> None:
