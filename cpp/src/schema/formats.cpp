@@ -134,23 +134,65 @@ bool is_relative_json_pointer(std::string_view s) {
   return rest == "#" || is_json_pointer(rest);
 }
 
-bool is_regex(std::string_view s) {
-  std::string error;
-  return ecma_regex::compile(s, error) != nullptr;
-}
+bool is_regex(std::string_view s) { return ecma_regex::check_syntax(s); }
 
-bool is_uri_template(std::string_view s) {
-  bool open = false;
-  for (char c : s) {
-    if (c == '{') {
-      if (open) return false;
-      open = true;
-    } else if (c == '}') {
-      if (!open) return false;
-      open = false;
+namespace {
+
+// RFC 6570 varspec: varname [ ":" max-length | "*" ].
+bool uri_template_varspec(std::string_view v) {
+  std::string_view name = v;
+  if (!v.empty() && v.back() == '*') {
+    name = v.substr(0, v.size() - 1);
+  } else if (auto colon = v.find(':'); colon != std::string_view::npos) {
+    name = v.substr(0, colon);
+    const std::string_view len = v.substr(colon + 1);
+    if (len.empty() || len.size() > 4 || len[0] < '1' || len[0] > '9') return false;
+    for (char c : len) {
+      if (!digit(c)) return false;
     }
   }
-  return !open;
+  if (name.empty() || name.front() == '.' || name.back() == '.' || name.find("..") != std::string_view::npos) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '%') {
+      if (i + 2 >= name.size() || !hexdigit(name[i + 1]) || !hexdigit(name[i + 2])) return false;
+      i += 2;
+    } else if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool uri_template_expression(std::string_view e) {
+  static constexpr std::string_view ops = "+#./;?&=,!@|";
+  if (!e.empty() && ops.find(e[0]) != std::string_view::npos) e.remove_prefix(1);
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = e.find(',', start);
+    if (!uri_template_varspec(e.substr(start, comma == std::string_view::npos ? comma : comma - start))) return false;
+    if (comma == std::string_view::npos) return true;
+    start = comma + 1;
+  }
+}
+
+}  // namespace
+
+bool is_uri_template(std::string_view s) {
+  static constexpr std::string_view banned = " \"<>\\^`|}";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '{') {
+      const auto close = s.find('}', i);
+      if (close == std::string_view::npos || !uri_template_expression(s.substr(i + 1, close - i - 1))) return false;
+      i = close;
+    } else if (c < 0x20 || c == 0x7F || banned.find(static_cast<char>(c)) != std::string_view::npos) {
+      return false;
+    } else if (c == '%' && (i + 2 >= s.size() || !hexdigit(s[i + 1]) || !hexdigit(s[i + 2]))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 bool base64_decode(std::string_view in, std::string& out) {

@@ -1,8 +1,11 @@
 // Network formats: host names, e-mail addresses, IP addresses, URIs and IRIs.
+#include <algorithm>
 #include <cctype>
 #include <vector>
 
 #include "schema/formats.hpp"
+#include "schema/idna.hpp"
+#include "schema/regex.hpp"
 
 namespace mcpcxx::schema::detail {
 namespace {
@@ -22,22 +25,52 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
-bool host_label(std::string_view l, bool idn) {
-  if (l.empty() || l.size() > 63 || l.front() == '-' || l.back() == '-') return false;
-  if (l.size() >= 4 && l[2] == '-' && l[3] == '-' && !(l.substr(0, 2) == "xn" || l.substr(0, 2) == "XN"))
-    return false;  // "--" in positions 3-4 is reserved for A-labels (RFC 5891 4.2.3.1)
+bool utf8_label(std::string_view l, std::u32string& out) {
+  std::wstring wide;
+  if (!utf8_to_wide(l, wide, 256)) return false;
+  out.assign(wide.begin(), wide.end());
+  return std::find(out.begin(), out.end(), U'\uFFFD') == out.end();
+}
+
+// Checks one label; stores its code points (decoded for A-labels) for the domain-wide Bidi rule.
+bool host_label(std::string_view l, bool idn, std::u32string& cps) {
+  cps.clear();
+  if (l.empty() || l.front() == '-' || l.back() == '-') return false;
+  const bool ascii = std::none_of(l.begin(), l.end(), high);
+  if (!ascii) return idn && utf8_label(l, cps) && valid_u_label(cps);
+  if (l.size() > 63) return false;
   for (char c : l) {
-    if (!(alnum(c) || c == '-' || (idn && high(c)))) return false;
+    if (!(alnum(c) || c == '-')) return false;
+    cps.push_back(static_cast<char32_t>(std::tolower(static_cast<unsigned char>(c))));
   }
-  return true;
+  if (l.size() >= 4 && (l[0] == 'x' || l[0] == 'X') && (l[1] == 'n' || l[1] == 'N') && l[2] == '-' && l[3] == '-') {
+    std::string lower(l.substr(4));
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    // A-labels must decode to a valid U-label and re-encode to the same text.
+    return punycode_decode(lower, cps) && valid_u_label(cps) && punycode_encode(cps) == lower;
+  }
+  // "--" in positions 3-4 is reserved for A-labels (RFC 5891 4.2.3.1).
+  return !(l.size() >= 4 && l[2] == '-' && l[3] == '-');
 }
 
 bool hostname_impl(std::string_view s, bool idn) {
-  if (s.empty() || s.size() > 253) return false;
-  for (auto label : split(s, '.')) {
-    if (!host_label(label, idn)) return false;
+  std::string normalized;
+  if (idn) {
+    // IDNA label separators: U+3002, U+FF0E, U+FF61 act like ".".
+    normalized = std::string(s);
+    for (std::string_view sep : {"\xE3\x80\x82", "\xEF\xBC\x8E", "\xEF\xBD\xA1"}) {
+      for (auto at = normalized.find(sep); at != std::string::npos; at = normalized.find(sep)) normalized.replace(at, sep.size(), ".");
+    }
+    s = normalized;
   }
-  return true;
+  if (s.empty() || s.size() > 253) return false;
+  std::vector<std::u32string> labels;
+  bool bidi_domain = false;
+  for (auto label : split(s, '.')) {
+    if (!host_label(label, idn, labels.emplace_back())) return false;
+    bidi_domain = bidi_domain || is_rtl_label(labels.back());
+  }
+  return !bidi_domain || std::all_of(labels.begin(), labels.end(), bidi_label_ok);
 }
 
 bool dot_atom(std::string_view s, bool idn) {

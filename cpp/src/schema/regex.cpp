@@ -1,6 +1,7 @@
 // ECMA-262 -> std::wregex translation. Deviations from ECMA-262 are listed in docs/json-schema.md.
 #include "schema/regex.hpp"
 
+#include <cctype>
 #include <map>
 
 #include "schema/unicode_tables.hpp"
@@ -71,6 +72,7 @@ struct translator {
   bool in_class = false;
   int groups = 0;
   std::map<std::string, int> named;
+  bool syntax_only = false;
 
   bool fail(std::string msg) {
     error = std::move(msg);
@@ -116,8 +118,13 @@ struct translator {
       ++i;
       return true;
     }
-    if (at(i + 2) == '<' && (at(i + 3) == '=' || at(i + 3) == '!'))
-      return fail("lookbehind assertions (?<= and (?<! are not supported by std::regex");
+    if (at(i + 2) == '<' && (at(i + 3) == '=' || at(i + 3) == '!')) {
+      if (!syntax_only) return fail("lookbehind assertions (?<= and (?<! are not supported by std::regex");
+      // Syntax check only: a lookahead has the same grammar.
+      out += at(i + 3) == '=' ? L"(?=" : L"(?!";
+      i += 4;
+      return true;
+    }
     if (at(i + 2) != '<') {
       out += L"(?";
       i += 2;
@@ -236,6 +243,9 @@ struct translator {
       }
       case '/': out.push_back(L'/'); return true;
       default:
+        // Unicode-mode patterns allow identity escapes only for syntax characters.
+        if (n < 0x80 && std::isalpha(static_cast<int>(n)) && std::string_view("bBtnvfrx").find(static_cast<char>(n)) == std::string_view::npos)
+          return fail(std::string("\\") + static_cast<char>(n) + " is not a valid escape in ECMA-262 unicode mode");
         out.push_back(L'\\');
         if (n < 0x80) {
           out.push_back(static_cast<wchar_t>(n));
@@ -253,14 +263,14 @@ bool is_literal(std::string_view s) {
 
 }  // namespace
 
-bool translate_pattern(std::string_view pattern, std::wstring& out, std::string& error) {
+bool translate_pattern(std::string_view pattern, std::wstring& out, std::string& error, bool syntax_only) {
   std::u32string cps;
   if (!decode_utf8(pattern, cps)) {
     error = "the pattern is not valid UTF-8";
     return false;
   }
   out.clear();
-  translator t{cps, out, error, 0, false, 0, {}};
+  translator t{cps, out, error, 0, false, 0, {}, syntax_only};
   return t.run();
 }
 
@@ -291,10 +301,22 @@ bool utf8_to_wide(std::string_view s, std::wstring& out, std::size_t max_len) {
   return true;
 }
 
+bool ecma_regex::check_syntax(std::string_view pattern) {
+  std::wstring translated;
+  std::string error;
+  if (!translate_pattern(pattern, translated, error, true)) return false;
+  try {
+    std::wregex re(translated, std::regex::ECMAScript);
+  } catch (const std::regex_error&) {
+    return false;
+  }
+  return true;
+}
+
 std::unique_ptr<ecma_regex> ecma_regex::compile(std::string_view pattern, std::string& error) {
   auto out = std::unique_ptr<ecma_regex>(new ecma_regex());
   std::wstring translated;
-  if (!translate_pattern(pattern, translated, error)) return nullptr;
+  if (!translate_pattern(pattern, translated, error, false)) return nullptr;
   try {
     out->re_.emplace(translated, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {

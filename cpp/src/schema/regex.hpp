@@ -21,6 +21,9 @@ class ecma_regex {
 
   /// Compiles `pattern`; on failure returns nullptr and sets `error`.
   static std::unique_ptr<ecma_regex> compile(std::string_view pattern, std::string& error);
+  /// True when `pattern` is valid ECMA-262 syntax as far as this translation can tell, including
+  /// constructs std::regex cannot execute (lookbehind); used by format "regex".
+  static bool check_syntax(std::string_view pattern);
   /// Unanchored search (ECMA-262 RegExp.prototype.test semantics).
   match_result search(std::string_view utf8) const;
 
@@ -32,8 +35,8 @@ class ecma_regex {
 };
 
 /// Translates ECMA-262 `pattern` to std::regex ECMAScript syntax over UTF-32; false + error on
-/// unsupported or malformed input.
-bool translate_pattern(std::string_view pattern, std::wstring& out, std::string& error);
+/// unsupported or malformed input. `syntax_only` maps lookbehind to lookahead for syntax checks.
+bool translate_pattern(std::string_view pattern, std::wstring& out, std::string& error, bool syntax_only);
 
 /// Decodes UTF-8 into UTF-32; invalid sequences become U+FFFD. Returns false if over `max_len`.
 bool utf8_to_wide(std::string_view s, std::wstring& out, std::size_t max_len);
