@@ -57,9 +57,14 @@ bool hostname_impl(std::string_view s, bool idn) {
   std::string normalized;
   if (idn) {
     // IDNA label separators: U+3002, U+FF0E, U+FF61 act like ".".
-    normalized = std::string(s);
-    for (std::string_view sep : {"\xE3\x80\x82", "\xEF\xBC\x8E", "\xEF\xBD\xA1"}) {
-      for (auto at = normalized.find(sep); at != std::string::npos; at = normalized.find(sep)) normalized.replace(at, sep.size(), ".");
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const std::string_view rest = s.substr(i, 3);
+      if (rest == "\xE3\x80\x82" || rest == "\xEF\xBC\x8E" || rest == "\xEF\xBD\xA1") {
+        normalized.push_back('.');
+        i += 2;
+      } else {
+        normalized.push_back(s[i]);
+      }
     }
     s = normalized;
   }
