@@ -10,6 +10,8 @@ class compiled_impl final : public compiled_schema {
 
   validation_result validate(const json& instance) const override {
     validation_result r;
+    // The quiet pass keeps the success path free of location bookkeeping and allocation.
+    if (is_valid(instance)) return r;
     detail::eval_ctx c = context();
     c.collect = true;
     c.out = &r;
