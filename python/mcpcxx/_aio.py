@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
@@ -87,10 +88,8 @@ def _run_on_private_loop(coro: Coroutine[Any, Any, Any], ctx: RequestContext | N
     if ctx is not None and "task" in box:
 
         def cancel() -> None:
-            try:
+            with contextlib.suppress(RuntimeError):  # the loop may already have finished
                 box["loop"].call_soon_threadsafe(box["task"].cancel)
-            except RuntimeError:
-                pass  # the loop already finished
 
         ctx.on_cancel(cancel)
     helper.join()

@@ -55,7 +55,8 @@ def _load(data: bytes | None, path: str | os.PathLike[str] | None, kind: str) ->
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"{kind}(data=...) must be bytes, not {type(data).__name__}")
         return bytes(data)
-    with open(os.fspath(path), "rb") as f:  # type: ignore[arg-type]
+    assert path is not None
+    with open(os.fspath(path), "rb") as f:
         return f.read()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mcpcxx._errors import Cancelled, MissingClientCapability
 
@@ -22,7 +22,7 @@ _LEVELS = {
 
 
 class Done:
-    """An already-finished awaitable: `await ctx.report_progress(...)` and a plain call both work."""
+    """A finished awaitable: `await ctx.report_progress(...)` and a plain call both work."""
 
     __slots__ = ("value",)
 
@@ -30,8 +30,8 @@ class Done:
         self.value = value
 
     def __await__(self) -> Generator[Any, None, Any]:
+        yield from ()  # a generator that finishes at once, with `value` as the result
         return self.value
-        yield  # pragma: no cover  (makes __await__ a generator)
 
 
 class _ClientHandler(logging.Handler):
@@ -81,12 +81,12 @@ class Context:
     @property
     def client_info(self) -> dict[str, Any] | None:
         """The client's self-reported Implementation object (never use it for security)."""
-        return self._core.client_info
+        return cast("dict[str, Any] | None", self._core.client_info)
 
     @property
     def client_capabilities(self) -> dict[str, Any] | None:
         """The capabilities the client declared for this request."""
-        return self._core.client_capabilities
+        return cast("dict[str, Any] | None", self._core.client_capabilities)
 
     @property
     def server(self) -> Server | None:

@@ -135,8 +135,10 @@ class ToolError(Exception):
 
 
 def is_reserved_code(code: int) -> bool:
-    """True for codes the JSON-RPC and MCP specifications own ([-32768, -32000] except -32602,
-    -32603 and -32002), which tool code must not raise directly."""
+    """True for codes the specifications own, which tool code must not raise directly.
+
+    That is [-32768, -32000] except -32602, -32603 and -32002.
+    """
     if code in (-32602, -32603, -32002):
         return False
     return -32768 <= code <= -32000

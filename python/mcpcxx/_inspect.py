@@ -90,7 +90,9 @@ class StdioPeer:
             try:
                 line = self.lines.get(timeout=self.timeout)
             except queue.Empty:
-                raise InspectError(f"no response to request {rid} within {self.timeout} s") from None
+                raise InspectError(
+                    f"no response to request {rid} within {self.timeout} s"
+                ) from None
             if line is None:
                 raise InspectError(f"the server exited (code {self.proc.poll()}) before answering")
             text = line.decode("utf-8", "replace").rstrip("\r\n")

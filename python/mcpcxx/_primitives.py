@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import inspect
 import re
-import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +42,7 @@ def _plain_params(fn: Callable[..., Any], where: str) -> tuple[list[inspect.Para
             context_param = p.name
             continue
         _check_parameter(p, where)
-        if annotation not in (str, typing.Optional[str], str | None):
+        if annotation not in (str, str | None):
             raise TypeError(
                 f"{where}: parameter '{p.name}' must be str (the protocol sends strings here), "
                 f"not {annotation!r}"
@@ -98,7 +97,9 @@ def _contents(uri: str, value: Any, mime_type: str | None) -> list[dict[str, Any
     if isinstance(value, (bytes, bytearray)):
         blob = base64.b64encode(bytes(value)).decode("ascii")
         return [{"uri": uri, "mimeType": mime_type or "application/octet-stream", "blob": blob}]
-    return [{"uri": uri, "mimeType": mime_type or "application/json", "text": dumps(to_jsonable(value))}]
+    return [
+        {"uri": uri, "mimeType": mime_type or "application/json", "text": dumps(to_jsonable(value))}
+    ]
 
 
 def resource_wrapper(
@@ -149,7 +150,9 @@ def _message(item: Any) -> dict[str, Any]:
         return {"role": "user", "content": {"type": "text", "text": item}}
     if isinstance(item, PromptMessage):
         if item.role not in ("user", "assistant"):
-            raise ValueError(f"prompt message role must be 'user' or 'assistant', not {item.role!r}")
+            raise ValueError(
+                f"prompt message role must be 'user' or 'assistant', not {item.role!r}"
+            )
         return {"role": item.role, "content": content_block(item.content)}
     if isinstance(item, dict) and "role" in item and "content" in item:
         return {"role": item["role"], "content": content_block(item["content"])}
@@ -200,7 +203,9 @@ def completion_wrapper(
         context: dict[str, str],
         core: _core.RequestContext,
     ) -> tuple[list[str], int | None, bool]:
-        kwargs: dict[str, Any] = {params[0]: CompletionRequest(ref_type, ref, argument, value, context)}
+        kwargs: dict[str, Any] = {
+            params[0]: CompletionRequest(ref_type, ref, argument, value, context)
+        }
         if ctx_name is not None:
             kwargs[ctx_name] = Context(core, server)
         out = _call(fn, kwargs, loop, core)

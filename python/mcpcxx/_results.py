@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
-from mcpcxx._content import CONTENT_TYPES, Image, ToolResult
+from mcpcxx._content import CONTENT_TYPES, ContentBlock, Image, ToolResult
 
 WireResult = tuple[list[dict[str, Any]], Any, bool, Any]
 """What the C++ trampoline accepts from a tool wrapper."""
@@ -44,8 +44,7 @@ def content_block(item: Any) -> dict[str, Any]:
     if isinstance(item, str):
         return {"type": "text", "text": item}
     if isinstance(item, CONTENT_TYPES):
-        block: dict[str, Any] = item.to_content()
-        return block
+        return cast(ContentBlock, item).to_content()
     if isinstance(item, (bytes, bytearray)):
         return Image(bytes(item)).to_content()
     if isinstance(item, dict) and isinstance(item.get("type"), str):
@@ -91,7 +90,7 @@ def convert_result(value: Any, *, wrap: bool, structured: bool) -> WireResult:
         return [{"type": "text", "text": value}], None, False, None
     if value is None:
         return [], None, False, None
-    if isinstance(value, CONTENT_TYPES) or isinstance(value, (bytes, bytearray)):
+    if isinstance(value, (*CONTENT_TYPES, bytes, bytearray)):
         return [content_block(value)], None, False, None
     if _is_content_list(value):
         return [content_block(v) for v in value], None, False, None

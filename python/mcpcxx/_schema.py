@@ -143,7 +143,10 @@ def _is_int(tp: Any) -> bool:
 
 def _validation_message(tool: str, error: Any) -> str:
     """The engine's invalid-arguments wording (docs/error-model.md T1), values never echoed."""
-    lines = [f"Invalid arguments for tool {tool}; nothing was executed. Fix the following and call again:"]
+    lines = [
+        f"Invalid arguments for tool {tool}; nothing was executed. "
+        "Fix the following and call again:"
+    ]
     for item in error.errors(include_input=False, include_url=False):
         pointer = "/" + "/".join(str(p) for p in item["loc"])
         lines.append(f"- {pointer}: {item['msg']}")
@@ -197,7 +200,7 @@ def _find_bad_parameter(fields: dict[str, Any], where: str, error: Exception) ->
 def input_fields(
     fn: Callable[..., Any], where: str, param_docs: Mapping[str, str]
 ) -> tuple[dict[str, Any], str | None]:
-    """pydantic field definitions for `fn`'s parameters, and the name of its Context parameter."""
+    """Pydantic field definitions for `fn`'s parameters, and the name of its Context parameter."""
     import pydantic
 
     hints = _type_hints(fn, where)

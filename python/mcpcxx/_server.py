@@ -282,7 +282,7 @@ class Server:
         return register(fn) if fn is not None else register
 
     def completion(self, fn: F) -> F:
-        """Install the completion handler: fn(request: CompletionRequest) -> list[str] | Completion."""
+        """Install the completion handler: fn(request: CompletionRequest) -> list[str]."""
         self._core.set_completion_handler(completion_wrapper(fn, self._loop, self))
         return fn
 

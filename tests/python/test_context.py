@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 
 import mcpcxx
+from conftest import result_of
 from mcpcxx import Context
 from mcpcxx.testing import LEGACY, MODERN, Client, text_of
-
-from conftest import result_of
 
 
 def test_request_metadata(server: mcpcxx.Server, era: str) -> None:

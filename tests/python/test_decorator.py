@@ -93,8 +93,15 @@ class Model(BaseModel):
 
 @pytest.mark.parametrize(
     ("annotation", "wrapped"),
-    [(Model, False), (Pair, False), (Point, False), (dict[str, int], False), (int, True),
-     (list[int], True), (Model | None, True)],
+    [
+        (Model, False),
+        (Pair, False),
+        (Point, False),
+        (dict[str, int], False),
+        (int, True),
+        (list[int], True),
+        (Model | None, True),
+    ],
 )
 def test_output_schema_from_return_annotation(
     server: mcpcxx.Server, annotation: Any, wrapped: bool
@@ -145,6 +152,8 @@ def _f_private(_a: int) -> None: ...
 def _f_two_ctx(a: mcpcxx.Context, b: mcpcxx.Context) -> None: ...
 def _f_gen(a: int):  # type: ignore[no-untyped-def]
     yield a
+
+
 def _f_bad_type(a: object.__class__) -> None: ...  # type: ignore[valid-type]
 
 

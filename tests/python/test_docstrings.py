@@ -43,7 +43,11 @@ def test_numpy_style_with_shared_names() -> None:
         """
     )
     assert doc.description == "Add numbers."
-    assert doc.params == {"a": "The numbers to add.", "b": "The numbers to add.", "scale": "Factor."}
+    assert doc.params == {
+        "a": "The numbers to add.",
+        "b": "The numbers to add.",
+        "scale": "Factor.",
+    }
 
 
 def test_plain_and_empty() -> None:

@@ -10,10 +10,9 @@ import pytest
 from pydantic import BaseModel, Field
 
 import mcpcxx
+from conftest import error_of, result_of
 from mcpcxx import Context, ProtocolError, ResourceNotFound, ToolError
 from mcpcxx.testing import LEGACY, MODERN, Client, text_of
-
-from conftest import error_of, result_of
 
 
 class Count(BaseModel):
@@ -194,9 +193,16 @@ def test_p10_capability_not_offered(server: mcpcxx.Server, era: str) -> None:
 def test_p11_p12_modern_meta(server: mcpcxx.Server) -> None:
     build(server)
     c = Client(server)
-    (reply,) = [c.wait(c.send("tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": None}}))]
+    (reply,) = [
+        c.wait(c.send("tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": None}}))
+    ]
     assert reply["error"]["code"] in (-32602, -32022)
-    raw = {"jsonrpc": "2.0", "id": 99, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}
+    raw = {
+        "jsonrpc": "2.0",
+        "id": 99,
+        "method": "tools/list",
+        "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}},
+    }
     c.send_raw(json.dumps(raw))
     reply = c.wait(99)
     assert reply["error"]["code"] == -32602
@@ -390,7 +396,9 @@ def test_t4_output_schema_mismatch(client: Client) -> None:
     assert details(response)["category"] == "internal"
 
 
-@pytest.mark.parametrize(("tool", "phrase"), [("slow_ro", "retrying is safe"), ("slow_rw", "outcome is unknown")])
+@pytest.mark.parametrize(
+    ("tool", "phrase"), [("slow_ro", "retrying is safe"), ("slow_rw", "outcome is unknown")]
+)
 def test_t5_deadline(client: Client, tool: str, phrase: str) -> None:
     response = client.call_tool(tool)
     assert result_of(response)["isError"] is True

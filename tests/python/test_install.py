@@ -34,7 +34,9 @@ def test_all_lists_exactly_the_public_names() -> None:
 
 
 def test_import_does_not_load_pydantic_or_asyncio() -> None:
-    code = "import sys, mcpcxx; print(sorted(m for m in ('pydantic', 'asyncio') if m in sys.modules))"
+    code = (
+        "import sys, mcpcxx; print(sorted(m for m in ('pydantic', 'asyncio') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

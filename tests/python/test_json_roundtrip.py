@@ -9,25 +9,45 @@ from typing import Any
 import pytest
 
 import mcpcxx
-from mcpcxx.testing import Client
-
 from conftest import result_of
+from mcpcxx.testing import Client
 
 
 @pytest.fixture
 def mirror(server: mcpcxx.Server) -> Client:
     @server.tool
     def echo_value(value: Any = None) -> mcpcxx.ToolResult:
-        return mcpcxx.ToolResult(content=["ok"], structured_content={"value": value, "type": type(value).__name__})
+        return mcpcxx.ToolResult(
+            content=["ok"], structured_content={"value": value, "type": type(value).__name__}
+        )
 
     return Client(server)
 
 
 VALUES = [
-    0, -1, 2**53 + 1, 2**63 - 1, -(2**63), 2**63, 2**64 - 1,
-    1.0, 0.1, -0.0, 1e308, 5e-324, 1.7976931348623157e308, 3.141592653589793,
-    True, False, None, "", "ünïcødé ✓ 🚀 \u0000 \u2028", "\"quoted\" \\ back",
-    [1, [2, [3, []]]], {"nested": {"a": {"b": None}}}, {"": "empty key"},
+    0,
+    -1,
+    2**53 + 1,
+    2**63 - 1,
+    -(2**63),
+    2**63,
+    2**64 - 1,
+    1.0,
+    0.1,
+    -0.0,
+    1e308,
+    5e-324,
+    1.7976931348623157e308,
+    3.141592653589793,
+    True,
+    False,
+    None,
+    "",
+    "ünïcødé ✓ 🚀 \u0000 \u2028",
+    '"quoted" \\ back',
+    [1, [2, [3, []]]],
+    {"nested": {"a": {"b": None}}},
+    {"": "empty key"},
 ]
 
 
@@ -131,7 +151,14 @@ def test_message_over_the_size_limit_is_refused(server: mcpcxx.Server) -> None:
         return text
 
     c = Client(srv)
-    frame = json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "x" * 2000}}})
+    frame = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": "x" * 2000}},
+        }
+    )
     (reply,) = c.send_raw(frame)
     assert reply["error"]["code"] == -32600
     assert json.dumps(reply).count("x" * 100) == 0

@@ -11,10 +11,9 @@ import pytest
 from pydantic import BaseModel
 
 import mcpcxx
+from conftest import result_of
 from mcpcxx import Audio, Image, ResourceLink, Text, ToolResult
 from mcpcxx.testing import Client
-
-from conftest import result_of
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 WAV = b"RIFF\x00\x00\x00\x00WAVEfmt "
@@ -80,7 +79,9 @@ def test_model_and_dataclass_match_their_output_schema(server: mcpcxx.Server, er
         assert r["structuredContent"] == {"x": 1, "y": 2.0}
 
 
-def test_primitive_annotation_is_wrapped_with_matching_schema(server: mcpcxx.Server, era: str) -> None:
+def test_primitive_annotation_is_wrapped_with_matching_schema(
+    server: mcpcxx.Server, era: str
+) -> None:
     def f() -> int:
         return 7
 

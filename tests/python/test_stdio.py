@@ -55,25 +55,34 @@ def test_stray_print_does_not_corrupt_stdout(command: list[str]) -> None:
 
 
 def test_every_error_path_over_stdio() -> None:
-    stdin = frames(
-        call(1, "get_issue", {"key": "ENG-9"}),
-        call(2, "get_issue", {"key": "lowercase"}),
-        call(3, "nope", {}),
-        call(4, "crash", {}),
-        call(5, "broken_stats", {"text": "a"}),
-        call(6, "stats", {"text": "a b"}),
-    ) + b"this is not json\n"
+    stdin = (
+        frames(
+            call(1, "get_issue", {"key": "ENG-9"}),
+            call(2, "get_issue", {"key": "lowercase"}),
+            call(3, "nope", {}),
+            call(4, "crash", {}),
+            call(5, "broken_stats", {"text": "a"}),
+            call(6, "stats", {"text": "a b"}),
+        )
+        + b"this is not json\n"
+    )
     proc = serve([sys.executable, str(DEMO_SERVER)], stdin)
     assert proc.returncode == 0
-    replies = {json.dumps(r.get("id")): r for r in map(json.loads, proc.stdout.decode().splitlines())}
+    replies = {
+        json.dumps(r.get("id")): r for r in map(json.loads, proc.stdout.decode().splitlines())
+    }
     assert replies["1"]["result"]["isError"] is True
-    assert replies["1"]["result"]["content"][0]["text"].startswith("Issue lookup failed: issue ENG-9.")
+    assert replies["1"]["result"]["content"][0]["text"].startswith(
+        "Issue lookup failed: issue ENG-9."
+    )
     assert replies["2"]["result"]["_meta"]["mcpcxx/error"]["category"] == "invalid_arguments"
     assert replies["3"]["error"]["code"] == -32602
     crash = replies["4"]["result"]
     assert crash["isError"] is True and "password" not in json.dumps(crash)
     ref = crash["_meta"]["mcpcxx/error"]["reference"]
-    logged = [json.loads(x) for x in proc.stderr.decode().splitlines() if x.startswith("{") and ref in x]
+    logged = [
+        json.loads(x) for x in proc.stderr.decode().splitlines() if x.startswith("{") and ref in x
+    ]
     assert any("database password rejected" in e.get("detail", "") for e in logged)
     assert "structuredContent" not in replies["5"]["result"]
     assert replies["6"]["result"]["structuredContent"] == {"words": 2, "characters": 3}
@@ -81,13 +90,19 @@ def test_every_error_path_over_stdio() -> None:
 
 
 def test_expose_details_flag_of_the_demo() -> None:
-    proc = serve([sys.executable, str(DEMO_SERVER), "--expose-details"], frames(call(1, "crash", {})))
+    proc = serve(
+        [sys.executable, str(DEMO_SERVER), "--expose-details"], frames(call(1, "crash", {}))
+    )
     assert "database password rejected" in proc.stdout.decode()
 
 
 @pytest.mark.parametrize(
     ("target", "message"),
-    [("/no/such/file.py", "no such file"), ("json", "has no mcpcxx.Server"), ("json:dumps", "no mcpcxx.Server named")],
+    [
+        ("/no/such/file.py", "no such file"),
+        ("json", "has no mcpcxx.Server"),
+        ("json:dumps", "no mcpcxx.Server named"),
+    ],
 )
 def test_run_reports_bad_targets(target: str, message: str) -> None:
     proc = serve([sys.executable, "-m", "mcpcxx", "run", target], b"")
@@ -118,7 +133,9 @@ def test_inspector_prints_raw_frames_for_both_paths(legacy: bool) -> None:
     proc = inspect(*extra, "--call", "echo", "--args", '{"text": "hi"}', "--error-demo", "--quiet")
     assert proc.returncode == 0, proc.stderr
     sent = [json.loads(line[4:]) for line in proc.stdout.splitlines() if line.startswith("--> ")]
-    received = [json.loads(line[4:]) for line in proc.stdout.splitlines() if line.startswith("<-- ")]
+    received = [
+        json.loads(line[4:]) for line in proc.stdout.splitlines() if line.startswith("<-- ")
+    ]
     methods = [m["method"] for m in sent]
     assert methods[-4:] == ["tools/list", "tools/call", "tools/call", "tools/call"]
     assert ("initialize" in methods) is legacy
@@ -132,18 +149,27 @@ def test_inspector_prints_raw_frames_for_both_paths(legacy: bool) -> None:
 def test_inspector_bad_usage_and_dead_servers() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "mcpcxx", "inspect", "--", sys.executable, "-c", "pass"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 1 and "exited" in proc.stderr
     proc = subprocess.run(
         [sys.executable, "-m", "mcpcxx", "inspect", "--", "/no/such/binary"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 2 and "cannot start" in proc.stderr
     proc = inspect("--call", "echo", "--args", "{not json", "--quiet")
     assert proc.returncode == 1 and "--args is not valid JSON" in proc.stderr
     proc = subprocess.run(
         [sys.executable, "-m", "mcpcxx", "inspect", "--", sys.executable, "-c", "print('garbage')"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 1 and "not JSON" in proc.stderr

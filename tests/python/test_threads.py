@@ -7,10 +7,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import mcpcxx
+from conftest import result_of
 from mcpcxx import Context
 from mcpcxx.testing import Client, text_of
-
-from conftest import result_of
 
 
 def test_concurrent_calls_from_many_threads(server: mcpcxx.Server, era: str) -> None:
@@ -20,7 +19,10 @@ def test_concurrent_calls_from_many_threads(server: mcpcxx.Server, era: str) -> 
 
     def worker(k: int) -> list[int]:
         with Client(server, protocol_version=era) as c:
-            return [result_of(c.call_tool("add", {"a": k, "b": i}))["structuredContent"]["result"] for i in range(200)]
+            return [
+                result_of(c.call_tool("add", {"a": k, "b": i}))["structuredContent"]["result"]
+                for i in range(200)
+            ]
 
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(worker, range(8)))
@@ -70,7 +72,10 @@ def test_a_tool_calling_the_server_does_not_deadlock(server: mcpcxx.Server, era:
     @server.tool
     def outer(x: int) -> int:
         with Client(server, protocol_version=era) as nested:
-            return int(result_of(nested.call_tool("inner", {"x": x}))["structuredContent"]["result"]) + 1
+            return (
+                int(result_of(nested.call_tool("inner", {"x": x}))["structuredContent"]["result"])
+                + 1
+            )
 
     @server.tool
     async def outer_async(x: int) -> int:
@@ -85,7 +90,9 @@ def test_a_tool_calling_the_server_does_not_deadlock(server: mcpcxx.Server, era:
     for inline in (True, False):
         c = Client(server, protocol_version=era, inline=inline)
         assert result_of(c.call_tool("outer", {"x": 5}))["structuredContent"] == {"result": 11}
-        assert result_of(c.call_tool("outer_async", {"x": 1}))["structuredContent"] == {"result": 101}
+        assert result_of(c.call_tool("outer_async", {"x": 1}))["structuredContent"] == {
+            "result": 101
+        }
         c.close()
 
 
@@ -105,7 +112,9 @@ def test_a_tool_registering_and_removing_tools(server: mcpcxx.Server, era: str) 
     c = Client(server, protocol_version=era, inline=False)
     assert text_of(c.call_tool("grow", {"name": "fresh"})) == "ok"
     assert text_of(c.call_tool("fresh")) == "I am fresh"
-    assert result_of(c.call_tool("shrink", {"name": "fresh"}))["structuredContent"] == {"result": True}
+    assert result_of(c.call_tool("shrink", {"name": "fresh"}))["structuredContent"] == {
+        "result": True
+    }
     assert c.call_tool("fresh")["error"]["code"] == -32602
     if era != "2026-07-28":
         assert any(n["method"] == "notifications/tools/list_changed" for n in c.notifications)

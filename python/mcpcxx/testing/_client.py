@@ -106,7 +106,9 @@ class Client:
         out["_meta"] = meta
         return out
 
-    def send(self, method: str, params: dict[str, Any] | None = None, *, request_id: Any = None) -> Any:
+    def send(
+        self, method: str, params: dict[str, Any] | None = None, *, request_id: Any = None
+    ) -> Any:
         """Send a request without waiting; returns its id (see wait())."""
         rid = next(self._ids) if request_id is None else request_id
         body: Message = {"jsonrpc": "2.0", "id": rid, "method": method}

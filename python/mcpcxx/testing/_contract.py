@@ -1,4 +1,4 @@
-"""The error contract: run the founding document's failure cases against a server, list deviations."""
+"""The error contract: run the founding document's failure cases against a server."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Union
+from typing import TYPE_CHECKING, Annotated, Any
 
 from mcpcxx._errors import ToolError
 from mcpcxx.testing._client import LEGACY, MODERN, Client, Message, text_of
@@ -16,7 +16,7 @@ from mcpcxx.testing._client import LEGACY, MODERN, Client, Message, text_of
 if TYPE_CHECKING:
     from mcpcxx._server import Server
 
-CaseSpec = Union[str, tuple[str, dict[str, Any]], None]
+CaseSpec = str | tuple[str, dict[str, Any]] | None
 """A tool name, or (tool name, arguments); None lets the checker register a probe tool."""
 
 _REFERENCE = re.compile(r"\bERR-[0-9A-Za-z]+")
@@ -294,7 +294,7 @@ def check_error_contract(
 
 
 def assert_error_contract(server: Server, **cases: Any) -> None:
-    """pytest helper: fail with every deviation listed (arguments as check_error_contract)."""
+    """Pytest helper: fail with every deviation listed (arguments as check_error_contract)."""
     deviations = check_error_contract(server, **cases)
     if deviations:
         listing = "\n".join(str(d) for d in deviations)
