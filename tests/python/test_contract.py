@@ -79,7 +79,11 @@ def test_deviations_are_reported_per_case_and_era(server: mcpcxx.Server) -> None
     problems = {(d.case, d.era, d.problem) for d in found}
     for era in (MODERN, "2025-11-25"):
         assert ("tool_error", era, "expected isError:true") in problems
-        assert ("unknown_tool", era, "an unknown tool must get JSON-RPC error -32602, not a result") in problems
+        assert (
+            "unknown_tool",
+            era,
+            "an unknown tool must get JSON-RPC error -32602, not a result",
+        ) in problems
         assert (
             "unexpected_exception",
             era,

@@ -225,7 +225,8 @@ def _expect(
     reached = ((result.get("_meta") or {}).get("mcpcxx/error") or {}).get("category")
     if case != "invalid_arguments" and reached == "invalid_arguments":
         check.fail(
-            "the call never reached the tool (its arguments were invalid); pass the case as (name, arguments)"
+            "the call never reached the tool (its arguments were invalid); "
+            "pass the case as (name, arguments)"
         )
         return
     if case == "invalid_arguments":
