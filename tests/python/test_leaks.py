@@ -32,7 +32,7 @@ def test_rss_bounded_over_100k_calls() -> None:
 
     c = Client(server)
     payload = "x" * 256
-    for i in range(5_000):  # warm up allocator pools and caches
+    for _ in range(5_000):  # warm up allocator pools and caches
         c.call_tool("echo", {"text": payload})
     gc.collect()
     before = rss_mib()
