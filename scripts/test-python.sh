@@ -10,8 +10,8 @@ py="${PYTHON:-python3}"
 stage() { printf '\n---- %s ----\n' "$*"; }
 
 stage "lint: ruff check, ruff format --check, mypy --strict"
-"$py" -m ruff check python/mcpcxx tests/python examples/python bench/import_compare.py
-"$py" -m ruff format --check python/mcpcxx tests/python examples/python bench/import_compare.py
+"$py" -m ruff check python/mcpcxx tests/python examples/python bench/import_compare.py bench/python_stdio_throughput.py
+"$py" -m ruff format --check python/mcpcxx tests/python examples/python bench/import_compare.py bench/python_stdio_throughput.py
 "$py" -m mypy --strict python/mcpcxx
 
 # TEMPORARY (removed once the validator and stdio transport are on main): the extension cannot link
