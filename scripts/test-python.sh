@@ -35,7 +35,7 @@ rm -rf build/venv-test
 vpy="$root/build/venv-test/bin/python"
 pins() { grep -E "^($1)==" scripts/requirements-dev.txt; }
 CC=/bin/false CXX=/bin/false "$vpy" -m pip install -q --disable-pip-version-check \
-  --only-binary=:all: "$wheel" $(pins 'pytest|mcp|jsonschema')
+  --only-binary=:all: "$wheel" $(pins 'pytest|mcp|jsonschema|pydantic')
 
 if command -v npm >/dev/null 2>&1; then
   stage "TypeScript SDK client for interop (pinned, from npm)"
