@@ -38,8 +38,8 @@ bool point_stdout_at_stderr() noexcept {
 
 }  // namespace
 
-stdout_guard::stdout_guard(bool active) noexcept {
-  if (!active) return;
+stdout_guard::stdout_guard(int out_fd, bool protect) noexcept : out_fd_(out_fd) {
+  if (!protect || out_fd != STDOUT_FILENO) return;
   flush_process_stdout();
   saved_ = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
   if (saved_ < 0) return;

@@ -24,19 +24,20 @@ class fd_flags_guard {
 /// points at stderr, so stray printf/std::cout output cannot corrupt the stream.
 class stdout_guard {
  public:
-  /// Redirects when `active`; when the private duplicate cannot be made it stays inactive.
-  explicit stdout_guard(bool active) noexcept;
+  /// Redirects when `protect` and `out_fd` is 1; stays inactive when the duplicate fails.
+  stdout_guard(int out_fd, bool protect) noexcept;
   /// Flushes C and C++ stdout buffers (to stderr) and puts the original fd 1 back.
   ~stdout_guard();
   stdout_guard(const stdout_guard&) = delete;
   stdout_guard& operator=(const stdout_guard&) = delete;
 
   /// The descriptor the transport must write MCP frames to.
-  int stream_fd() const noexcept { return saved_ >= 0 ? saved_ : 1; }
+  int stream_fd() const noexcept { return saved_ >= 0 ? saved_ : out_fd_; }
   /// True when fd 1 currently points at stderr.
   bool active() const noexcept { return saved_ >= 0; }
 
  private:
+  int out_fd_;
   int saved_ = -1;
 };
 

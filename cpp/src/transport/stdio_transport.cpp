@@ -109,38 +109,51 @@ class io_runner {
   std::vector<std::thread> threads_;
 };
 
-/// Waits up to `grace` for in-flight requests to finish by themselves; false on output failure.
-bool wait_for_in_flight(session& s, serve_state& state, std::chrono::milliseconds grace) {
-  const auto deadline = std::chrono::steady_clock::now() + grace;
+/// Waits up to `limit` for the session to have no request running. With `until_output_fails`
+/// it stops early (returning false) when output fails, since no reply could be delivered.
+bool wait_until_idle(session& s, serve_state& state, std::chrono::milliseconds limit,
+                     bool until_output_fails) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
   std::chrono::milliseconds step = 1ms;
   while (s.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
-    if (state.output_failed_within(step)) return false;
+    if (!until_output_fails) {
+      std::this_thread::sleep_for(step);
+    } else if (state.output_failed_within(step)) {
+      return false;
+    }
     step = std::min(step * 2, std::chrono::milliseconds(10));
   }
-  return true;
+  return s.in_flight() == 0;
 }
 
 std::string describe(const std::error_code& ec) {
   return ec.message() + " (" + std::to_string(ec.value()) + ")";
 }
 
-/// Runs after the read chain ended or a write failed; returns the exit status.
-int finish_serving(session& s, frame_writer& writer, serve_state& state,
-                   const stdio_options& options, const line_reader::log_writer& log) {
-  state.wait_for_end();
-  if (!state.write_error() && wait_for_in_flight(s, state, options.drain_grace) &&
-      s.in_flight() > 0) {
+/// After input ended: lets in-flight requests finish for the drain grace, then cancels the rest
+/// (session::shutdown with no further wait) and gives their handlers a moment to return.
+void drain(session& s, serve_state& state, const stdio_options& options,
+           const line_reader::log_writer& log) {
+  if (!state.write_error() && wait_until_idle(s, state, options.drain_grace, true)) return;
+  if (!state.write_error()) {
     log_stdio(log, "warning",
               "stdin closed; cancelling " + std::to_string(s.in_flight()) +
                   " request(s) still running after the drain grace of " +
                   std::to_string(options.drain_grace.count()) + " ms");
   }
-  if (s.in_flight() > 0 || state.write_error()) s.shutdown(k_cancel_grace);
-  if (const auto ec = state.write_error()) {
-    log_stdio(log, "warning", "writing to stdout failed: " + describe(ec) + "; stopped serving");
-    return 1;
+  s.shutdown(0ms);
+  if (!wait_until_idle(s, state, k_cancel_grace, false)) {
+    log_stdio(log, "warning",
+              std::to_string(s.in_flight()) + " cancelled handler(s) still running; returning");
   }
-  const bool flushed = writer.flush(std::max(options.drain_grace, k_cancel_grace));
+}
+
+/// Runs once the read chain ended or a write failed; returns the exit status.
+int finish_serving(session& s, frame_writer& writer, serve_state& state,
+                   const stdio_options& options, const line_reader::log_writer& log) {
+  state.wait_for_end();
+  drain(s, state, options, log);
+  const bool flushed = !state.write_error() && writer.flush(std::max(options.drain_grace, k_cancel_grace));
   if (const auto ec = state.write_error()) {
     log_stdio(log, "warning", "writing to stdout failed: " + describe(ec) + "; stopped serving");
     return 1;
@@ -197,7 +210,7 @@ int run_transport(server& srv, int in_fd, int out_fd, const stdio_options& optio
 
 int serve_fds(server& srv, int in_fd, int out_fd, const stdio_options& options) {
   stdio_detail::ignore_sigpipe();
-  const stdio_detail::stdout_guard guard(options.protect_stdout && out_fd == STDOUT_FILENO);
+  const stdio_detail::stdout_guard guard(out_fd, options.protect_stdout);
   const stdio_detail::fd_flags_guard in_flags(in_fd);
   const stdio_detail::fd_flags_guard out_flags(guard.stream_fd());
   try {
