@@ -43,9 +43,9 @@ void line_reader::start() { read_some(); }
 void line_reader::read_some() {
   in_->async_read_some(asio::buffer(buffer_), [this](const std::error_code& ec, std::size_t n) {
     if (n > 0) splitter_.feed(std::string_view(buffer_.data(), n), *this);
-    if (ec || stopped_) {
+    if (ec) {
       if (ec == asio::error::eof) splitter_.finish(*this);
-      on_end_(ec == asio::error::eof || !ec ? std::error_code() : ec);
+      on_end_(ec == asio::error::eof ? std::error_code() : ec);
       return;
     }
     read_some();

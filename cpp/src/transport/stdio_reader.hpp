@@ -7,7 +7,6 @@
 
 #include <asio/io_context.hpp>
 #include <asio/posix/stream_descriptor.hpp>
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <system_error>
@@ -33,8 +32,6 @@ class line_reader final : public line_handler {
 
   /// Starts the read chain.
   void start();
-  /// Makes the chain stop after the current read (thread-safe).
-  void stop() noexcept { stopped_ = true; }
   /// Releases the descriptor; only once the io_context no longer runs handlers.
   void release();
 
@@ -52,7 +49,6 @@ class line_reader final : public line_handler {
   std::vector<char> buffer_;
   end_callback on_end_;
   log_writer log_;
-  std::atomic<bool> stopped_{false};
 };
 
 /// Writes one JSON log line {"level","component":"stdio","message"} to the server log.
