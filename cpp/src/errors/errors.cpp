@@ -102,6 +102,9 @@ protocol_error::protocol_error(int code, std::string message, json data)
   if (error_code::is_reserved_for_spec(code)) throw std::invalid_argument(reserved_code_message(code));
 }
 
+unexpected_error::unexpected_error(std::string summary, std::string detail)
+    : std::runtime_error(summary), summary_(std::move(summary)), detail_(std::move(detail)) {}
+
 resource_not_found::resource_not_found(std::string uri)
     : std::runtime_error("Resource not found: " + uri), uri_(std::move(uri)) {}
 

@@ -3,8 +3,6 @@
 // Thread-safety: start() once; the read chain runs on io threads; release() after they stopped.
 #pragma once
 
-#include "transport/asio_config.hpp"  // first: asio reads these macros
-
 #include <asio/io_context.hpp>
 #include <asio/posix/stream_descriptor.hpp>
 #include <functional>

@@ -3,8 +3,6 @@
 // returned, each followed by "\n", with one write in flight at a time on the io_context.
 #pragma once
 
-#include "transport/asio_config.hpp"  // first: asio reads these macros
-
 #include <asio/io_context.hpp>
 #include <asio/posix/stream_descriptor.hpp>
 #include <chrono>

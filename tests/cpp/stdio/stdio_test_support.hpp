@@ -6,8 +6,6 @@
 #include <poll.h>
 #include <unistd.h>
 
-#include "transport/asio_config.hpp"  // first: asio reads these macros
-
 #include <asio/executor_work_guard.hpp>
 #include <asio/io_context.hpp>
 #include <optional>

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "stdio/stdio_test_support.hpp"  // first: configures asio
+#include "stdio/stdio_test_support.hpp"
 
 #include <asio/error.hpp>
 #include "transport/stdio_fds.hpp"
