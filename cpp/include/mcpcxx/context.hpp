@@ -44,6 +44,9 @@ class cancellation_token {
 struct context_hooks {
   /// Sends a notification related to this request (progress, log message).
   std::function<void(std::string_view method, json params)> notify;
+  /// Writes a handler log record to the server log (stderr).
+  std::function<void(log_level level, const json& data, const std::optional<std::string>& logger)>
+      record;
 };
 
 /// Everything a handler may know about its request.
@@ -74,6 +77,9 @@ class request_context {
   bool cancelled() const noexcept { return token_.cancelled(); }
   /// The token itself, to hand to other threads.
   const cancellation_token& token() const noexcept { return token_; }
+
+  /// Throws missing_client_capability (-> -32021) unless the client declared capability `name`.
+  void require_client_capability(std::string_view name) const;
 
   /// Emits notifications/progress when the client sent a progressToken. Throws
   /// std::invalid_argument when `progress` does not increase over the previous report.

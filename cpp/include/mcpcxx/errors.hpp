@@ -111,6 +111,17 @@ class unexpected_error : public std::runtime_error {
   std::string detail_;
 };
 
+/// Thrown (via request_context::require_client_capability) when a request needs a client
+/// capability the client did not declare; becomes -32021 with data.requiredCapabilities.
+class missing_client_capability : public std::runtime_error {
+ public:
+  explicit missing_client_capability(json required);
+  const json& required() const noexcept { return required_; }
+
+ private:
+  json required_;
+};
+
 /// Thrown by resource readers for a URI they do not have; the engine answers -32002 (legacy) or
 /// -32602 (modern) with data {"uri": URI}.
 class resource_not_found : public std::runtime_error {

@@ -56,6 +56,8 @@ struct server_options {
   bool assert_formats = false;        ///< JSON Schema `format` asserts when true
   /// Writes one line (no newline) to the server log; default: stderr. Called from any thread.
   std::function<void(std::string_view line)> log_writer;
+  /// Log one JSON line per request outcome (method, tool, id, category, latency, reference).
+  bool log_requests = true;
   /// Advertise and implement the logging capability.
   bool logging = true;
   /// Extra capabilities merged into the advertised ServerCapabilities (e.g. experimental).
@@ -93,6 +95,11 @@ class server {
   void add_prompt(prompt_spec spec, prompt_handler handler);
   /// Installs the completion handler (enables the completions capability).
   void set_completion_handler(completion_handler handler);
+
+  /// Sends notifications/resources/updated to legacy sessions subscribed to `uri`.
+  void notify_resource_updated(std::string_view uri);
+  /// The inputSchema of a registered tool (HTTP x-mcp-header checks); nullopt when absent.
+  std::optional<json> tool_input_schema(std::string_view name) const;
 
   /// Opens a session writing to `sink`.
   session open_session(std::shared_ptr<frame_sink> sink, session_options options = {});

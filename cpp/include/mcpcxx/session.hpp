@@ -52,8 +52,9 @@ class session {
   void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to = nullptr);
   /// Cancels one in-flight request as if notifications/cancelled had arrived; no reply is sent.
   void cancel(const jsonrpc::request_id& id, std::string_view reason);
-  /// Cancels all in-flight requests and waits up to `grace` for their handlers to return.
-  /// Returns true when every handler returned in time.
+  /// Graceful end: waits up to `grace` for in-flight requests to finish and reply, then cancels
+  /// the rest (no reply is sent for them) and waits up to `grace` again for their handlers to
+  /// return. Later frames are ignored. Returns true when every handler returned in time.
   bool shutdown(std::chrono::milliseconds grace);
   /// Blocks until no request is in flight.
   void wait_idle() const;

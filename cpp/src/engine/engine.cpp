@@ -1,0 +1,228 @@
+// Shared engine state: registration, capabilities, cached list pages, broadcasts, metrics.
+#include "engine/engine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include "engine/session_state.hpp"
+#include "mcpcxx/json_schema.hpp"
+
+namespace mcpcxx::detail {
+
+namespace {
+
+json info_json(const server_info& i) {
+  json j = {{"name", i.name}, {"version", i.version}};
+  if (i.title) j["title"] = *i.title;
+  if (i.description) j["description"] = *i.description;
+  if (!i.icons.is_null()) j["icons"] = i.icons;
+  if (i.website_url) j["websiteUrl"] = *i.website_url;
+  return j;
+}
+
+std::size_t pool_size(std::size_t requested) {
+  if (requested != 0) return requested;
+  return std::max<std::size_t>(2, std::thread::hardware_concurrency());
+}
+
+std::shared_ptr<const schema::compiled_schema> compile_tool_schema(const json& s, bool formats,
+                                                                   const std::string& what) {
+  if (!s.is_object() && !s.is_boolean()) {
+    throw std::invalid_argument(what + " must be a JSON Schema object");
+  }
+  schema::compile_options opts;
+  opts.assert_formats = formats;
+  try {
+    return schema::compile(s, opts);
+  } catch (const schema::schema_error& e) {
+    throw schema::schema_error(what + " does not compile: " + e.what());
+  }
+}
+
+bool read_only_hint(const json& annotations) {
+  if (!annotations.is_object()) return false;
+  auto it = annotations.find("readOnlyHint");
+  return it != annotations.end() && it->is_boolean() && it->get<bool>();
+}
+
+}  // namespace
+
+engine::engine(server_options options)
+    : options_(std::move(options)),
+      server_info_(info_json(options_.info)),
+      log_(options_.log_writer),
+      pool_(pool_size(options_.worker_threads)) {}
+
+engine::~engine() = default;
+
+void engine::add_tool(tool_spec spec, tool_handler handler) {
+  if (!valid_tool_name(spec.name)) {
+    throw std::invalid_argument("invalid tool name '" + spec.name.substr(0, 80) +
+                                "': use 1-64 characters from A-Z a-z 0-9 _ . -");
+  }
+  if (!handler) throw std::invalid_argument("tool '" + spec.name + "' has no handler");
+  if (!spec.input_schema.is_object()) {
+    throw std::invalid_argument("tool '" + spec.name + "' inputSchema must be a JSON object");
+  }
+  auto e = std::make_shared<tool_entry>();
+  e->input = compile_tool_schema(spec.input_schema, options_.assert_formats,
+                                 "tool '" + spec.name + "' inputSchema");
+  if (spec.output_schema) {
+    e->output = compile_tool_schema(*spec.output_schema, options_.assert_formats,
+                                    "tool '" + spec.name + "' outputSchema");
+  }
+  e->read_only = read_only_hint(spec.annotations);
+  e->listed = tool_listing(spec);
+  e->spec = std::move(spec);
+  e->handler = std::move(handler);
+  const std::string name = e->spec.name;
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!tools_.add(name, std::move(e))) {
+      throw std::invalid_argument("duplicate tool name '" + name + "': tool names must be unique");
+    }
+  }
+  invalidate("tools/");
+  broadcast_legacy("notifications/tools/list_changed", nullptr);
+}
+
+bool engine::remove_tool(std::string_view name) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!tools_.remove(name)) return false;
+  }
+  invalidate("tools/");
+  broadcast_legacy("notifications/tools/list_changed", nullptr);
+  return true;
+}
+
+void engine::add_resource(resource_spec spec, resource_reader reader) {
+  if (spec.uri.empty()) throw std::invalid_argument("resource URI must not be empty");
+  if (spec.name.empty()) throw std::invalid_argument("resource '" + spec.uri + "' needs a name");
+  if (!reader) throw std::invalid_argument("resource '" + spec.uri + "' has no reader");
+  auto e = std::make_shared<resource_entry>();
+  e->listed = resource_listing(spec);
+  e->spec = std::move(spec);
+  e->reader = std::move(reader);
+  const std::string uri = e->spec.uri;
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!resources_.add(uri, std::move(e))) {
+      throw std::invalid_argument("duplicate resource URI '" + uri + "'");
+    }
+  }
+  invalidate("resources/");
+  broadcast_legacy("notifications/resources/list_changed", nullptr);
+}
+
+void engine::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
+  if (spec.name.empty()) throw std::invalid_argument("resource template needs a name");
+  if (!reader) throw std::invalid_argument("resource template '" + spec.name + "' has no reader");
+  auto e = std::make_shared<template_entry>();
+  try {
+    e->parts = parse_uri_template(spec.uri_template);
+  } catch (const std::invalid_argument& err) {
+    throw std::invalid_argument("resource template '" + spec.uri_template + "': " + err.what());
+  }
+  e->listed = template_listing(spec);
+  e->spec = std::move(spec);
+  e->reader = std::move(reader);
+  const std::string key = e->spec.uri_template;
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!templates_.add(key, std::move(e))) {
+      throw std::invalid_argument("duplicate resource template '" + key + "'");
+    }
+  }
+  invalidate("resources/");
+  broadcast_legacy("notifications/resources/list_changed", nullptr);
+}
+
+void engine::add_prompt(prompt_spec spec, prompt_handler handler) {
+  if (spec.name.empty()) throw std::invalid_argument("prompt name must not be empty");
+  if (!handler) throw std::invalid_argument("prompt '" + spec.name + "' has no handler");
+  auto e = std::make_shared<prompt_entry>();
+  e->listed = prompt_listing(spec);
+  e->spec = std::move(spec);
+  e->handler = std::move(handler);
+  const std::string name = e->spec.name;
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!prompts_.add(name, std::move(e))) {
+      throw std::invalid_argument("duplicate prompt name '" + name + "'");
+    }
+  }
+  invalidate("prompts/");
+  broadcast_legacy("notifications/prompts/list_changed", nullptr);
+}
+
+void engine::set_completion_handler(completion_handler handler) {
+  std::unique_lock lock(registry_mutex_);
+  completion_ = std::move(handler);
+}
+
+std::shared_ptr<const tool_entry> engine::find_tool(std::string_view name) const {
+  std::shared_lock lock(registry_mutex_);
+  return tools_.find(name);
+}
+
+std::shared_ptr<const resource_entry> engine::find_resource(std::string_view uri) const {
+  std::shared_lock lock(registry_mutex_);
+  return resources_.find(uri);
+}
+
+std::shared_ptr<const template_entry> engine::match_template(
+    std::string_view uri, std::map<std::string, std::string>& vars) const {
+  std::shared_lock lock(registry_mutex_);
+  for (const auto& t : templates_.all()) {
+    vars.clear();
+    if (match_uri_template(t->parts, uri, vars)) return t;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<const prompt_entry> engine::find_prompt(std::string_view name) const {
+  std::shared_lock lock(registry_mutex_);
+  return prompts_.find(name);
+}
+
+std::vector<std::string> engine::tool_names() const {
+  std::shared_lock lock(registry_mutex_);
+  return tools_.keys();
+}
+
+std::vector<std::string> engine::prompt_names() const {
+  std::shared_lock lock(registry_mutex_);
+  return prompts_.keys();
+}
+
+completion_handler engine::completion() const {
+  std::shared_lock lock(registry_mutex_);
+  return completion_;
+}
+
+json engine::capabilities() const {
+  json caps = options_.extra_capabilities.is_object() ? options_.extra_capabilities : json::object();
+  std::shared_lock lock(registry_mutex_);
+  if (!tools_.empty()) caps["tools"] = {{"listChanged", true}};
+  if (!resources_.empty() || !templates_.empty()) {
+    caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
+  }
+  if (!prompts_.empty()) caps["prompts"] = {{"listChanged", true}};
+  if (completion_) caps["completions"] = json::object();
+  if (options_.logging) caps["logging"] = json::object();
+  return caps;
+}
+
+bool engine::has_capability(std::string_view name) const {
+  std::shared_lock lock(registry_mutex_);
+  if (name == "tools") return !tools_.empty();
+  if (name == "resources") return !resources_.empty() || !templates_.empty();
+  if (name == "prompts") return !prompts_.empty();
+  if (name == "completions") return static_cast<bool>(completion_);
+  if (name == "logging") return options_.logging;
+  return false;
+}
+
+}  // namespace mcpcxx::detail

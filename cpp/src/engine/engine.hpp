@@ -1,0 +1,112 @@
+// detail::engine: the state shared by all sessions of one server (registries, capabilities,
+// worker pool, deadlines, log, metrics, list cache).
+// Thread-safety: every member function may be called concurrently; registries are guarded by
+// a shared mutex (readers: request handling; writers: registration).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/deadline_scheduler.hpp"
+#include "engine/registry.hpp"
+#include "engine/server_log.hpp"
+#include "engine/worker_pool.hpp"
+#include "mcpcxx/server.hpp"
+
+namespace mcpcxx::detail {
+
+class session_state;
+
+/// Outcome classes counted by the metrics and named in the request log.
+enum class outcome { ok, tool_error, protocol_error, cancelled };
+
+/// Shared engine state.
+class engine : public std::enable_shared_from_this<engine> {
+ public:
+  explicit engine(server_options options);
+  ~engine();
+
+  const server_options& options() const noexcept { return options_; }
+  server_log& log() noexcept { return log_; }
+  worker_pool& pool() noexcept { return pool_; }
+  deadline_scheduler& deadlines() noexcept { return deadlines_; }
+  /// The Implementation object (serverInfo).
+  const json& server_info() const noexcept { return server_info_; }
+
+  void add_tool(tool_spec spec, tool_handler handler);
+  bool remove_tool(std::string_view name);
+  void add_resource(resource_spec spec, resource_reader reader);
+  void add_resource_template(resource_template_spec spec, resource_template_reader reader);
+  void add_prompt(prompt_spec spec, prompt_handler handler);
+  void set_completion_handler(completion_handler handler);
+
+  std::shared_ptr<const tool_entry> find_tool(std::string_view name) const;
+  std::shared_ptr<const resource_entry> find_resource(std::string_view uri) const;
+  /// The first template matching `uri`, with its variables.
+  std::shared_ptr<const template_entry> match_template(std::string_view uri,
+                                                       std::map<std::string, std::string>& vars) const;
+  std::shared_ptr<const prompt_entry> find_prompt(std::string_view name) const;
+  std::vector<std::string> tool_names() const;
+  std::vector<std::string> prompt_names() const;
+  completion_handler completion() const;
+
+  /// Serialized `result` of a list method for (method, era, cursor); nullopt for a bad cursor.
+  /// Cached until the registry behind `method` changes.
+  std::optional<std::string> list_result(std::string_view method, bool modern,
+                                         const std::optional<std::string>& cursor);
+
+  /// The ServerCapabilities object currently advertised.
+  json capabilities() const;
+  /// True when capability `name` ("tools", "resources", ...) is advertised.
+  bool has_capability(std::string_view name) const;
+
+  /// Tracks a session for list_changed broadcasts.
+  void track(const std::shared_ptr<session_state>& s);
+  /// Sends `method` to every live, initialized legacy session.
+  void broadcast_legacy(std::string_view method, const json& params);
+  /// Sends notifications/resources/updated to legacy sessions subscribed to `uri`.
+  void notify_resource_updated(std::string_view uri);
+
+  /// Counts one outcome.
+  void count(outcome o, std::string_view category);
+  server_metrics metrics() const;
+
+ private:
+  std::optional<std::size_t> resolve_cursor(std::string_view method,
+                                            const std::optional<std::string>& cursor) const;
+  json build_list_page(std::string_view method, std::size_t start) const;
+  void invalidate(std::string_view method_prefix);
+
+  server_options options_;
+  json server_info_;
+  server_log log_;
+  deadline_scheduler deadlines_;
+
+  mutable std::shared_mutex registry_mutex_;
+  ordered_registry<tool_entry> tools_;
+  ordered_registry<resource_entry> resources_;
+  ordered_registry<template_entry> templates_;
+  ordered_registry<prompt_entry> prompts_;
+  completion_handler completion_;
+
+  std::mutex cache_mutex_;
+  std::unordered_map<std::string, std::string> list_cache_;
+  std::uint64_t cache_generation_ = 0;
+
+  std::mutex sessions_mutex_;
+  std::vector<std::weak_ptr<session_state>> sessions_;
+
+  mutable std::mutex metrics_mutex_;
+  server_metrics metrics_;
+
+  // Declared last so workers stop (and drain) before the registries they read go away.
+  worker_pool pool_;
+};
+
+}  // namespace mcpcxx::detail

@@ -1,0 +1,153 @@
+// Cached list pages, session tracking and broadcasts, and metrics of the engine.
+#include <algorithm>
+
+#include "engine/engine.hpp"
+#include "engine/session_state.hpp"
+
+namespace mcpcxx::detail {
+
+namespace {
+
+template <class Entry>
+json page_json(const ordered_registry<Entry>& reg, const char* field, std::size_t start,
+               std::size_t page_size) {
+  auto p = reg.page_from(start, page_size);
+  json items = json::array();
+  for (const auto& e : p.items) items.push_back(e->listed);
+  json result = {{field, std::move(items)}};
+  if (p.next_cursor) result["nextCursor"] = *p.next_cursor;
+  return result;
+}
+
+}  // namespace
+
+std::optional<std::size_t> engine::resolve_cursor(std::string_view method,
+                                                  const std::optional<std::string>& cursor) const {
+  if (!cursor) return 0;
+  std::shared_lock lock(registry_mutex_);
+  if (method == "tools/list") return tools_.resolve(cursor);
+  if (method == "resources/list") return resources_.resolve(cursor);
+  if (method == "resources/templates/list") return templates_.resolve(cursor);
+  return prompts_.resolve(cursor);
+}
+
+json engine::build_list_page(std::string_view method, std::size_t start) const {
+  std::shared_lock lock(registry_mutex_);
+  const std::size_t n = options_.page_size;
+  if (method == "tools/list") return page_json(tools_, "tools", start, n);
+  if (method == "resources/list") return page_json(resources_, "resources", start, n);
+  if (method == "resources/templates/list") {
+    return page_json(templates_, "resourceTemplates", start, n);
+  }
+  return page_json(prompts_, "prompts", start, n);
+}
+
+std::optional<std::string> engine::list_result(std::string_view method, bool modern,
+                                               const std::optional<std::string>& cursor) {
+  const auto start = resolve_cursor(method, cursor);
+  if (!start) return std::nullopt;
+  // Keyed by the resolved position, so hostile cursor variants cannot grow the cache.
+  std::string key(method);
+  key += modern ? "|m|" : "|l|";
+  key += std::to_string(*start);
+  std::uint64_t generation = 0;
+  {
+    std::lock_guard lock(cache_mutex_);
+    if (auto it = list_cache_.find(key); it != list_cache_.end()) return it->second;
+    generation = cache_generation_;
+  }
+  json result = build_list_page(method, *start);
+  if (modern) {
+    result["resultType"] = "complete";
+    result["ttlMs"] = options_.list_ttl_ms;
+    result["cacheScope"] = options_.cache_scope;
+    result["_meta"] = {{"io.modelcontextprotocol/serverInfo", server_info_}};
+  }
+  std::string text = result.dump();
+  std::lock_guard lock(cache_mutex_);
+  // A registration between our read and now makes this page stale: serve it, do not cache it.
+  if (generation == cache_generation_) list_cache_.emplace(std::move(key), text);
+  return text;
+}
+
+void engine::invalidate(std::string_view method_prefix) {
+  std::lock_guard lock(cache_mutex_);
+  ++cache_generation_;
+  for (auto it = list_cache_.begin(); it != list_cache_.end();) {
+    if (it->first.rfind(method_prefix, 0) == 0) {
+      it = list_cache_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void engine::track(const std::shared_ptr<session_state>& s) {
+  std::lock_guard lock(sessions_mutex_);
+  sessions_.erase(std::remove_if(sessions_.begin(), sessions_.end(),
+                                 [](const auto& w) { return w.expired(); }),
+                  sessions_.end());
+  sessions_.push_back(s);
+}
+
+void engine::broadcast_legacy(std::string_view method, const json& params) {
+  std::vector<std::shared_ptr<session_state>> live;
+  {
+    std::lock_guard lock(sessions_mutex_);
+    for (const auto& w : sessions_) {
+      if (auto s = w.lock()) live.push_back(std::move(s));
+    }
+  }
+  const std::string frame = jsonrpc::serialize_notification(method, params);
+  for (const auto& s : live) {
+    if (!s->legacy().version.empty()) s->send(nullptr, frame, frame_kind::notification);
+  }
+}
+
+void engine::notify_resource_updated(std::string_view uri) {
+  std::vector<std::shared_ptr<session_state>> live;
+  {
+    std::lock_guard lock(sessions_mutex_);
+    for (const auto& w : sessions_) {
+      if (auto s = w.lock()) live.push_back(std::move(s));
+    }
+  }
+  const std::string frame =
+      jsonrpc::serialize_notification("notifications/resources/updated", {{"uri", uri}});
+  for (const auto& s : live) {
+    if (s->legacy().subscriptions.count(std::string(uri)) != 0) {
+      s->send(nullptr, frame, frame_kind::notification);
+    }
+  }
+}
+
+void engine::count(outcome o, std::string_view category) {
+  std::lock_guard lock(metrics_mutex_);
+  switch (o) {
+    case outcome::ok:
+      if (category == "notification") {
+        ++metrics_.notifications;
+        return;
+      }
+      ++metrics_.requests;
+      break;
+    case outcome::tool_error:
+      ++metrics_.requests;
+      ++metrics_.tool_errors;
+      break;
+    case outcome::protocol_error:
+      ++metrics_.requests;
+      ++metrics_.protocol_errors;
+      break;
+    case outcome::cancelled:
+      break;
+  }
+  ++metrics_.by_category[std::string(category)];
+}
+
+server_metrics engine::metrics() const {
+  std::lock_guard lock(metrics_mutex_);
+  return metrics_;
+}
+
+}  // namespace mcpcxx::detail

@@ -1,0 +1,286 @@
+// Registries: ordering, cursors, name validation, suggestions, URI templates, listings.
+#include "engine/registry.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mcpcxx::detail {
+
+template <class Entry>
+bool ordered_registry<Entry>::add(const std::string& key, std::shared_ptr<const Entry> entry) {
+  if (index_.count(key) != 0) return false;
+  index_.emplace(key, items_.size());
+  keys_.push_back(key);
+  items_.push_back(std::move(entry));
+  return true;
+}
+
+template <class Entry>
+bool ordered_registry<Entry>::remove(std::string_view key) {
+  auto it = index_.find(std::string(key));
+  if (it == index_.end()) return false;
+  const std::size_t pos = it->second;
+  index_.erase(it);
+  keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(pos));
+  items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(pos));
+  for (auto& [k, i] : index_) {
+    if (i > pos) --i;
+  }
+  return true;
+}
+
+template <class Entry>
+std::shared_ptr<const Entry> ordered_registry<Entry>::find(std::string_view key) const {
+  auto it = index_.find(std::string(key));
+  return it == index_.end() ? nullptr : items_[it->second];
+}
+
+template <class Entry>
+std::optional<std::size_t> ordered_registry<Entry>::resolve(
+    const std::optional<std::string>& cursor) const {
+  if (!cursor) return 0;
+  auto decoded = decode_cursor(*cursor);
+  if (!decoded) return std::nullopt;
+  const auto& [pos, key] = *decoded;
+  // The key pins the cursor to an item, so removals before it neither skip nor repeat entries.
+  if (pos < keys_.size() && keys_[pos] == key) return pos;
+  if (auto it = index_.find(key); it != index_.end()) return it->second;
+  return std::nullopt;
+}
+
+template <class Entry>
+page<Entry> ordered_registry<Entry>::page_from(std::size_t start, std::size_t page_size) const {
+  page<Entry> out;
+  start = std::min(start, items_.size());
+  const std::size_t end = std::min(items_.size(), start + std::max<std::size_t>(page_size, 1));
+  out.items.assign(items_.begin() + static_cast<std::ptrdiff_t>(start),
+                   items_.begin() + static_cast<std::ptrdiff_t>(end));
+  if (end < items_.size()) out.next_cursor = encode_cursor(end, keys_[end]);
+  return out;
+}
+
+template class ordered_registry<tool_entry>;
+template class ordered_registry<resource_entry>;
+template class ordered_registry<template_entry>;
+template class ordered_registry<prompt_entry>;
+
+namespace {
+
+constexpr char k_b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+constexpr std::string_view k_cursor_tag = "mcpcxx1:";
+
+std::string b64url_encode(std::string_view in) {
+  std::string out;
+  std::uint32_t buf = 0;
+  int bits = 0;
+  for (unsigned char c : in) {
+    buf = (buf << 8) | c;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out.push_back(k_b64[(buf >> bits) & 0x3F]);
+    }
+  }
+  if (bits > 0) out.push_back(k_b64[(buf << (6 - bits)) & 0x3F]);
+  return out;
+}
+
+std::optional<std::string> b64url_decode(std::string_view in) {
+  std::string out;
+  std::uint32_t buf = 0;
+  int bits = 0;
+  for (char c : in) {
+    const char* p = std::char_traits<char>::find(k_b64, 64, c);
+    if (p == nullptr) return std::nullopt;
+    buf = (buf << 6) | static_cast<std::uint32_t>(p - k_b64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((buf >> bits) & 0xFF));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string encode_cursor(std::size_t index, std::string_view key) {
+  return b64url_encode(std::string(k_cursor_tag) + std::to_string(index) + ":" + std::string(key));
+}
+
+std::optional<std::pair<std::size_t, std::string>> decode_cursor(std::string_view cursor) {
+  if (cursor.size() > 4096) return std::nullopt;
+  auto raw = b64url_decode(cursor);
+  if (!raw || raw->rfind(k_cursor_tag, 0) != 0) return std::nullopt;
+  const std::string rest = raw->substr(k_cursor_tag.size());
+  const auto colon = rest.find(':');
+  if (colon == std::string::npos || colon == 0 || colon > 12) return std::nullopt;
+  std::size_t index = 0;
+  for (std::size_t i = 0; i < colon; ++i) {
+    if (rest[i] < '0' || rest[i] > '9') return std::nullopt;
+    index = index * 10 + static_cast<std::size_t>(rest[i] - '0');
+  }
+  return std::make_pair(index, rest.substr(colon + 1));
+}
+
+bool valid_tool_name(std::string_view name) noexcept {
+  if (name.empty() || name.size() > 64) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
+  });
+}
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+std::vector<std::string> closest_keys(std::string_view name, const std::vector<std::string>& keys,
+                                      std::size_t max) {
+  const std::string_view probe = name.substr(0, 128);  // bound the work on hostile input
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& k : keys) {
+    std::size_t d = edit_distance(probe, k);
+    const bool related = k.find(probe) != std::string::npos || probe.find(k) != std::string::npos;
+    if (related) d = std::min<std::size_t>(d, 1);
+    if (d <= std::max<std::size_t>(2, k.size() / 2)) scored.emplace_back(d, k);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < scored.size() && i < max; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+std::vector<template_part> parse_uri_template(std::string_view tmpl) {
+  std::vector<template_part> parts;
+  std::size_t i = 0;
+  while (i < tmpl.size()) {
+    const auto open = tmpl.find('{', i);
+    const auto stray = tmpl.find('}', i);
+    if (stray < open) throw std::invalid_argument("URI template has '}' without '{'");
+    if (open == std::string_view::npos) {
+      parts.push_back({false, false, std::string(tmpl.substr(i))});
+      break;
+    }
+    if (open > i) parts.push_back({false, false, std::string(tmpl.substr(i, open - i))});
+    const auto close = tmpl.find('}', open);
+    if (close == std::string_view::npos) throw std::invalid_argument("URI template has unclosed '{'");
+    std::string_view name = tmpl.substr(open + 1, close - open - 1);
+    const bool reserved = !name.empty() && name.front() == '+';
+    if (reserved) name.remove_prefix(1);
+    if (name.empty()) throw std::invalid_argument("URI template has an empty variable name");
+    if (!parts.empty() && parts.back().variable) {
+      throw std::invalid_argument("URI template has two adjacent variables; separate them");
+    }
+    parts.push_back({true, reserved, std::string(name)});
+    i = close + 1;
+  }
+  return parts;
+}
+
+bool match_uri_template(const std::vector<template_part>& parts, std::string_view uri,
+                        std::map<std::string, std::string>& vars) {
+  std::size_t pos = 0;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const auto& part = parts[p];
+    if (!part.variable) {
+      if (uri.substr(pos, part.text.size()) != part.text) return false;
+      pos += part.text.size();
+      continue;
+    }
+    // A variable runs up to the next literal (or the end); plain variables stop at '/'.
+    std::size_t end = uri.size();
+    if (p + 1 < parts.size()) {
+      end = uri.find(parts[p + 1].text, pos);
+      if (end == std::string_view::npos) return false;
+    }
+    const std::string_view value = uri.substr(pos, end - pos);
+    if (value.empty() || (!part.reserved && value.find('/') != std::string_view::npos)) return false;
+    vars[part.text] = std::string(value);
+    pos = end;
+  }
+  return pos == uri.size();
+}
+
+namespace {
+
+void put_opt(json& j, const char* key, const std::optional<std::string>& v) {
+  if (v) j[key] = *v;
+}
+void put_json(json& j, const char* key, const json& v) {
+  if (!v.is_null()) j[key] = v;
+}
+
+}  // namespace
+
+json tool_listing(const tool_spec& spec) {
+  json t = {{"name", spec.name}};
+  put_opt(t, "title", spec.title);
+  put_opt(t, "description", spec.description);
+  t["inputSchema"] = spec.input_schema;
+  if (spec.output_schema) t["outputSchema"] = *spec.output_schema;
+  put_json(t, "annotations", spec.annotations);
+  put_json(t, "icons", spec.icons);
+  put_json(t, "_meta", spec.meta);
+  return t;
+}
+
+json resource_listing(const resource_spec& spec) {
+  json r = {{"uri", spec.uri}, {"name", spec.name}};
+  put_opt(r, "title", spec.title);
+  put_opt(r, "description", spec.description);
+  put_opt(r, "mimeType", spec.mime_type);
+  if (spec.size) r["size"] = *spec.size;
+  put_json(r, "icons", spec.icons);
+  put_json(r, "annotations", spec.annotations);
+  put_json(r, "_meta", spec.meta);
+  return r;
+}
+
+json template_listing(const resource_template_spec& spec) {
+  json r = {{"uriTemplate", spec.uri_template}, {"name", spec.name}};
+  put_opt(r, "title", spec.title);
+  put_opt(r, "description", spec.description);
+  put_opt(r, "mimeType", spec.mime_type);
+  put_json(r, "icons", spec.icons);
+  put_json(r, "annotations", spec.annotations);
+  put_json(r, "_meta", spec.meta);
+  return r;
+}
+
+json prompt_listing(const prompt_spec& spec) {
+  json p = {{"name", spec.name}};
+  put_opt(p, "title", spec.title);
+  put_opt(p, "description", spec.description);
+  if (!spec.arguments.empty()) {
+    json args = json::array();
+    for (const auto& a : spec.arguments) {
+      json j = {{"name", a.name}};
+      put_opt(j, "title", a.title);
+      put_opt(j, "description", a.description);
+      j["required"] = a.required;
+      args.push_back(std::move(j));
+    }
+    p["arguments"] = std::move(args);
+  }
+  put_json(p, "icons", spec.icons);
+  put_json(p, "_meta", spec.meta);
+  return p;
+}
+
+}  // namespace mcpcxx::detail

@@ -1,0 +1,80 @@
+// Public server and session facades over the engine.
+#include "mcpcxx/server.hpp"
+
+#include "engine/engine.hpp"
+#include "engine/session_state.hpp"
+
+namespace mcpcxx {
+
+server::server(server_options options)
+    : engine_(std::make_shared<detail::engine>(std::move(options))) {}
+
+server::~server() = default;
+
+void server::add_tool(tool_spec spec, tool_handler handler) {
+  engine_->add_tool(std::move(spec), std::move(handler));
+}
+bool server::remove_tool(std::string_view name) { return engine_->remove_tool(name); }
+void server::add_resource(resource_spec spec, resource_reader reader) {
+  engine_->add_resource(std::move(spec), std::move(reader));
+}
+void server::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
+  engine_->add_resource_template(std::move(spec), std::move(reader));
+}
+void server::add_prompt(prompt_spec spec, prompt_handler handler) {
+  engine_->add_prompt(std::move(spec), std::move(handler));
+}
+void server::set_completion_handler(completion_handler handler) {
+  engine_->set_completion_handler(std::move(handler));
+}
+void server::notify_resource_updated(std::string_view uri) { engine_->notify_resource_updated(uri); }
+
+session server::open_session(std::shared_ptr<frame_sink> sink, session_options options) {
+  auto state = std::make_shared<detail::session_state>(engine_, std::move(sink), options);
+  engine_->track(state);
+  return session(std::move(state));
+}
+
+json server::capabilities() const { return engine_->capabilities(); }
+const server_options& server::options() const { return engine_->options(); }
+server_metrics server::metrics() const { return engine_->metrics(); }
+std::optional<json> server::tool_input_schema(std::string_view name) const {
+  auto t = engine_->find_tool(name);
+  if (!t) return std::nullopt;
+  return t->spec.input_schema;
+}
+
+session::session(std::shared_ptr<detail::session_state> state) : state_(std::move(state)) {}
+
+void session::receive(std::string_view bytes, const std::shared_ptr<frame_sink>& reply_to) {
+  state_->receive(jsonrpc::parse(bytes, state_->eng().options().limits), reply_to);
+}
+void session::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to) {
+  state_->receive(std::move(msg), reply_to);
+}
+void session::cancel(const jsonrpc::request_id& id, std::string_view reason) {
+  state_->cancel(id, reason);
+}
+bool session::shutdown(std::chrono::milliseconds grace) { return state_->shutdown(grace); }
+void session::wait_idle() const { state_->wait_idle(); }
+std::size_t session::in_flight() const { return state_->in_flight_count(); }
+std::string session::negotiated_version() const { return state_->legacy().version; }
+bool session::legacy_initialized() const { return !state_->legacy().version.empty(); }
+void session::set_principal(json principal) { state_->set_principal(std::move(principal)); }
+void session::notify(std::string_view method, const json& params) {
+  state_->send(nullptr, jsonrpc::serialize_notification(method, params), frame_kind::notification);
+}
+
+tool_result tool_result::text(std::string text) {
+  tool_result r;
+  r.content = json::array({{{"type", "text"}, {"text", std::move(text)}}});
+  return r;
+}
+
+tool_result tool_result::structured(json value) {
+  tool_result r = text(value.dump());
+  r.structured_content = std::move(value);
+  return r;
+}
+
+}  // namespace mcpcxx

@@ -1,0 +1,22 @@
+// Private byte-level scanners of the JSON-RPC codec, run before (or instead of) a full parse.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace mcpcxx::jsonrpc::detail {
+
+/// Deepest nesting of arrays and objects in `bytes`, skipping string contents; stops counting
+/// once the depth exceeds `stop_above` (the result is then stop_above + 1). Never recurses.
+std::size_t nesting_depth(std::string_view bytes, std::size_t stop_above) noexcept;
+
+/// Offset of the first byte that starts an ill-formed UTF-8 sequence (RFC 3629: no overlong
+/// forms, no surrogates, nothing above U+10FFFF, no truncated sequences); nullopt when valid.
+std::optional<std::size_t> first_invalid_utf8(std::string_view bytes) noexcept;
+
+/// True when `bytes` holds only JSON whitespace (space, tab, CR, LF) or nothing.
+bool is_blank(std::string_view bytes) noexcept;
+
+}  // namespace mcpcxx::jsonrpc::detail

@@ -1,0 +1,134 @@
+// Example C++ MCP server over stdio: an echo tool, a tool failing with a tool error, a tool that
+// throws an unexpected exception, a tool with an outputSchema (and one breaking it), a slow tool
+// with a deadline, a progress/logging tool, a resource, a template, a prompt and completion.
+// The golden transcripts (tests/golden) and the benchmarks run against this binary.
+#include <chrono>
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+
+#include "mcpcxx/mcpcxx.hpp"
+
+namespace {
+
+using mcpcxx::json;
+
+void add_tools(mcpcxx::server& s) {
+  s.add_tool({.name = "echo",
+              .title = "Echo",
+              .description = "Returns the given text unchanged.",
+              .input_schema = {{"type", "object"},
+                               {"properties", {{"text", {{"type", "string"}, {"maxLength", 1000}}}}},
+                               {"required", {"text"}},
+                               {"additionalProperties", false}},
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json& args, mcpcxx::request_context&) {
+               return mcpcxx::tool_result::text(args["text"].get<std::string>());
+             });
+  s.add_tool({.name = "lookup_issue",
+              .description = "Looks up an issue by key, e.g. ENG-1.",
+              .input_schema = {{"type", "object"},
+                               {"properties", {{"key", {{"type", "string"}, {"pattern", "^[A-Z]+-[0-9]+$"}}}}},
+                               {"required", {"key"}}},
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json& args, mcpcxx::request_context&) -> mcpcxx::tool_result {
+               const std::string key = args["key"].get<std::string>();
+               if (key == "ENG-1") return mcpcxx::tool_result::text("ENG-1: Fix the login page");
+               throw mcpcxx::tool_error(
+                   mcpcxx::compose_tool_error_message(
+                       {"Issue lookup", "issue " + key, "it was not found",
+                        "Verify the issue key or list recent issues first", "Do not retry unchanged"}),
+                   mcpcxx::error_category::not_found, false, key);
+             });
+  s.add_tool({.name = "explode",
+              .description = "Always fails with an unexpected internal exception (for testing).",
+              .input_schema = {{"type", "object"}}},
+             [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
+               throw std::runtime_error("database password=hunter2 rejected at db.internal:5432");
+             });
+}
+
+void add_contract_tools(mcpcxx::server& s) {
+  const json sum_schema = {{"type", "object"},
+                           {"properties", {{"sum", {{"type", "integer"}}}}},
+                           {"required", {"sum"}}};
+  const json add_input = {{"type", "object"},
+                          {"properties", {{"a", {{"type", "integer"}}}, {"b", {{"type", "integer"}}}}},
+                          {"required", {"a", "b"}}};
+  s.add_tool({.name = "add", .description = "Adds two integers.", .input_schema = add_input,
+              .output_schema = sum_schema, .annotations = {{"readOnlyHint", true}}},
+             [](const json& a, mcpcxx::request_context&) {
+               return mcpcxx::tool_result::structured({{"sum", a["a"].get<long long>() + a["b"].get<long long>()}});
+             });
+  s.add_tool({.name = "broken_add", .description = "Adds two integers but returns a string (a bug).",
+              .input_schema = add_input, .output_schema = sum_schema},
+             [](const json&, mcpcxx::request_context&) {
+               return mcpcxx::tool_result::structured({{"sum", "three"}});
+             });
+  s.add_tool({.name = "slow_write", .description = "Writes slowly; times out after 200 ms.",
+              .input_schema = {{"type", "object"}, {"properties", {{"ms", {{"type", "integer"}}}}}},
+              .timeout = std::chrono::milliseconds(200)},
+             [](const json& a, mcpcxx::request_context& ctx) {
+               const auto ms = a.value("ms", 1000);
+               for (int i = 0; i < ms / 10 && !ctx.cancelled(); ++i) {
+                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
+               }
+               return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "written");
+             });
+  s.add_tool({.name = "count_down", .description = "Reports progress and log messages, then returns.",
+              .input_schema = {{"type", "object"}, {"properties", {{"steps", {{"type", "integer"}, {"minimum", 1}, {"maximum", 50}}}}}}},
+             [](const json& a, mcpcxx::request_context& ctx) {
+               const int steps = a.value("steps", 3);
+               for (int i = 1; i <= steps && !ctx.cancelled(); ++i) {
+                 ctx.report_progress(i, steps, "step " + std::to_string(i));
+                 ctx.log(mcpcxx::log_level::info, "step " + std::to_string(i), "count_down");
+               }
+               return mcpcxx::tool_result::text("done");
+             });
+}
+
+void add_other_primitives(mcpcxx::server& s) {
+  s.add_resource({.uri = "memo://readme", .name = "readme", .mime_type = "text/plain"},
+                 [](const std::string& uri, mcpcxx::request_context&) {
+                   return std::vector<mcpcxx::resource_contents>{{uri, "text/plain", "Read me.", {}, nullptr}};
+                 });
+  s.add_resource_template({.uri_template = "issue://{key}", .name = "issue", .mime_type = "text/plain"},
+                          [](const std::string& uri, const std::map<std::string, std::string>& v,
+                             mcpcxx::request_context&) -> std::vector<mcpcxx::resource_contents> {
+                            if (v.at("key") != "ENG-1") throw mcpcxx::resource_not_found(uri);
+                            return {{uri, "text/plain", "ENG-1: Fix the login page", {}, nullptr}};
+                          });
+  s.add_prompt({.name = "summarize", .description = "Summarize a text.",
+                .arguments = {{.name = "text", .required = true}}},
+               [](const std::map<std::string, std::string>& a, mcpcxx::request_context&) {
+                 mcpcxx::prompt_result r;
+                 r.messages = json::array({{{"role", "user"},
+                                            {"content", {{"type", "text"}, {"text", "Summarize: " + a.at("text")}}}}});
+                 return r;
+               });
+  s.set_completion_handler([](const mcpcxx::completion_request& req, mcpcxx::request_context&) {
+    mcpcxx::completion_result r;
+    for (const char* v : {"alpha", "beta", "gamma"}) {
+      if (std::string_view(v).rfind(req.argument_value, 0) == 0) r.values.emplace_back(v);
+    }
+    r.total = static_cast<std::int64_t>(r.values.size());
+    return r;
+  });
+}
+
+}  // namespace
+
+int main() {
+  mcpcxx::server_options opts;
+  opts.info = {.name = "mcpcxx-example", .version = "0.1.0", .title = "mcpcxx example server",
+               .description = "Demonstrates both error paths", .website_url = "https://example.invalid/mcpcxx"};
+  opts.instructions = "Use echo to test; lookup_issue fails for unknown keys.";
+  if (const char* v = std::getenv("MCPCXX_EXPOSE_DETAILS"); v != nullptr && std::string_view(v) == "1") {
+    opts.expose_exception_details = true;
+  }
+  mcpcxx::server s(opts);
+  add_tools(s);
+  add_contract_tools(s);
+  add_other_primitives(s);
+  return mcpcxx::serve_stdio(s);
+}

@@ -1,0 +1,92 @@
+// serialize_*: compact, exact wire text; error data omitted when null; id null when absent.
+#include <gtest/gtest.h>
+
+#include "mcpcxx/jsonrpc.hpp"
+
+namespace mcpcxx::jsonrpc {
+namespace {
+
+TEST(Serialize, ResultWithIntegerId) {
+  EXPECT_EQ(serialize_result(request_id{std::int64_t{-3}}, json{{"b", 1}, {"a", {1, 2}}}),
+            R"({"jsonrpc":"2.0","id":-3,"result":{"a":[1,2],"b":1}})");
+}
+
+TEST(Serialize, ResultWithStringIdNeedingEscapes) {
+  EXPECT_EQ(serialize_result(request_id{std::string("a\"b\\c\n")}, json::object()),
+            R"({"jsonrpc":"2.0","id":"a\"b\\c\n","result":{}})");
+}
+
+TEST(Serialize, ResultWithNonAsciiStringId) {
+  const std::string out = serialize_result(request_id{std::string("\xC3\xA9")}, json::object());
+  EXPECT_EQ(out, "{\"jsonrpc\":\"2.0\",\"id\":\"\xC3\xA9\",\"result\":{}}");
+}
+
+TEST(Serialize, ExtremeIntegerIds) {
+  EXPECT_EQ(serialize_result(request_id{std::numeric_limits<std::int64_t>::min()}, 1),
+            R"({"jsonrpc":"2.0","id":-9223372036854775808,"result":1})");
+}
+
+TEST(Serialize, ResultRoundTripsThroughParse) {
+  const json result = {{"content", {{{"type", "text"}, {"text", "hi \xE2\x82\xAC"}}}}};
+  const std::string out = serialize_result(request_id{std::string("r")}, result);
+  const message m = parse(out);
+  ASSERT_EQ(m.kind, message_kind::response);
+  EXPECT_EQ(m.body.at("result"), result);
+}
+
+TEST(Serialize, IllFormedUtf8InResultIsReplacedNotThrown) {
+  const std::string out = serialize_result(request_id{std::int64_t{1}}, json("a\xFF" "b"));
+  EXPECT_EQ(out, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"a\xEF\xBF\xBD" "b\"}");
+}
+
+TEST(Serialize, ErrorWithoutDataOmitsIt) {
+  EXPECT_EQ(serialize_error(request_id{std::int64_t{5}}, {-32601, "Method not found: x", nullptr}),
+            R"({"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found: x"}})");
+}
+
+TEST(Serialize, ErrorWithData) {
+  EXPECT_EQ(serialize_error(request_id{std::string("q")}, {-32601, "m", json{{"method", "x"}}}),
+            R"({"jsonrpc":"2.0","id":"q","error":{"code":-32601,"message":"m","data":{"method":"x"}}})");
+}
+
+TEST(Serialize, ErrorWithFalsyButNonNullData) {
+  EXPECT_EQ(serialize_error(std::nullopt, {1, "m", json::object()}),
+            R"({"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m","data":{}}})");
+  EXPECT_EQ(serialize_error(std::nullopt, {1, "m", false}),
+            R"({"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m","data":false}})");
+}
+
+TEST(Serialize, ErrorWithoutIdWritesNull) {
+  EXPECT_EQ(serialize_error(std::nullopt, {-32700, "Message is \"bad\"", nullptr}),
+            R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Message is \"bad\""}})");
+}
+
+TEST(Serialize, ParseErrorRepliesAreThemselvesValidResponses) {
+  const message bad = parse("{oops");
+  const message reply = parse(serialize_error(bad.id, bad.error));
+  ASSERT_EQ(reply.kind, message_kind::response);
+  EXPECT_EQ(reply.body.at("error").at("code"), -32700);
+  EXPECT_TRUE(reply.body.at("id").is_null());
+}
+
+TEST(Serialize, NotificationWithAndWithoutParams) {
+  EXPECT_EQ(serialize_notification("notifications/tools/list_changed", nullptr),
+            R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})");
+  EXPECT_EQ(serialize_notification("notifications/progress", json{{"progress", 1}}),
+            R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}})");
+}
+
+TEST(Serialize, NotificationMethodIsEscaped) {
+  EXPECT_EQ(serialize_notification("a\"b", json::object()),
+            R"({"jsonrpc":"2.0","method":"a\"b","params":{}})");
+}
+
+TEST(Serialize, OutputHasNoNewlines) {
+  const std::string out =
+      serialize_result(request_id{std::int64_t{1}}, json{{"text", "line1\nline2\r\n"}});
+  EXPECT_EQ(out.find('\n'), std::string::npos);
+  EXPECT_EQ(out.find('\r'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mcpcxx::jsonrpc
