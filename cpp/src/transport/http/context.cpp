@@ -18,8 +18,7 @@ origin_policy make_policy(const http_options& o) {
 }  // namespace
 
 transport_context::transport_context(server& s, http_options o)
-    : srv(s), opts(std::move(o)), origins(make_policy(opts)), sessions(opts.max_sessions),
-      tool_headers(s) {}
+    : srv(s), opts(std::move(o)), origins(make_policy(opts)), sessions(opts.max_sessions) {}
 
 std::uint64_t transport_context::exchange_started(const session& s) {
   std::lock_guard g(flight_lock_);

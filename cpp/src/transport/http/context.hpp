@@ -29,7 +29,6 @@ class transport_context {
   const http_options opts;
   const origin_policy origins;
   session_table sessions;
-  tool_header_cache tool_headers;
   std::atomic<bool> stopping{false};
   std::atomic<std::uint64_t> requests{0};
   std::atomic<std::uint64_t> sessions_expired{0};

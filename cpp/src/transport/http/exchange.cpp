@@ -4,7 +4,7 @@
 
 namespace mcpcxx::http {
 
-int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete) {
+int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, bool batch) {
   if (frame.find("\"error\"") == std::string_view::npos) return 200;
   json reply = json::parse(frame, nullptr, false);
   if (!reply.is_object() || !reply.contains("error") || !reply["error"].is_object()) return 200;
@@ -12,7 +12,10 @@ int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete) 
   if (!code_j.is_number_integer()) return 200;
   int code = code_j.get<int>();
   namespace ec = error_code;
-  if (code == ec::parse_error || code == ec::invalid_request) return 400;
+  if (code == ec::parse_error) return 400;
+  // -32600 from the engine: batch misuse is a malformed body; a reused id or a second
+  // initialize is an ordinary JSON-RPC error on a well-formed request.
+  if (code == ec::invalid_request) return batch ? 400 : 200;
   if (!modern) return 200;
   if (code == ec::method_not_found) return 404;
   if (code == ec::header_mismatch || code == ec::missing_required_client_capability ||
@@ -93,7 +96,7 @@ void post_exchange::send(std::string frame, frame_kind kind) {
     out_->end_stream();
   } else {
     response r;
-    r.status = status_for_reply(frame, setup_.modern, setup_.meta_incomplete);
+    r.status = status_for_reply(frame, setup_.modern, setup_.meta_incomplete, setup_.batch);
     r.headers = headers();
     r.body = std::move(frame);
     out_->send(r);

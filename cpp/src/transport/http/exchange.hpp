@@ -18,13 +18,14 @@
 namespace mcpcxx::http {
 
 /// The HTTP status for a final JSON-RPC reply (spec-digest §5.4). `meta_incomplete`: the modern
-/// request lacked a required _meta field, so its -32602 is a 400.
-int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete);
+/// request lacked a required _meta field, so its -32602 is a 400; `batch`: the body was an array.
+int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, bool batch);
 
 /// What an exchange needs to know about its request.
 struct exchange_setup {
   bool modern = false;
   bool meta_incomplete = false;
+  bool batch = false;
   jsonrpc::request_id id;
   std::shared_ptr<http_session> legacy;  ///< the session (legacy), also set for initialize
   bool initialize = false;               ///< insert `legacy` into the table on success

@@ -6,6 +6,7 @@
 
 #include "transport/http/endpoint.hpp"
 #include "transport/http/security.hpp"
+#include "transport/http/tool_headers.hpp"
 
 namespace mcpcxx::http {
 
@@ -85,7 +86,9 @@ std::optional<std::string> check_params(transport_context& ctx, const request& r
       !msg.params["name"].is_string()) {
     return std::nullopt;
   }
-  auto headers = ctx.tool_headers.lookup(msg.params["name"].get<std::string>());
+  auto schema = ctx.srv.tool_input_schema(msg.params["name"].get_ref<const std::string&>());
+  if (!schema) return std::nullopt;  // the engine answers the unknown tool
+  auto headers = collect_param_headers(*schema);
   json args = msg.params.value("arguments", json::object());
   for (const auto& h : headers) {
     std::string display = "Mcp-Param-" + h.name;

@@ -105,6 +105,11 @@ void endpoint::handle_post(request& req, const std::shared_ptr<reply_channel>& o
 void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
                            const std::shared_ptr<reply_channel>& out) {
   using jsonrpc::message_kind;
+  if (msg.kind == message_kind::batch) {
+    return out->send(rpc_error(400, std::nullopt, error_code::invalid_request,
+                               "Invalid request: 2026-07-28 POST bodies carry one message, not "
+                               "a batch; send each message in its own POST"));
+  }
   if (msg.kind == message_kind::response) {
     return out->send(rpc_error(400, std::nullopt, error_code::invalid_request,
                                "Invalid request: 2026-07-28 clients do not send responses"));
@@ -112,9 +117,10 @@ void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
   if (auto mismatch = check_modern_headers(*ctx_, req, msg)) {
     return out->send(rpc_error(400, msg.id, error_code::header_mismatch, *mismatch));
   }
-  if (msg.kind == message_kind::request && !has_body_version(msg) &&
-      (msg.method == "initialize" || msg.method == "ping" || msg.method == "logging/setLevel")) {
-    // Without _meta the engine would read these as legacy; in 2026-07-28 they do not exist.
+  if (msg.kind == message_kind::request &&
+      (msg.method == "initialize" ||
+       (!has_body_version(msg) && (msg.method == "ping" || msg.method == "logging/setLevel")))) {
+    // The engine reads these as legacy (initialize always); in 2026-07-28 they do not exist.
     return out->send(rpc_error(404, msg.id, error_code::method_not_found,
                                "Method not found: " + msg.method + " was removed in 2026-07-28",
                                {{"method", msg.method}}));
@@ -131,6 +137,7 @@ void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
   exchange_setup setup;
   setup.modern = true;
   setup.meta_incomplete = meta_incomplete(msg);
+  setup.batch = msg.kind == message_kind::batch;
   setup.id = *msg.id;
   auto ex = std::make_shared<post_exchange>(ctx_, out, std::move(setup), s);
   ex->begin();
@@ -159,6 +166,7 @@ void endpoint::post_legacy(request& req, jsonrpc::message msg, json principal,
   exchange_setup setup;
   if (msg.id) setup.id = *msg.id;
   setup.legacy = s;
+  setup.batch = msg.kind == message_kind::batch;
   setup.priming = s->engine().negotiated_version() >= "2025-11-25";
   auto ex = std::make_shared<post_exchange>(ctx_, out, std::move(setup), s->engine());
   ex->begin();
