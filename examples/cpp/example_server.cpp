@@ -87,7 +87,36 @@ void add_contract_tools(mcpcxx::server& s) {
              });
 }
 
+void add_lifecycle_tools(mcpcxx::server& s) {
+  s.add_tool({.name = "sleep", .description = "Sleeps for ms milliseconds unless cancelled.",
+              .input_schema = {{"type", "object"}, {"properties", {{"ms", {{"type", "integer"}, {"minimum", 0}, {"maximum", 60000}}}}}},
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json& a, mcpcxx::request_context& ctx) {
+               const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(a.value("ms", 100));
+               while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) {
+                 std::this_thread::sleep_for(std::chrono::milliseconds(5));
+               }
+               return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "slept");
+             });
+  s.add_tool({.name = "ask_user", .description = "Needs the client's elicitation capability.",
+              .input_schema = {{"type", "object"}}},
+             [](const json&, mcpcxx::request_context& ctx) {
+               ctx.require_client_capability("elicitation");
+               return mcpcxx::tool_result::text("the client can elicit");
+             });
+  s.add_tool({.name = "quota", .description = "Fails with an application-defined protocol error.",
+              .input_schema = {{"type", "object"}}},
+             [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
+               throw mcpcxx::protocol_error(-31001, "Daily quota exhausted; retry after midnight UTC",
+                                            {{"retryAfterSeconds", 3600}});
+             });
+}
+
 void add_other_primitives(mcpcxx::server& s) {
+  s.add_resource({.uri = "memo://broken", .name = "broken", .mime_type = "text/plain"},
+                 [](const std::string&, mcpcxx::request_context&) -> std::vector<mcpcxx::resource_contents> {
+                   throw std::runtime_error("disk /var/secret unreadable");
+                 });
   s.add_resource({.uri = "memo://readme", .name = "readme", .mime_type = "text/plain"},
                  [](const std::string& uri, mcpcxx::request_context&) {
                    return std::vector<mcpcxx::resource_contents>{{uri, "text/plain", "Read me.", {}, nullptr}};
@@ -129,6 +158,10 @@ int main() {
   mcpcxx::server s(opts);
   add_tools(s);
   add_contract_tools(s);
-  add_other_primitives(s);
+  add_lifecycle_tools(s);
+  // MCPCXX_EXAMPLE_MINIMAL=1 offers tools only, to show capability gating (-32601).
+  if (const char* m = std::getenv("MCPCXX_EXAMPLE_MINIMAL"); m == nullptr || std::string_view(m) != "1") {
+    add_other_primitives(s);
+  }
   return mcpcxx::serve_stdio(s);
 }

@@ -1,0 +1,136 @@
+// Dispatcher benchmark: the bytes of a request go in, the bytes of the response come out,
+// in process, with the C++ echo tool. Beside it, the floor of this JSON library: nlohmann parse
+// plus dump of the same bytes. Heap allocations per iteration are counted by replacing the global
+// operator new. Run through bench/run_dispatch.sh, which writes the figures for docs/benchmarks.md.
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "mcpcxx/mcpcxx.hpp"
+
+namespace {
+
+std::atomic<std::uint64_t> g_allocs{0};
+
+}  // namespace
+
+void* operator new(std::size_t n) {
+  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using mcpcxx::json;
+
+// Keeps the last frame so the optimizer cannot drop the work, without extra copies.
+class last_frame_sink final : public mcpcxx::frame_sink {
+ public:
+  void send(std::string frame, mcpcxx::frame_kind) override { last = std::move(frame); }
+  std::string last;
+};
+
+const std::string k_call =
+    R"({"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"},)"
+    R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})";
+
+const std::string k_list =
+    R"({"jsonrpc":"2.0","id":43,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})";
+
+std::unique_ptr<mcpcxx::server> make_server(int extra_tools) {
+  mcpcxx::server_options o;
+  o.log_requests = false;  // the per-request log line is measured separately below
+  o.log_writer = [](std::string_view) {};
+  o.worker_threads = 1;
+  auto s = std::make_unique<mcpcxx::server>(o);
+  s->add_tool({.name = "echo",
+               .description = "Echo",
+               .input_schema = {{"type", "object"},
+                                {"properties", {{"text", {{"type", "string"}}}}},
+                                {"required", {"text"}}}},
+              [](const json& a, mcpcxx::request_context&) {
+                return mcpcxx::tool_result::text(a["text"].get<std::string>());
+              });
+  for (int i = 0; i < extra_tools; ++i) {
+    s->add_tool({.name = "tool_" + std::to_string(i),
+                 .description = "Tool number " + std::to_string(i),
+                 .input_schema = {{"type", "object"}, {"properties", {{"x", {{"type", "integer"}}}}}}},
+                [](const json&, mcpcxx::request_context&) { return mcpcxx::tool_result::text("x"); });
+  }
+  return s;
+}
+
+void report_allocs(benchmark::State& state, std::uint64_t before) {
+  state.counters["allocs_per_iter"] = benchmark::Counter(
+      static_cast<double>(g_allocs.load() - before) / static_cast<double>(state.iterations()));
+}
+
+void BM_dispatch_floor_parse_dump(benchmark::State& state) {
+  const auto before = g_allocs.load();
+  for (auto _ : state) {
+    std::string out = json::parse(k_call).dump();
+    benchmark::DoNotOptimize(out);
+  }
+  report_allocs(state, before);
+}
+BENCHMARK(BM_dispatch_floor_parse_dump);
+
+void run_dispatch(benchmark::State& state, const std::string& frame, int extra_tools, bool log) {
+  auto srv = make_server(extra_tools);
+  if (log) {
+    mcpcxx::server_options o;  // logging variant: a fresh server with the request log on
+    o.log_writer = [](std::string_view) {};
+    o.worker_threads = 1;
+    srv = std::make_unique<mcpcxx::server>(o);
+    srv->add_tool({.name = "echo", .input_schema = {{"type", "object"}}},
+                  [](const json& a, mcpcxx::request_context&) {
+                    return mcpcxx::tool_result::text(a["text"].get<std::string>());
+                  });
+  }
+  auto sink = std::make_shared<last_frame_sink>();
+  auto session = srv->open_session(sink, {mcpcxx::transport_kind::in_process, true});
+  session.receive(frame);  // warm the list cache
+  const auto before = g_allocs.load();
+  for (auto _ : state) {
+    session.receive(frame);
+    benchmark::DoNotOptimize(sink->last.data());
+  }
+  report_allocs(state, before);
+  if (sink->last.find("\"result\"") == std::string::npos) state.SkipWithError("no result produced");
+}
+
+void BM_dispatch_tools_call_echo(benchmark::State& state) { run_dispatch(state, k_call, 0, false); }
+BENCHMARK(BM_dispatch_tools_call_echo);
+
+void BM_dispatch_tools_call_echo_logged(benchmark::State& state) { run_dispatch(state, k_call, 0, true); }
+BENCHMARK(BM_dispatch_tools_call_echo_logged);
+
+void BM_dispatch_tools_list_100_cached(benchmark::State& state) { run_dispatch(state, k_list, 99, false); }
+BENCHMARK(BM_dispatch_tools_list_100_cached);
+
+// The cache lookup and frame assembly alone, without parsing the request bytes.
+void BM_dispatch_tools_list_100_cache_hit_only(benchmark::State& state) {
+  auto srv = make_server(99);
+  auto sink = std::make_shared<last_frame_sink>();
+  auto session = srv->open_session(sink, {mcpcxx::transport_kind::in_process, true});
+  const auto parsed = mcpcxx::jsonrpc::parse(k_list);
+  const auto before = g_allocs.load();
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto msg = parsed;
+    state.ResumeTiming();
+    session.receive(std::move(msg));
+    benchmark::DoNotOptimize(sink->last.data());
+  }
+  report_allocs(state, before);
+}
+BENCHMARK(BM_dispatch_tools_list_100_cache_hit_only);
+
+}  // namespace
+
+BENCHMARK_MAIN();

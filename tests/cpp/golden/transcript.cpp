@@ -1,0 +1,180 @@
+// Golden transcript parsing, running and comparing.
+#include "transcript.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace mcpcxx::golden {
+
+transcript load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  transcript t;
+  t.path = path;
+  std::string line, section = "prose";
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.rfind("-- ", 0) == 0 && line.size() > 6 && line.substr(line.size() - 3) == " --") {
+      section = line.substr(3, line.size() - 6);
+      if (section != "env" && section != "client" && section != "server") {
+        throw std::runtime_error(path + ":" + std::to_string(n) + ": unknown section " + section);
+      }
+      continue;
+    }
+    if (section == "prose") {
+      t.prose += line + "\n";
+    } else if (section == "env") {
+      if (!line.empty()) t.env.push_back(line);
+    } else if (section == "client") {
+      if (!line.empty()) t.client.push_back(line);
+    } else if (!line.empty()) {
+      try {
+        t.server.push_back(json::parse(line));
+      } catch (const std::exception& e) {
+        throw std::runtime_error(path + ":" + std::to_string(n) + ": bad JSON: " + e.what());
+      }
+    }
+  }
+  return t;
+}
+
+void save_server_section(const transcript& t, const std::vector<json>& replies) {
+  std::ofstream out(t.path, std::ios::trunc);
+  out << t.prose;
+  if (!t.env.empty()) {
+    out << "-- env --\n";
+    for (const auto& e : t.env) out << e << "\n";
+  }
+  out << "-- client --\n";
+  for (const auto& c : t.client) out << c << "\n";
+  out << "-- server --\n";
+  for (const auto& r : replies) out << r.dump() << "\n";
+}
+
+namespace {
+
+std::string drain(int fd_out, int fd_err, std::string& err) {
+  std::string out;
+  pollfd fds[2] = {{fd_out, POLLIN, 0}, {fd_err, POLLIN, 0}};
+  int open_fds = 2;
+  char buf[65536];
+  while (open_fds > 0) {
+    if (::poll(fds, 2, 30000) <= 0) break;  // a hung server fails the comparison, never the run
+    for (auto& p : fds) {
+      if (p.fd < 0 || (p.revents & (POLLIN | POLLHUP)) == 0) continue;
+      const ssize_t k = ::read(p.fd, buf, sizeof buf);
+      if (k <= 0) {
+        p.fd = -1;
+        --open_fds;
+        continue;
+      }
+      (p.fd == fd_out ? out : err).append(buf, static_cast<std::size_t>(k));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> run(const std::string& binary, const transcript& t, std::string& stderr_text) {
+  int in[2], out[2], err[2];
+  if (::pipe(in) != 0 || ::pipe(out) != 0 || ::pipe(err) != 0) throw std::runtime_error("pipe failed");
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+  for (int fd : {in[1], out[0], err[0], in[0], out[1], err[1]}) posix_spawn_file_actions_addclose(&fa, fd);
+  std::vector<std::string> env_store;
+  for (char** e = environ; *e != nullptr; ++e) env_store.emplace_back(*e);
+  for (const auto& e : t.env) env_store.push_back(e);
+  std::vector<char*> envp;
+  for (auto& e : env_store) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string bin = binary;
+  char* argv[] = {bin.data(), nullptr};
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  if (rc != 0) throw std::runtime_error("cannot start " + binary);
+  std::string input;
+  for (const auto& line : t.client) input += line + "\n";
+  // Transcripts are small (well under the pipe buffer), so one write cannot block forever.
+  const ssize_t w = ::write(in[1], input.data(), input.size());
+  (void)w;
+  ::close(in[1]);
+  const std::string text = drain(out[0], err[0], stderr_text);
+  ::close(out[0]);
+  ::close(err[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  std::vector<std::string> lines;
+  std::istringstream ss(text);
+  for (std::string l; std::getline(ss, l);) lines.push_back(l);
+  return lines;
+}
+
+json normalize(json v) {
+  static const std::regex ref("ERR-[0-9a-f]{8}");
+  if (v.is_string()) return std::regex_replace(v.get<std::string>(), ref, "ERR-XXXXXXXX");
+  if (v.is_array() || v.is_object()) {
+    for (auto& child : v) child = normalize(child);
+  }
+  if (v.is_array() && !v.empty() && v[0].is_object() && v[0].contains("jsonrpc")) {
+    std::sort(v.begin(), v.end(), [](const json& a, const json& b) {
+      return a.value("id", json()).dump() < b.value("id", json()).dump();
+    });
+  }
+  return v;
+}
+
+std::string compare(const std::vector<json>& expected, const std::vector<json>& actual) {
+  std::map<std::string, json> by_id;
+  std::vector<json> ordered_actual;
+  for (const auto& a : actual) {
+    if (a.is_object() && a.contains("id") && !a["id"].is_null()) {
+      by_id[a["id"].dump()] = a;
+    } else {
+      ordered_actual.push_back(a);
+    }
+  }
+  std::size_t next = 0;
+  for (const auto& e : expected) {
+    if (e.is_object() && e.contains("id") && !e["id"].is_null()) {
+      auto it = by_id.find(e["id"].dump());
+      if (it == by_id.end()) return "no reply with id " + e["id"].dump() + "; expected " + e.dump();
+      if (normalize(it->second) != normalize(e)) {
+        return "reply id " + e["id"].dump() + "\n  expected " + normalize(e).dump() + "\n  actual   " +
+               normalize(it->second).dump();
+      }
+      by_id.erase(it);
+      continue;
+    }
+    if (next >= ordered_actual.size()) return "missing id-less reply or notification " + e.dump();
+    if (normalize(ordered_actual[next]) != normalize(e)) {
+      return "id-less reply #" + std::to_string(next) + "\n  expected " + normalize(e).dump() +
+             "\n  actual   " + normalize(ordered_actual[next]).dump();
+    }
+    ++next;
+  }
+  if (!by_id.empty()) return "unexpected reply " + by_id.begin()->second.dump();
+  if (next < ordered_actual.size()) return "unexpected message " + ordered_actual[next].dump();
+  return "";
+}
+
+}  // namespace mcpcxx::golden

@@ -1,0 +1,39 @@
+// Golden transcripts: parsing, running through the example server over stdio, and comparing.
+// Format (txtar-like, shared with pytest): prose lines, then sections introduced by
+// "-- env --" (optional KEY=VALUE lines), "-- client --" (raw lines sent as-is, one message per
+// line) and "-- server --" (expected replies, one JSON value per line).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mcpcxx/json.hpp"
+
+namespace mcpcxx::golden {
+
+/// One transcript file.
+struct transcript {
+  std::string path;
+  std::string prose;
+  std::vector<std::string> env;     ///< KEY=VALUE
+  std::vector<std::string> client;  ///< raw lines
+  std::vector<json> server;         ///< expected replies
+};
+
+/// Parses a transcript file; throws std::runtime_error with the line number on bad syntax.
+transcript load(const std::string& path);
+/// Rewrites the server section of `t.path` with `replies` (MCPCXX_UPDATE_GOLDEN=1).
+void save_server_section(const transcript& t, const std::vector<json>& replies);
+
+/// Runs `binary` with `t.env`, writes the client lines, closes stdin, returns stdout lines.
+std::vector<std::string> run(const std::string& binary, const transcript& t, std::string& stderr_text);
+
+/// Replaces volatile values (reference ids) so runs compare equal.
+json normalize(json v);
+
+/// Compares expected and actual replies: responses matched by id, id-less replies and
+/// notifications in order, batches compared as sets. Returns "" or a description of the first
+/// difference.
+std::string compare(const std::vector<json>& expected, const std::vector<json>& actual);
+
+}  // namespace mcpcxx::golden
