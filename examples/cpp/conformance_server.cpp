@@ -105,15 +105,32 @@ void add_notifying_tools(mcpcxx::server& s) {
       {{"type", "object"},
        {"properties", {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}}}},
        {"required", {"region"}}});
+  add(s, "test_logging_tool", "Logs while it runs (only sent when the request sets logLevel).",
+      [](const json&, request_context& ctx) {
+        for (int i = 0; i < 3; ++i) ctx.log(mcpcxx::log_level::info, "log entry " + std::to_string(i));
+        return tool_result::text("Logged three entries");
+      });
+  add(s, "test_streaming_elicitation", "Needs the client's elicitation capability.",
+      [](const json&, request_context& ctx) {
+        ctx.require_client_capability("elicitation");
+        return tool_result::text("The client declared elicitation");
+      });
   add(s, "json_schema_2020_12_tool", "Takes a JSON Schema 2020-12 input with $defs.",
       [](const json&, request_context&) { return tool_result::text("ok"); },
-      {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
-       {"type", "object"},
-       {"$defs", {{"address", {{"type", "object"},
-                               {"properties", {{"street", {{"type", "string"}}},
-                                               {"city", {{"type", "string"}}}}}}}}},
-       {"properties", {{"name", {{"type", "string"}}}, {"address", {{"$ref", "#/$defs/address"}}}}},
-       {"additionalProperties", false}});
+      json::parse(R"({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {"address": {"$anchor": "addressDef", "type": "object",
+                              "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+        "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+                       "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                       "phone": {"type": "string"}, "email": {"type": "string"}},
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false
+      })"));
 }
 
 mcpcxx::resource_contents text_contents(std::string uri, std::string mime, std::string text) {

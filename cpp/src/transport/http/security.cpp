@@ -139,13 +139,19 @@ bool valid_utf8(std::string_view s) {
 }
 
 std::optional<std::string> base64_decode(std::string_view in) {
-  while (!in.empty() && in.back() == '=') in.remove_suffix(1);
-  if (in.size() % 4 == 1) return std::nullopt;
+  // Strict RFC 4648: whole quanta, at most two '=' and only at the end.
+  if (in.size() % 4 != 0) return std::nullopt;
+  std::size_t pad = 0;
+  while (pad < 2 && !in.empty() && in.back() == '=') {
+    in.remove_suffix(1);
+    ++pad;
+  }
   std::string out;
   out.reserve(in.size() * 3 / 4);
   std::uint32_t acc = 0;
   int bits = 0;
   for (char ch : in) {
+    if (ch == '=') return std::nullopt;
     int v = ch >= 'A' && ch <= 'Z'   ? ch - 'A'
             : ch >= 'a' && ch <= 'z' ? ch - 'a' + 26
             : ch >= '0' && ch <= '9' ? ch - '0' + 52

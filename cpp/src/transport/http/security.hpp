@@ -32,7 +32,7 @@ bool is_json_content_type(const std::string* content_type);
 /// Decodes a header value: "=?base64?...?=" is base64-decoded and must be UTF-8; other values
 /// must be visible ASCII, space or tab. nullopt when invalid.
 std::optional<std::string> decode_header_value(std::string_view raw);
-/// Standard base64 (RFC 4648, padding optional); nullopt for invalid input.
+/// Standard base64 (RFC 4648, padding required); nullopt for invalid input.
 std::optional<std::string> base64_decode(std::string_view in);
 /// True for well-formed UTF-8.
 bool valid_utf8(std::string_view s);
