@@ -25,7 +25,7 @@ enum class message_kind { request, notification, response, batch, invalid };
 
 /// Bounds enforced while parsing.
 struct parse_limits {
-  std::size_t max_message_bytes = 4u * 1024u * 1024u;  ///< default 4 MiB
+  std::size_t max_message_bytes = std::size_t{4} * 1024 * 1024;///< default 4 MiB
   std::size_t max_depth = 64;                          ///< nesting of arrays and objects
 };
 

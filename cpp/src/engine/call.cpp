@@ -72,7 +72,7 @@ request_context call::make_context() const {
   std::weak_ptr<in_flight> weak_slot = slot;
   auto s = session;
   auto to = reply_to;
-  hooks.notify = [s, to, weak_slot](std::string_view method, json params) {
+  hooks.notify = [s, to, weak_slot](std::string_view method, const json& params) {
     auto live = weak_slot.lock();
     // Request-related notifications must stop once the request has its reply.
     if (live && live->finished.load()) return;

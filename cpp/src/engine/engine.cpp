@@ -56,6 +56,11 @@ engine::engine(server_options options)
 
 engine::~engine() = default;
 
+void engine::stop() {
+  pool_.stop();
+  deadlines_.stop();
+}
+
 void engine::add_tool(tool_spec spec, tool_handler handler) {
   if (!valid_tool_name(spec.name)) {
     throw std::invalid_argument("invalid tool name '" + spec.name.substr(0, 80) +

@@ -31,6 +31,10 @@ class engine : public std::enable_shared_from_this<engine> {
  public:
   explicit engine(server_options options);
   ~engine();
+  /// Finishes queued work and joins the worker and deadline threads on the calling thread.
+  /// Called by ~server, so the last reference to the engine is never dropped on a thread the
+  /// engine would then have to join.
+  void stop();
 
   const server_options& options() const noexcept { return options_; }
   server_log& log() noexcept { return log_; }

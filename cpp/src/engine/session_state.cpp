@@ -111,10 +111,6 @@ void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<fr
          frame_kind::response);
     return;
   }
-  if (msg.body.empty()) {
-    send(target, jsonrpc::serialize_error(std::nullopt, wire::empty_batch()), frame_kind::response);
-    return;
-  }
   std::vector<jsonrpc::message> parts;
   for (auto& element : msg.body) parts.push_back(jsonrpc::classify(std::move(element)));
   auto collector = make_batch_collector(shared_from_this(), target, parts);

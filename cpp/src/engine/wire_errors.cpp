@@ -117,10 +117,6 @@ error_object batch_not_allowed() {
               "2025-03-26; send one message at a time");
 }
 
-error_object empty_batch() {
-  return make(error_code::invalid_request, "Invalid request: empty batch; send at least one message");
-}
-
 error_object initialize_in_batch() {
   return make(error_code::invalid_request,
               "Invalid request: initialize must not be part of a batch; send it on its own");

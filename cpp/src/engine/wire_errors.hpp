@@ -37,8 +37,6 @@ error_object already_initialized(std::string_view version);
 error_object duplicate_request_id(const jsonrpc::request_id& id);
 /// -32600: a batch where the negotiated revision has no batching.
 error_object batch_not_allowed();
-/// -32600: an empty batch array.
-error_object empty_batch();
 /// -32600: initialize inside a batch.
 error_object initialize_in_batch();
 /// -32602: params of the wrong shape, with a message saying what to send instead.

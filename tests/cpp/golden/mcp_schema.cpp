@@ -68,7 +68,15 @@ std::string mcp_schema::check(const std::string& revision, const std::string& me
     return all;
   }
   if (message.contains("error")) {
-    return validate(rev, draft07(rev) ? "JSONRPCError" : "JSONRPCErrorResponse", message);
+    // JSON-RPC 2.0 §5 requires "id": null when the request id could not be read; the MCP schemas
+    // type id as RequestId (and 2025-11-25+ make it optional), so such replies are checked with
+    // the null id omitted. docs/error-model.md records this deviation.
+    json checked = message;
+    if (checked.contains("id") && checked["id"].is_null()) checked.erase("id");
+    if (rev == "2025-03-26" || rev == "2025-06-18") {
+      if (!checked.contains("id")) checked["id"] = 0;  // these revisions require an id
+    }
+    return validate(rev, draft07(rev) ? "JSONRPCError" : "JSONRPCErrorResponse", checked);
   }
   if (message.contains("method")) {
     auto n = notification_defs().find(message["method"].get<std::string>());

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -143,37 +144,54 @@ json normalize(json v) {
   return v;
 }
 
-std::string compare(const std::vector<json>& expected, const std::vector<json>& actual) {
-  std::map<std::string, json> by_id;
-  std::vector<json> ordered_actual;
-  for (const auto& a : actual) {
-    if (a.is_object() && a.contains("id") && !a["id"].is_null()) {
-      by_id[a["id"].dump()] = a;
-    } else {
-      ordered_actual.push_back(a);
+namespace {
+
+bool is_notification(const json& m) { return m.is_object() && m.contains("method"); }
+
+// Removes from `pool` the first value equal to `want` after normalization; false when none.
+bool take(std::vector<json>& pool, const json& want) {
+  const json n = normalize(want);
+  for (auto it = pool.begin(); it != pool.end(); ++it) {
+    if (normalize(*it) == n) {
+      pool.erase(it);
+      return true;
     }
   }
-  std::size_t next = 0;
+  return false;
+}
+
+}  // namespace
+
+std::string compare(const std::vector<json>& expected, const std::vector<json>& actual) {
+  // Notifications must keep their relative order (progress increases); replies are matched
+  // as a multiset because concurrent requests may finish in any order.
+  std::vector<json> want_notes, got_notes, got_replies;
+  for (const auto& a : actual) (is_notification(a) ? got_notes : got_replies).push_back(a);
   for (const auto& e : expected) {
-    if (e.is_object() && e.contains("id") && !e["id"].is_null()) {
-      auto it = by_id.find(e["id"].dump());
-      if (it == by_id.end()) return "no reply with id " + e["id"].dump() + "; expected " + e.dump();
-      if (normalize(it->second) != normalize(e)) {
-        return "reply id " + e["id"].dump() + "\n  expected " + normalize(e).dump() + "\n  actual   " +
-               normalize(it->second).dump();
-      }
-      by_id.erase(it);
+    if (is_notification(e)) {
+      want_notes.push_back(e);
       continue;
     }
-    if (next >= ordered_actual.size()) return "missing id-less reply or notification " + e.dump();
-    if (normalize(ordered_actual[next]) != normalize(e)) {
-      return "id-less reply #" + std::to_string(next) + "\n  expected " + normalize(e).dump() +
-             "\n  actual   " + normalize(ordered_actual[next]).dump();
+    if (!take(got_replies, e)) {
+      std::string near;
+      for (const auto& g : got_replies) {
+        if (g.is_object() && e.is_object() && g.value("id", json()) == e.value("id", json())) {
+          near = "\n  actual   " + normalize(g).dump();
+          break;
+        }
+      }
+      return "no reply equal to\n  expected " + normalize(e).dump() + near;
     }
-    ++next;
   }
-  if (!by_id.empty()) return "unexpected reply " + by_id.begin()->second.dump();
-  if (next < ordered_actual.size()) return "unexpected message " + ordered_actual[next].dump();
+  if (!got_replies.empty()) return "unexpected reply " + normalize(got_replies.front()).dump();
+  for (std::size_t i = 0; i < std::max(want_notes.size(), got_notes.size()); ++i) {
+    if (i >= got_notes.size()) return "missing notification " + normalize(want_notes[i]).dump();
+    if (i >= want_notes.size()) return "unexpected notification " + normalize(got_notes[i]).dump();
+    if (normalize(want_notes[i]) != normalize(got_notes[i])) {
+      return "notification #" + std::to_string(i) + "\n  expected " + normalize(want_notes[i]).dump() +
+             "\n  actual   " + normalize(got_notes[i]).dump();
+    }
+  }
   return "";
 }
 

@@ -31,9 +31,9 @@ std::vector<std::string> run(const std::string& binary, const transcript& t, std
 /// Replaces volatile values (reference ids) so runs compare equal.
 json normalize(json v);
 
-/// Compares expected and actual replies: responses matched by id, id-less replies and
-/// notifications in order, batches compared as sets. Returns "" or a description of the first
-/// difference.
+/// Compares expected and actual messages: replies as a multiset (concurrent requests finish in
+/// any order), notifications in order, batch arrays sorted by id. Returns "" or a description of
+/// the first difference.
 std::string compare(const std::vector<json>& expected, const std::vector<json>& actual);
 
 }  // namespace mcpcxx::golden

@@ -1,0 +1,72 @@
+// ECMA-262 pattern semantics on top of std::regex, including the documented deviations.
+#include <gtest/gtest.h>
+
+#include "mcpcxx/json_schema.hpp"
+
+namespace {
+
+using mcpcxx::json;
+namespace schema = mcpcxx::schema;
+
+bool matches(const std::string& pattern, const std::string& value) {
+  return schema::compile(json{{"pattern", pattern}})->is_valid(value);
+}
+
+TEST(schema_regex, search_is_unanchored) {
+  EXPECT_TRUE(matches("b", "abc"));
+  EXPECT_FALSE(matches("^b", "abc"));
+  EXPECT_TRUE(matches("^ab", "abc"));
+  EXPECT_FALSE(matches("^abc$", "abc\n"));
+}
+
+TEST(schema_regex, ascii_classes_follow_ecma) {
+  EXPECT_TRUE(matches("^\\d$", "7"));
+  EXPECT_FALSE(matches("^\\d$", "\xDF\xA0"));  // U+07C0 NKO DIGIT ZERO is not \d
+  EXPECT_FALSE(matches("^\\w$", "\xC3\xA9"));
+  EXPECT_TRUE(matches("^\\W$", "\xC3\xA9"));
+  EXPECT_TRUE(matches("^\\s$", "\xC2\xA0"));  // U+00A0 is ECMA whitespace
+  EXPECT_TRUE(matches("^\\S$", "x"));
+  EXPECT_TRUE(matches("^[\\d\\s]+$", "1 2"));
+}
+
+TEST(schema_regex, code_point_semantics) {
+  EXPECT_TRUE(matches("^.$", "\xF0\x9F\x90\xB2"));
+  EXPECT_TRUE(matches("^\\ud83d\\udc32*$", "\xF0\x9F\x90\xB2\xF0\x9F\x90\xB2"));
+  EXPECT_TRUE(matches("^\\u{1F432}$", "\xF0\x9F\x90\xB2"));
+  EXPECT_TRUE(matches("^\\p{L}+$", "\xC3\xA9t\xC3\xA9"));
+  EXPECT_FALSE(matches("^\\p{L}+$", "a1"));
+  EXPECT_TRUE(matches("^\\P{L}+$", "123"));
+  EXPECT_TRUE(matches("^\\p{Nd}+$", "\xE0\xA7\xAA"));  // U+09EA BENGALI DIGIT FOUR
+}
+
+TEST(schema_regex, named_groups_and_control_escapes) {
+  EXPECT_TRUE(matches("^(?<word>ab)\\k<word>$", "abab"));
+  EXPECT_TRUE(matches("^\\cJ$", "\n"));
+  EXPECT_TRUE(matches("^a\\/b$", "a/b"));
+}
+
+TEST(schema_regex, documented_deviations_are_rejected_at_compile_time) {
+  EXPECT_THROW(schema::compile(json{{"pattern", "(?<!x)y"}}), schema::schema_error);
+  EXPECT_THROW(schema::compile(json{{"pattern", "[\\S]"}}), schema::schema_error);
+  EXPECT_THROW(schema::compile(json{{"pattern", "[\\P{L}]"}}), schema::schema_error);
+  EXPECT_THROW(schema::compile(json{{"pattern", "\\p{Script=Greek}"}}), schema::schema_error);
+}
+
+TEST(schema_regex, pattern_properties_use_the_same_engine) {
+  auto c = schema::compile(json::parse(R"({"patternProperties":{"^x-":{"type":"string"},"\\d$":{"type":"integer"}},
+                                          "additionalProperties":false})"));
+  EXPECT_TRUE(c->is_valid(json::parse(R"({"x-a":"s","n1":1})")));
+  EXPECT_FALSE(c->is_valid(json::parse(R"({"x-a":1})")));
+  EXPECT_FALSE(c->is_valid(json::parse(R"({"other":1})")));
+}
+
+TEST(schema_regex, format_regex_accepts_ecma_syntax_std_regex_cannot_run) {
+  schema::compile_options o;
+  o.assert_formats = true;
+  auto c = schema::compile(json::parse(R"({"format":"regex"})"), o);
+  EXPECT_TRUE(c->is_valid("(?<=a)b"));
+  EXPECT_FALSE(c->is_valid("(unclosed"));
+  EXPECT_FALSE(c->is_valid("\\a"));
+}
+
+}  // namespace
