@@ -19,7 +19,8 @@ using mcpcxx::request_context;
 using mcpcxx::tool_result;
 
 constexpr const char* k_png =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg"
+    "==";
 constexpr const char* k_wav = "UklGRigAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQQAAACAgICA";
 
 json text_block(const std::string& t) { return {{"type", "text"}, {"text", t}}; }
@@ -44,9 +45,8 @@ void add_content_tools(mcpcxx::server& s) {
   add(s, "test_simple_text", "Returns a simple text response.", [](const json&, request_context&) {
     return tool_result::text("This is a simple text response for testing.");
   });
-  add(s, "test_image_content", "Returns a 1x1 PNG image.", [](const json&, request_context&) {
-    return content(json::array({image_block()}));
-  });
+  add(s, "test_image_content", "Returns a 1x1 PNG image.",
+      [](const json&, request_context&) { return content(json::array({image_block()})); });
   add(s, "test_audio_content", "Returns a short WAV clip.", [](const json&, request_context&) {
     return content(json::array({{{"type", "audio"}, {"data", k_wav}, {"mimeType", "audio/wav"}}}));
   });
@@ -60,26 +60,27 @@ void add_content_tools(mcpcxx::server& s) {
       });
   add(s, "test_multiple_content_types", "Returns text, an image and a resource.",
       [](const json&, request_context&) {
-        return content(json::array(
-            {text_block("Multiple content types test:"), image_block(),
-             {{"type", "resource"},
-              {"resource",
-               {{"uri", "test://mixed-content-resource"},
-                {"mimeType", "application/json"},
-                {"text", R"({"test":"data","value":123})"}}}}}));
+        return content(json::array({text_block("Multiple content types test:"),
+                                    image_block(),
+                                    {{"type", "resource"},
+                                     {"resource",
+                                      {{"uri", "test://mixed-content-resource"},
+                                       {"mimeType", "application/json"},
+                                       {"text", R"({"test":"data","value":123})"}}}}}));
       });
-  add(s, "test_error_handling", "Always returns an error result.", [](const json&, request_context&) {
-    tool_result r = tool_result::text("This tool intentionally returns an error for testing");
-    r.is_error = true;
-    return r;
-  });
+  add(s, "test_error_handling", "Always returns an error result.",
+      [](const json&, request_context&) {
+        tool_result r = tool_result::text("This tool intentionally returns an error for testing");
+        r.is_error = true;
+        return r;
+      });
 }
 
 void add_notifying_tools(mcpcxx::server& s) {
   add(s, "test_tool_with_logging", "Sends three log messages while it runs.",
       [](const json&, request_context& ctx) {
-        for (const char* m : {"Tool execution started", "Tool processing data",
-                              "Tool execution completed"}) {
+        for (const char* m :
+             {"Tool execution started", "Tool processing data", "Tool execution completed"}) {
           ctx.log(mcpcxx::log_level::info, m);
           std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
@@ -107,7 +108,8 @@ void add_notifying_tools(mcpcxx::server& s) {
        {"required", {"region"}}});
   add(s, "test_logging_tool", "Logs while it runs (only sent when the request sets logLevel).",
       [](const json&, request_context& ctx) {
-        for (int i = 0; i < 3; ++i) ctx.log(mcpcxx::log_level::info, "log entry " + std::to_string(i));
+        for (int i = 0; i < 3; ++i)
+          ctx.log(mcpcxx::log_level::info, "log entry " + std::to_string(i));
         return tool_result::text("Logged three entries");
       });
   add(s, "test_streaming_elicitation", "Needs the client's elicitation capability.",
@@ -115,9 +117,9 @@ void add_notifying_tools(mcpcxx::server& s) {
         ctx.require_client_capability("elicitation");
         return tool_result::text("The client declared elicitation");
       });
-  add(s, "json_schema_2020_12_tool", "Takes a JSON Schema 2020-12 input with $defs.",
-      [](const json&, request_context&) { return tool_result::text("ok"); },
-      json::parse(R"({
+  add(
+      s, "json_schema_2020_12_tool", "Takes a JSON Schema 2020-12 input with $defs.",
+      [](const json&, request_context&) { return tool_result::text("ok"); }, json::parse(R"({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "$defs": {"address": {"$anchor": "addressDef", "type": "object",
@@ -152,8 +154,8 @@ mcpcxx::resource_spec resource(std::string uri, std::string name, std::string mi
 void add_resources(mcpcxx::server& s) {
   s.add_resource(resource("test://static-text", "static-text", "text/plain"),
                  [](const std::string& uri, request_context&) {
-                   return std::vector{text_contents(uri, "text/plain",
-                                                    "This is the content of the static text resource.")};
+                   return std::vector{text_contents(
+                       uri, "text/plain", "This is the content of the static text resource.")};
                  });
   s.add_resource(resource("test://static-binary", "static-binary", "image/png"),
                  [](const std::string& uri, request_context&) {
@@ -171,13 +173,13 @@ void add_resources(mcpcxx::server& s) {
   tpl.uri_template = "test://template/{id}/data";
   tpl.name = "template";
   tpl.mime_type = "application/json";
-  s.add_resource_template(
-      tpl,
-      [](const std::string& uri, const std::map<std::string, std::string>& vars, request_context&) {
-        json body = {{"id", vars.at("id")}, {"templateTest", true},
-                     {"data", "Data for ID: " + vars.at("id")}};
-        return std::vector{text_contents(uri, "application/json", body.dump())};
-      });
+  s.add_resource_template(tpl, [](const std::string& uri,
+                                  const std::map<std::string, std::string>& vars,
+                                  request_context&) {
+    json body = {
+        {"id", vars.at("id")}, {"templateTest", true}, {"data", "Data for ID: " + vars.at("id")}};
+    return std::vector{text_contents(uri, "application/json", body.dump())};
+  });
 }
 
 json user_text(const std::string& t) { return {{"role", "user"}, {"content", text_block(t)}}; }
@@ -199,28 +201,36 @@ mcpcxx::prompt_spec prompt(std::string name, std::string description,
 void add_prompts(mcpcxx::server& s) {
   s.add_prompt(prompt("test_simple_prompt", "A prompt without arguments."),
                [](const std::map<std::string, std::string>&, request_context&) {
-                 return mcpcxx::prompt_result{{}, json::array({user_text("This is a simple prompt for testing.")})};
-               });
-  s.add_prompt(prompt("test_prompt_with_arguments", "A prompt with two arguments.", {"arg1", "arg2"}),
-               [](const std::map<std::string, std::string>& a, request_context&) {
                  return mcpcxx::prompt_result{
-                     {}, json::array({user_text("Prompt with arguments: arg1='" + a.at("arg1") +
-                                                "', arg2='" + a.at("arg2") + "'")})};
+                     {}, json::array({user_text("This is a simple prompt for testing.")})};
                });
+  s.add_prompt(
+      prompt("test_prompt_with_arguments", "A prompt with two arguments.", {"arg1", "arg2"}),
+      [](const std::map<std::string, std::string>& a, request_context&) {
+        return mcpcxx::prompt_result{
+            {},
+            json::array({user_text("Prompt with arguments: arg1='" + a.at("arg1") + "', arg2='" +
+                                   a.at("arg2") + "'")})};
+      });
   s.add_prompt(prompt("test_prompt_with_embedded_resource", "Embeds a resource.", {"resourceUri"}),
                [](const std::map<std::string, std::string>& a, request_context&) {
                  json res = {{"role", "user"},
-                             {"content", {{"type", "resource"},
-                                          {"resource", {{"uri", a.at("resourceUri")},
-                                                        {"mimeType", "text/plain"},
-                                                        {"text", "Embedded resource content for testing."}}}}}};
-                 return mcpcxx::prompt_result{{}, json::array({res, user_text("Please process the embedded resource above.")})};
+                             {"content",
+                              {{"type", "resource"},
+                               {"resource",
+                                {{"uri", a.at("resourceUri")},
+                                 {"mimeType", "text/plain"},
+                                 {"text", "Embedded resource content for testing."}}}}}};
+                 return mcpcxx::prompt_result{
+                     {},
+                     json::array({res, user_text("Please process the embedded resource above.")})};
                });
   s.add_prompt(prompt("test_prompt_with_image", "Contains an image."),
                [](const std::map<std::string, std::string>&, request_context&) {
                  return mcpcxx::prompt_result{
-                     {}, json::array({{{"role", "user"}, {"content", image_block()}},
-                                      user_text("Please analyze the image above.")})};
+                     {},
+                     json::array({{{"role", "user"}, {"content", image_block()}},
+                                  user_text("Please analyze the image above.")})};
                });
   s.set_completion_handler([](const mcpcxx::completion_request& req, request_context&) {
     mcpcxx::completion_result r;

@@ -36,9 +36,9 @@ struct http_auth_result {
   /// What went wrong; none means the token is valid and `principal` is set.
   enum class failure { none, invalid_token, insufficient_scope };
   failure status = failure::invalid_token;
-  json principal = nullptr;          ///< the verified identity tools see (never the token)
-  std::vector<std::string> scopes;   ///< scopes required (insufficient_scope) or to request
-  std::string description;           ///< error_description for WWW-Authenticate (no secrets)
+  json principal = nullptr;         ///< the verified identity tools see (never the token)
+  std::vector<std::string> scopes;  ///< scopes required (insufficient_scope) or to request
+  std::string description;          ///< error_description for WWW-Authenticate (no secrets)
 
   /// A valid token for `principal`.
   static http_auth_result allow(json principal);
@@ -58,7 +58,8 @@ struct http_auth_options {
   http_token_verifier verifier;  ///< required when auth is enabled
   /// Canonical resource URI; default "http://HOST:PORT/mcp" as bound.
   std::string resource;
-  /// URL of the metadata document; default "http://HOST:PORT/.well-known/oauth-protected-resource/mcp".
+  /// URL of the metadata document; default
+  /// "http://HOST:PORT/.well-known/oauth-protected-resource/mcp".
   std::string resource_metadata_url;
   std::vector<std::string> authorization_servers;  ///< at least one issuer URL
   std::vector<std::string> scopes_supported;       ///< advertised in the metadata and on 401
@@ -89,7 +90,7 @@ struct http_options {
   /// Serve legacy sessions (initialize, Mcp-Session-Id, GET, DELETE). false: modern only.
   bool legacy = true;
   std::chrono::milliseconds session_idle_timeout{30 * 60 * 1000};  ///< legacy session expiry
-  std::size_t max_sessions = 10000;    ///< further initialize requests get 503
+  std::size_t max_sessions = 10000;        ///< further initialize requests get 503
   std::size_t replay_buffer_events = 256;  ///< per legacy session, for Last-Event-ID resumption
   std::chrono::milliseconds sse_keepalive{15000};  ///< ":" comment interval on open SSE streams
 
@@ -99,12 +100,12 @@ struct http_options {
 
 /// Live counters for tests and monitoring.
 struct http_stats {
-  std::size_t connections = 0;        ///< open TCP connections
-  std::size_t sessions = 0;           ///< live legacy sessions
-  std::size_t session_bytes = 0;      ///< transport-side bytes held by legacy sessions
-  std::uint64_t requests = 0;         ///< HTTP requests parsed
+  std::size_t connections = 0;             ///< open TCP connections
+  std::size_t sessions = 0;                ///< live legacy sessions
+  std::size_t session_bytes = 0;           ///< transport-side bytes held by legacy sessions
+  std::uint64_t requests = 0;              ///< HTTP requests parsed
   std::uint64_t rejected_connections = 0;  ///< closed at accept (max_connections or stopping)
-  std::uint64_t sessions_expired = 0;  ///< reaped for idleness
+  std::uint64_t sessions_expired = 0;      ///< reaped for idleness
 };
 
 /// A Streamable HTTP server for one engine.

@@ -2,14 +2,14 @@
 // responses out (Content-Length, chunked and SSE), with a receive timeout so nothing hangs.
 #pragma once
 
-#include <sys/socket.h>
-#include <sys/time.h>
-
-#include <asio.hpp>
 #include <map>
 #include <optional>
 #include <string>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <vector>
+
+#include <asio.hpp>
 
 #include "mcpcxx/json.hpp"
 
@@ -155,7 +155,8 @@ class client {
                              const std::vector<std::string>& headers, const std::string& body) {
     std::string out = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
     for (const auto& h : headers) out += h + "\r\n";
-    if (!body.empty() || method == "POST") out += "Content-Length: " + std::to_string(body.size()) + "\r\n";
+    if (!body.empty() || method == "POST")
+      out += "Content-Length: " + std::to_string(body.size()) + "\r\n";
     out += "\r\n" + body;
     return out;
   }

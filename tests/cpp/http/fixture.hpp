@@ -2,8 +2,6 @@
 // ephemeral loopback port, plus builders for modern and legacy requests.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -14,14 +12,17 @@
 #include <thread>
 #include <vector>
 
-#include "http/client.hpp"
+#include <gtest/gtest.h>
+
 #include "mcpcxx/http.hpp"
 #include "mcpcxx/mcpcxx.hpp"
 
+#include "http/client.hpp"
+
 namespace mcpcxx::http_test {
 
-inline const std::vector<std::string> k_accept = {
-    "Content-Type: application/json", "Accept: application/json, text/event-stream"};
+inline const std::vector<std::string> k_accept = {"Content-Type: application/json",
+                                                  "Accept: application/json, text/event-stream"};
 
 /// Waits (polling) until `pred` holds or 20 s pass; returns the final value. Not a timing check:
 /// the deadline only stops a broken build from hanging the suite.
@@ -52,9 +53,11 @@ inline void add_test_tools(server& s, const std::shared_ptr<tool_probe>& probe) 
     spec.input_schema = std::move(schema);
     s.add_tool(std::move(spec), std::move(fn));
   };
-  add("echo", [](const json& a, request_context&) {
-    return tool_result::text(a.value("text", std::string()));
-  }, {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}});
+  add("echo",
+      [](const json& a, request_context&) {
+        return tool_result::text(a.value("text", std::string()));
+      },
+      {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}});
   add("progress", [](const json&, request_context& ctx) {
     for (double p : {1.0, 2.0, 3.0}) ctx.report_progress(p, 3.0);
     return tool_result::text("done");
@@ -76,12 +79,15 @@ inline void add_test_tools(server& s, const std::shared_ptr<tool_probe>& probe) 
     probe->principals.push_back(ctx.principal());
     return tool_result::text(ctx.principal().dump());
   });
-  add("region", [](const json& a, request_context&) {
-    return tool_result::text(a.value("region", std::string()) + "/" +
-                             std::to_string(a.value("count", 0)));
-  }, {{"type", "object"},
-      {"properties", {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
-                      {"count", {{"type", "integer"}, {"x-mcp-header", "Count"}}}}}});
+  add("region",
+      [](const json& a, request_context&) {
+        return tool_result::text(a.value("region", std::string()) + "/" +
+                                 std::to_string(a.value("count", 0)));
+      },
+      {{"type", "object"},
+       {"properties",
+        {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+         {"count", {{"type", "integer"}, {"x-mcp-header", "Count"}}}}}});
 }
 
 /// An engine plus a started http_server.

@@ -23,7 +23,8 @@ TEST(HttpLegacy, InitializeMintsASessionThatLaterRequestsNeed) {
   EXPECT_EQ(missing.status, 400);
   EXPECT_NE(missing.body.find("Mcp-Session-Id"), std::string::npos);
 
-  reply unknown = c.post(legacy_call(4, "echo"), legacy_headers("0123456789abcdef0123456789abcdef"));
+  reply unknown =
+      c.post(legacy_call(4, "echo"), legacy_headers("0123456789abcdef0123456789abcdef"));
   EXPECT_EQ(unknown.status, 404);
 
   reply bad_version = c.post(legacy_call(5, "echo"), legacy_headers(sid, "1999-01-01"));
@@ -187,8 +188,9 @@ TEST(HttpLegacy, DisconnectIsNotCancellation) {
     EXPECT_FALSE(f.probe->slow_token->cancelled());
   }
   // A later cancel through the protocol still reaches the running request.
-  reply cancel = c.post(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}})",
-                        legacy_headers(sid));
+  reply cancel =
+      c.post(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}})",
+             legacy_headers(sid));
   EXPECT_EQ(cancel.status, 202);
   EXPECT_TRUE(eventually([&] { return f.probe->slow_cancelled.load() == 1; }));
 }

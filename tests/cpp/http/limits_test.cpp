@@ -1,8 +1,7 @@
 // Malformed and hostile HTTP: each gets a clear 4xx and the server keeps serving. Also keep-alive,
 // slow clients, the connection bound and graceful stop.
-#include <unistd.h>
-
 #include <fstream>
+#include <unistd.h>
 
 #include "http/fixture.hpp"
 
@@ -41,19 +40,24 @@ TEST(HttpLimits, MalformedRequestsGetClear4xx) {
   std::vector<bad> cases = {
       {"bad request line", "GARBAGE\r\n\r\n", 400, "Malformed HTTP request"},
       {"bad version", "GET /mcp HTTP/9\r\n\r\n", 400, "Malformed"},
-      {"oversized header", "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(4000, 'a') + "\r\n\r\n",
-       431, "too large"},
-      {"too many headers", "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + many + "\r\n", 431, "header fields"},
-      {"body over limit", "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000\r\n\r\n", 413,
+      {"oversized header",
+       "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(4000, 'a') + "\r\n\r\n", 431,
        "too large"},
-      {"truncated body", "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                         "Content-Length: 100\r\n\r\n{\"jsonrpc\"",
+      {"too many headers", "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + many + "\r\n", 431,
+       "header fields"},
+      {"body over limit", "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000\r\n\r\n",
+       413, "too large"},
+      {"truncated body",
+       "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+       "Content-Length: 100\r\n\r\n{\"jsonrpc\"",
        400, "Truncated", true},
-      {"wrong content type", client::request("POST", "/mcp", {"Accept: application/json, text/event-stream",
-                                                              "Content-Type: text/plain"}, "{}"),
+      {"wrong content type",
+       client::request("POST", "/mcp",
+                       {"Accept: application/json, text/event-stream", "Content-Type: text/plain"},
+                       "{}"),
        415, "Content-Type"},
-      {"missing accept", client::request("POST", "/mcp", {"Content-Type: application/json"}, "{}"), 406,
-       "Accept"},
+      {"missing accept", client::request("POST", "/mcp", {"Content-Type: application/json"}, "{}"),
+       406, "Accept"},
   };
   for (const auto& b : cases) {
     reply r = raw_exchange(f.port(), b.bytes, b.half_close);
@@ -135,7 +139,8 @@ TEST(HttpLimits, ExpectContinueIsHonoured) {
   auto h = r.headers;
   h.push_back("Expect: 100-continue");
   std::string head = client::request("POST", "/mcp", h, "");
-  head.replace(head.find("Content-Length: 0"), 17, "Content-Length: " + std::to_string(r.body.size()));
+  head.replace(head.find("Content-Length: 0"), 17,
+               "Content-Length: " + std::to_string(r.body.size()));
   c.send_raw(head);
   EXPECT_EQ(c.read_head().status, 100);
   c.send_raw(r.body);

@@ -15,8 +15,7 @@ TEST(HttpModern, RequestGetsJsonAndProgressSwitchesToSse) {
   EXPECT_EQ(a.header("mcp-session-id"), "");
   EXPECT_EQ(a.json_body()["result"]["content"][0]["text"], "hi");
 
-  json params = {{"name", "progress"}, {"arguments", json::object()},
-                 {"_meta", modern_meta()}};
+  json params = {{"name", "progress"}, {"arguments", json::object()}, {"_meta", modern_meta()}};
   params["_meta"]["progressToken"] = 7;
   auto p = modern(2, "tools/call", params);
   reply s = c.post(p.body, p.headers);  // same keep-alive connection
@@ -36,7 +35,8 @@ TEST(HttpModern, RequestGetsJsonAndProgressSwitchesToSse) {
 TEST(HttpModern, NotificationGets202WithoutBody) {
   http_fixture f;
   client c(f.port());
-  json n = {{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"},
+  json n = {{"jsonrpc", "2.0"},
+            {"method", "notifications/cancelled"},
             {"params", {{"requestId", 99}, {"_meta", modern_meta()}}}};
   auto h = k_accept;
   h.push_back("MCP-Protocol-Version: 2026-07-28");
@@ -56,7 +56,9 @@ TEST(HttpModern, HeaderMismatchesAre400With32020) {
   http_fixture f;
   std::vector<header_case> cases = {
       {"missing version", {"MCP-Protocol-Version"}, {}},
-      {"version differs from _meta", {"MCP-Protocol-Version"}, {"MCP-Protocol-Version: 2025-11-25"}},
+      {"version differs from _meta",
+       {"MCP-Protocol-Version"},
+       {"MCP-Protocol-Version: 2025-11-25"}},
       {"missing method", {"Mcp-Method"}, {}},
       {"method case differs", {"Mcp-Method"}, {"Mcp-Method: TOOLS/CALL"}},
       {"missing name", {"Mcp-Name"}, {}},
@@ -109,11 +111,11 @@ TEST(HttpModern, McpParamHeadersFollowXMcpHeader) {
   reply b64 = call({{"region", "\xC3\xA9u"}}, {"Mcp-Param-Region: =?base64?w6l1?="});
   EXPECT_EQ(b64.status, 200) << b64.body;
   for (auto bad : std::vector<std::pair<json, std::vector<std::string>>>{
-           {{{"region", "eu"}}, {}},                                  // header missing
-           {{{"region", "eu"}}, {"Mcp-Param-Region: us"}},            // mismatch
+           {{{"region", "eu"}}, {}},                        // header missing
+           {{{"region", "eu"}}, {"Mcp-Param-Region: us"}},  // mismatch
            {{{"region", "eu"}, {"count", 2}}, {"Mcp-Param-Region: eu", "Mcp-Param-Count: 3"}},
            {{{"count", 2}}, {"Mcp-Param-Count: 2", "Mcp-Param-Region: eu"}},  // absent arg
-           {{{"region", "eu"}}, {"Mcp-Param-Region: =?base64?ZXU?="}}}) {   // bad padding
+           {{{"region", "eu"}}, {"Mcp-Param-Region: =?base64?ZXU?="}}}) {     // bad padding
     reply r = call(bad.first, bad.second);
     EXPECT_EQ(r.status, 400) << bad.first.dump() << " " << r.body;
     EXPECT_EQ(r.json_body()["error"]["code"], -32020);
@@ -132,8 +134,9 @@ TEST(HttpModern, EngineErrorsMapToTheirStatus) {
   EXPECT_EQ(missing_meta.status, 400);
   EXPECT_EQ(missing_meta.json_body()["error"]["code"], -32602);
 
-  json future = {{"_meta", {{"io.modelcontextprotocol/protocolVersion", "2099-01-01"},
-                            {"io.modelcontextprotocol/clientCapabilities", json::object()}}}};
+  json future = {{"_meta",
+                  {{"io.modelcontextprotocol/protocolVersion", "2099-01-01"},
+                   {"io.modelcontextprotocol/clientCapabilities", json::object()}}}};
   auto fr = modern(2, "tools/list", future);
   fr.headers[2] = "MCP-Protocol-Version: 2099-01-01";
   reply unsupported = send(fr);

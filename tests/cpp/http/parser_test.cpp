@@ -1,7 +1,7 @@
 // Unit tests of the llhttp wrapper and the pure security helpers.
-#include <gtest/gtest.h>
-
 #include <set>
+
+#include <gtest/gtest.h>
 
 #include "transport/http/request_parser.hpp"
 #include "transport/http/security.hpp"
@@ -16,8 +16,9 @@ parse_state feed_all(request_parser& p, const std::string& bytes, std::size_t& u
 
 TEST(HttpParser, ParsesARequestAndKeepsPipelinedBytes) {
   request_parser p({});
-  std::string two = "POST /mcp?x=1 HTTP/1.1\r\nHost: a\r\nX-Thing:  v  \r\nContent-Length: 2\r\n\r\nhi"
-                    "GET /next HTTP/1.1\r\nHost: a\r\n\r\n";
+  std::string two =
+      "POST /mcp?x=1 HTTP/1.1\r\nHost: a\r\nX-Thing:  v  \r\nContent-Length: 2\r\n\r\nhi"
+      "GET /next HTTP/1.1\r\nHost: a\r\n\r\n";
   std::size_t used = 0;
   ASSERT_EQ(feed_all(p, two, used), parse_state::complete);
   request r = p.take();
@@ -53,14 +54,17 @@ TEST(HttpParser, LimitsGive413And431) {
   EXPECT_EQ(big_body.failure().status, 413);
 
   request_parser chunked({.max_header_bytes = 1024, .max_headers = 8, .max_body_bytes = 10});
-  EXPECT_EQ(feed_all(chunked, "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-                              "8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n", used),
+  EXPECT_EQ(feed_all(chunked,
+                     "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     "8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n",
+                     used),
             parse_state::error);
   EXPECT_EQ(chunked.failure().status, 413);
 
   request_parser long_header({.max_header_bytes = 64, .max_headers = 8, .max_body_bytes = 10});
-  EXPECT_EQ(feed_all(long_header, "GET / HTTP/1.1\r\nX: " + std::string(100, 'a') + "\r\n\r\n", used),
-            parse_state::error);
+  EXPECT_EQ(
+      feed_all(long_header, "GET / HTTP/1.1\r\nX: " + std::string(100, 'a') + "\r\n\r\n", used),
+      parse_state::error);
   EXPECT_EQ(long_header.failure().status, 431);
 
   request_parser many({.max_header_bytes = 4096, .max_headers = 3, .max_body_bytes = 10});
@@ -92,8 +96,9 @@ TEST(HttpParser, MalformedAndTruncatedRequestsAre400) {
 TEST(HttpParser, ExpectContinueIsReportedOnce) {
   request_parser p({});
   std::size_t used = 0;
-  EXPECT_EQ(feed_all(p, "POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n", used),
-            parse_state::need_more);
+  EXPECT_EQ(
+      feed_all(p, "POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n", used),
+      parse_state::need_more);
   EXPECT_TRUE(p.take_continue());
   EXPECT_FALSE(p.take_continue());
 }
@@ -102,20 +107,20 @@ TEST(HttpSecurityHelpers, HeaderValueDecoding) {
   EXPECT_EQ(decode_header_value("  tools/call \t"), "tools/call");
   EXPECT_EQ(decode_header_value("=?base64?SGVsbG8=?="), "Hello");
   EXPECT_EQ(decode_header_value("=?BASE64?4pyTIMOpdMOp?="), "\xE2\x9C\x93 \xC3\xA9t\xC3\xA9");
-  EXPECT_FALSE(decode_header_value("=?base64?SGVsbG8?="));       // missing padding
-  EXPECT_FALSE(decode_header_value("=?base64?SGVs!!!bG8=?="));   // not the alphabet
-  EXPECT_FALSE(decode_header_value("=?base64?/w==?="));          // decodes to invalid UTF-8
-  EXPECT_FALSE(decode_header_value("caf\xC3\xA9"));              // raw non-ASCII
-  EXPECT_FALSE(decode_header_value(std::string("a\x01", 2)));    // control character
+  EXPECT_FALSE(decode_header_value("=?base64?SGVsbG8?="));      // missing padding
+  EXPECT_FALSE(decode_header_value("=?base64?SGVs!!!bG8=?="));  // not the alphabet
+  EXPECT_FALSE(decode_header_value("=?base64?/w==?="));         // decodes to invalid UTF-8
+  EXPECT_FALSE(decode_header_value("caf\xC3\xA9"));             // raw non-ASCII
+  EXPECT_FALSE(decode_header_value(std::string("a\x01", 2)));   // control character
   EXPECT_EQ(decode_header_value("base64?SGVsbG8=?="), "base64?SGVsbG8=?=");  // no prefix: literal
 }
 
 TEST(HttpSecurityHelpers, Utf8AndBase64) {
   EXPECT_TRUE(valid_utf8("plain"));
   EXPECT_TRUE(valid_utf8("\xF0\x9F\x98\x80"));
-  EXPECT_FALSE(valid_utf8("\xC0\xAF"));          // overlong
-  EXPECT_FALSE(valid_utf8("\xED\xA0\x80"));      // surrogate
-  EXPECT_FALSE(valid_utf8("\xE2\x9C"));          // truncated
+  EXPECT_FALSE(valid_utf8("\xC0\xAF"));      // overlong
+  EXPECT_FALSE(valid_utf8("\xED\xA0\x80"));  // surrogate
+  EXPECT_FALSE(valid_utf8("\xE2\x9C"));      // truncated
   EXPECT_EQ(base64_decode("TWFu"), "Man");
   EXPECT_EQ(base64_decode("TWE="), "Ma");
   EXPECT_FALSE(base64_decode("TW=u"));
@@ -150,8 +155,8 @@ TEST(HttpSecurityHelpers, HostAndOriginPolicy) {
   EXPECT_FALSE(host_allowed(local, &bad));
   EXPECT_FALSE(host_allowed(local, &badport));
   EXPECT_FALSE(host_allowed(local, nullptr));
-  std::string o1 = "http://localhost:3000", o2 = "https://127.0.0.1", evil = "http://evil.example.com",
-              null_origin = "null";
+  std::string o1 = "http://localhost:3000", o2 = "https://127.0.0.1",
+              evil = "http://evil.example.com", null_origin = "null";
   EXPECT_TRUE(origin_allowed(local, nullptr));
   EXPECT_TRUE(origin_allowed(local, &o1));
   EXPECT_TRUE(origin_allowed(local, &o2));
@@ -166,7 +171,8 @@ TEST(HttpSecurityHelpers, HostAndOriginPolicy) {
 }
 
 TEST(HttpSecurityHelpers, BearerToken) {
-  std::string ok = "Bearer abc.def", lower = "bearer xyz", basic = "Basic Zm9v", empty = "Bearer   ";
+  std::string ok = "Bearer abc.def", lower = "bearer xyz", basic = "Basic Zm9v",
+              empty = "Bearer   ";
   EXPECT_EQ(bearer_token(&ok), "abc.def");
   EXPECT_EQ(bearer_token(&lower), "xyz");
   EXPECT_FALSE(bearer_token(&basic));

@@ -5,7 +5,8 @@
 namespace mcpcxx::http_test {
 namespace {
 
-reply post_with(std::uint16_t port, const std::vector<std::string>& extra, const std::string& host = "127.0.0.1") {
+reply post_with(std::uint16_t port, const std::vector<std::string>& extra,
+                const std::string& host = "127.0.0.1") {
   client c(port);
   auto r = modern_call(1, "echo", {{"text", "x"}});
   r.headers.insert(r.headers.end(), extra.begin(), extra.end());
@@ -33,7 +34,8 @@ TEST(HttpSecurity, AllowListsAreConfigurable) {
   o.allowed_hosts = {"mcp.example.com"};
   o.allowed_origins = {"https://app.example.com"};
   http_fixture f(o);
-  EXPECT_EQ(post_with(f.port(), {"Origin: https://app.example.com"}, "mcp.example.com").status, 200);
+  EXPECT_EQ(post_with(f.port(), {"Origin: https://app.example.com"}, "mcp.example.com").status,
+            200);
   EXPECT_EQ(post_with(f.port(), {"Origin: http://localhost"}, "mcp.example.com").status, 403);
   EXPECT_EQ(post_with(f.port(), {}, "127.0.0.1").status, 403);
 }
@@ -75,9 +77,10 @@ TEST(HttpAuth, MissingOrBadTokensGet401WithResourceMetadata) {
   reply none = post_with(f.port(), {});
   EXPECT_EQ(none.status, 401);
   std::string challenge = none.header("www-authenticate");
-  std::string url = "http://127.0.0.1:" + std::to_string(f.port()) +
-                    "/.well-known/oauth-protected-resource/mcp";
-  EXPECT_NE(challenge.find("Bearer resource_metadata=\"" + url + "\""), std::string::npos) << challenge;
+  std::string url =
+      "http://127.0.0.1:" + std::to_string(f.port()) + "/.well-known/oauth-protected-resource/mcp";
+  EXPECT_NE(challenge.find("Bearer resource_metadata=\"" + url + "\""), std::string::npos)
+      << challenge;
   EXPECT_EQ(challenge.find("error="), std::string::npos) << "no error code without a token";
   reply bad = post_with(f.port(), {"Authorization: Bearer secret-mallory"});
   EXPECT_EQ(bad.status, 401);

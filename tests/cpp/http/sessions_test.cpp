@@ -1,8 +1,7 @@
 // 1,000 legacy sessions created, expired and reaped, with the memory they hold bounded.
-#include <unistd.h>
-
 #include <fstream>
 #include <set>
+#include <unistd.h>
 
 #include "http/fixture.hpp"
 

@@ -17,8 +17,12 @@ parser_limits limits_of(const http_options& o) {
 
 connection::connection(asio::ip::tcp::socket socket, transport_context& ctx, endpoint& ep,
                        closed_fn on_closed)
-    : socket_(std::move(socket)), strand_(asio::make_strand(socket_.get_executor())),
-      timer_(strand_), ctx_(ctx), endpoint_(ep), on_closed_(std::move(on_closed)),
+    : socket_(std::move(socket)),
+      strand_(asio::make_strand(socket_.get_executor())),
+      timer_(strand_),
+      ctx_(ctx),
+      endpoint_(ep),
+      on_closed_(std::move(on_closed)),
       parser_(limits_of(ctx.opts)) {}
 
 connection::~connection() = default;
@@ -49,22 +53,27 @@ void connection::force_close() {
 void connection::do_read() {
   if (reading_ || closed_) return;
   // While a reply is in progress we keep reading only to notice a disconnect; cap the backlog.
-  if (phase_ == phase::busy && pending_.size() > ctx_.opts.max_header_bytes + ctx_.opts.max_body_bytes) {
+  if (phase_ == phase::busy &&
+      pending_.size() > ctx_.opts.max_header_bytes + ctx_.opts.max_body_bytes) {
     return;
   }
   reading_ = true;
-  socket_.async_read_some(asio::buffer(read_buf_),
-                          asio::bind_executor(strand_, [self = shared_from_this()](
-                                                           const asio::error_code& ec,
-                                                           std::size_t n) { self->on_read(ec, n); }));
+  socket_.async_read_some(
+      asio::buffer(read_buf_),
+      asio::bind_executor(strand_,
+                          [self = shared_from_this()](const asio::error_code& ec, std::size_t n) {
+                            self->on_read(ec, n);
+                          }));
 }
 
 void connection::on_read(const asio::error_code& ec, std::size_t n) {
   reading_ = false;
   if (closed_) return;
   if (phase_ == phase::lingering) {
-    if (ec) close();
-    else do_read();
+    if (ec)
+      close();
+    else
+      do_read();
     return;
   }
   if (ec) {
@@ -165,10 +174,9 @@ void connection::do_write() {
   }
   writing_count_ = write_bufs_.size();
   asio::async_write(socket_, write_bufs_,
-                    asio::bind_executor(strand_, [self = shared_from_this()](
-                                                     const asio::error_code& ec, std::size_t) {
-                      self->on_write(ec);
-                    }));
+                    asio::bind_executor(
+                        strand_, [self = shared_from_this()](const asio::error_code& ec,
+                                                             std::size_t) { self->on_write(ec); }));
 }
 
 void connection::on_write(const asio::error_code& ec) {
@@ -200,11 +208,21 @@ void connection::arm_timer(phase p) {
   ++timer_gen_;
   std::chrono::milliseconds d{0};
   switch (p) {
-    case phase::idle: d = ctx_.opts.idle_timeout; break;
-    case phase::head: d = ctx_.opts.header_timeout; break;
-    case phase::body: d = ctx_.opts.body_timeout; break;
-    case phase::busy: d = streaming_ ? ctx_.opts.sse_keepalive : std::chrono::milliseconds(0); break;
-    case phase::lingering: d = k_linger; break;
+    case phase::idle:
+      d = ctx_.opts.idle_timeout;
+      break;
+    case phase::head:
+      d = ctx_.opts.header_timeout;
+      break;
+    case phase::body:
+      d = ctx_.opts.body_timeout;
+      break;
+    case phase::busy:
+      d = streaming_ ? ctx_.opts.sse_keepalive : std::chrono::milliseconds(0);
+      break;
+    case phase::lingering:
+      d = k_linger;
+      break;
   }
   if (d.count() <= 0) {
     timer_.cancel();
@@ -226,8 +244,9 @@ void connection::on_timer() {
       break;
     case phase::head:
     case phase::body:
-      fail_request(408, "Request timeout: the request did not arrive completely in time; send "
-                        "the whole request promptly");
+      fail_request(408,
+                   "Request timeout: the request did not arrive completely in time; send "
+                   "the whole request promptly");
       break;
     case phase::busy:
       if (streaming_) {

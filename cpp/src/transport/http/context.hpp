@@ -14,6 +14,7 @@
 
 #include "mcpcxx/http.hpp"
 #include "mcpcxx/server.hpp"
+
 #include "transport/http/security.hpp"
 #include "transport/http/session_table.hpp"
 #include "transport/http/tool_headers.hpp"

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mcpcxx/error_codes.hpp"
+
 #include "transport/http/security.hpp"
 
 namespace mcpcxx::http {
@@ -43,13 +44,15 @@ std::string principal_key(const json& principal) {
 void endpoint::handle(request&& req, const std::shared_ptr<reply_channel>& out) {
   ++ctx_->requests;
   if (!host_allowed(ctx_->origins, req.header("host"))) {
-    out->send(plain_error(403, "Forbidden: the Host header is not an allowed host for this "
-                               "server (DNS rebinding protection)"));
+    out->send(plain_error(403,
+                          "Forbidden: the Host header is not an allowed host for this "
+                          "server (DNS rebinding protection)"));
     return;
   }
   if (!origin_allowed(ctx_->origins, req.header("origin"))) {
-    out->send(plain_error(403, "Forbidden: the Origin header is not an allowed origin for this "
-                               "server"));
+    out->send(plain_error(403,
+                          "Forbidden: the Origin header is not an allowed origin for this "
+                          "server"));
     return;
   }
   std::string_view path = req.path();
@@ -101,9 +104,9 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
             d.end());
     challenge += ", error_description=\"" + d + "\"";
   }
-  response r = plain_error(scope ? 403 : 401,
-                           scope ? "Forbidden: the access token lacks a required scope"
-                                 : "Unauthorized: send a valid bearer access token");
+  response r =
+      plain_error(scope ? 403 : 401, scope ? "Forbidden: the access token lacks a required scope"
+                                           : "Unauthorized: send a valid bearer access token");
   r.headers.emplace_back("WWW-Authenticate", challenge);
   result.rejection = std::move(r);
   return result;
@@ -131,14 +134,16 @@ std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const
                                                        std::optional<response>& error) {
   const std::string* sid = req.header("mcp-session-id");
   if (sid == nullptr || sid->empty()) {
-    error = plain_error(400, "Bad Request: the Mcp-Session-Id header is required; send "
-                             "initialize first, or use 2026-07-28 per-request _meta");
+    error = plain_error(400,
+                        "Bad Request: the Mcp-Session-Id header is required; send "
+                        "initialize first, or use 2026-07-28 per-request _meta");
     return nullptr;
   }
   auto s = ctx_->sessions.find(*sid);
   if (!s || s->principal_key() != principal_key(principal)) {
-    error = plain_error(404, "Session not found: it expired or was terminated; send initialize "
-                             "to start a new session");
+    error = plain_error(404,
+                        "Session not found: it expired or was terminated; send initialize "
+                        "to start a new session");
     return nullptr;
   }
   if (auto e = check_legacy_version(req, *s)) {

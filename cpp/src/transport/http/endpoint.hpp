@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mcpcxx/jsonrpc.hpp"
+
 #include "transport/http/context.hpp"
 #include "transport/http/reply_channel.hpp"
 #include "transport/http/request_parser.hpp"

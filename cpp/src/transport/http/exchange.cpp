@@ -26,9 +26,12 @@ int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, 
   return 200;
 }
 
-post_exchange::post_exchange(std::shared_ptr<transport_context> ctx, std::shared_ptr<reply_channel> out,
-                             exchange_setup setup, session engine_session)
-    : ctx_(std::move(ctx)), out_(std::move(out)), setup_(std::move(setup)),
+post_exchange::post_exchange(std::shared_ptr<transport_context> ctx,
+                             std::shared_ptr<reply_channel> out, exchange_setup setup,
+                             session engine_session)
+    : ctx_(std::move(ctx)),
+      out_(std::move(out)),
+      setup_(std::move(setup)),
       session_(std::move(engine_session)) {}
 
 post_exchange::~post_exchange() = default;

@@ -11,6 +11,7 @@
 
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
+
 #include "transport/http/context.hpp"
 #include "transport/http/reply_channel.hpp"
 #include "transport/http/session_table.hpp"
@@ -35,8 +36,8 @@ struct exchange_setup {
 /// One request's reply sink.
 class post_exchange : public frame_sink, public std::enable_shared_from_this<post_exchange> {
  public:
-  post_exchange(std::shared_ptr<transport_context> ctx, std::shared_ptr<reply_channel> out, exchange_setup setup,
-                session engine_session);
+  post_exchange(std::shared_ptr<transport_context> ctx, std::shared_ptr<reply_channel> out,
+                exchange_setup setup, session engine_session);
   ~post_exchange() override;
 
   /// Registers with the context and the disconnect hook; call before session.receive().

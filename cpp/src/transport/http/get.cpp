@@ -1,6 +1,7 @@
 // GET on the MCP endpoint (legacy sessions only): the session's server-initiated SSE stream, and
 // resumption of any of its streams with Last-Event-ID from the bounded replay buffer.
 #include "mcpcxx/error_codes.hpp"
+
 #include "transport/http/endpoint.hpp"
 #include "transport/http/security.hpp"
 
@@ -17,7 +18,8 @@ response not_allowed_modern() {
 }
 
 // Keeps the session alive while the stream is open and detaches it when the client leaves.
-void guard_stream(const std::shared_ptr<http_session>& s, const std::shared_ptr<reply_channel>& out) {
+void guard_stream(const std::shared_ptr<http_session>& s,
+                  const std::shared_ptr<reply_channel>& out) {
   s->enter();
   std::weak_ptr<http_session> weak = s;
   const reply_channel* raw = out.get();

@@ -1,13 +1,13 @@
 // http_server: the acceptor, the I/O threads, the connection registry, the session reaper and
 // the graceful stop sequence.
-#include "mcpcxx/http.hpp"
-
 #include <condition_variable>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
 
 #include <asio.hpp>
+
+#include "mcpcxx/http.hpp"
 
 #include "transport/http/connection.hpp"
 #include "transport/http/context.hpp"
@@ -43,8 +43,10 @@ namespace detail {
 class http_server_impl {
  public:
   http_server_impl(server& srv, http_options opts)
-      : ctx_(std::make_shared<http::transport_context>(srv, std::move(opts))), endpoint_(ctx_),
-        acceptor_(io_), reaper_(io_) {}
+      : ctx_(std::make_shared<http::transport_context>(srv, std::move(opts))),
+        endpoint_(ctx_),
+        acceptor_(io_),
+        reaper_(io_) {}
 
   void start();
   void stop(std::chrono::milliseconds grace);
@@ -98,21 +100,21 @@ void http_server_impl::start() {
 void http_server_impl::resolve_auth_urls() {
   if (!ctx_->opts.auth) return;
   std::string host = ctx_->opts.host.find(':') != std::string::npos ? "[" + ctx_->opts.host + "]"
-                                                                   : ctx_->opts.host;
+                                                                    : ctx_->opts.host;
   std::string base = "http://" + host + ":" + std::to_string(port_);
-  ctx_->resource = ctx_->opts.auth->resource.empty() ? base + ctx_->opts.path
-                                                   : ctx_->opts.auth->resource;
-  ctx_->resource_metadata_url = ctx_->opts.auth->resource_metadata_url.empty()
-                                   ? base + "/.well-known/oauth-protected-resource" +
-                                         ctx_->opts.path
-                                   : ctx_->opts.auth->resource_metadata_url;
+  ctx_->resource =
+      ctx_->opts.auth->resource.empty() ? base + ctx_->opts.path : ctx_->opts.auth->resource;
+  ctx_->resource_metadata_url =
+      ctx_->opts.auth->resource_metadata_url.empty()
+          ? base + "/.well-known/oauth-protected-resource" + ctx_->opts.path
+          : ctx_->opts.auth->resource_metadata_url;
 }
 
 void http_server_impl::do_accept() {
-  acceptor_.async_accept(asio::make_strand(io_), [this](const asio::error_code& ec,
-                                                        asio::ip::tcp::socket socket) {
-    on_accept(ec, std::move(socket));
-  });
+  acceptor_.async_accept(asio::make_strand(io_),
+                         [this](const asio::error_code& ec, asio::ip::tcp::socket socket) {
+                           on_accept(ec, std::move(socket));
+                         });
 }
 
 void http_server_impl::on_accept(const asio::error_code& ec, asio::ip::tcp::socket socket) {
@@ -126,11 +128,11 @@ void http_server_impl::on_accept(const asio::error_code& ec, asio::ip::tcp::sock
         asio::error_code ignored;
         socket.close(ignored);
       } else {
-        conn = std::make_shared<http::connection>(
-            std::move(socket), *ctx_, endpoint_, [this](http::connection* c) {
-              std::lock_guard g2(lock_);
-              connections_.erase(c);
-            });
+        conn = std::make_shared<http::connection>(std::move(socket), *ctx_, endpoint_,
+                                                  [this](http::connection* c) {
+                                                    std::lock_guard g2(lock_);
+                                                    connections_.erase(c);
+                                                  });
         connections_.emplace(conn.get(), conn);
       }
     }

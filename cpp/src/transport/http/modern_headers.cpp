@@ -52,8 +52,7 @@ std::optional<std::string> check_name(const request& req, const jsonrpc::message
   const auto& body = msg.params[field].get_ref<const std::string&>();
   if (!value) return "Header mismatch: the Mcp-Name header is required for " + msg.method;
   if (*value != body) {
-    return "Header mismatch: Mcp-Name does not match params." + std::string(field) +
-           " in the body";
+    return "Header mismatch: Mcp-Name does not match params." + std::string(field) + " in the body";
   }
   return std::nullopt;
 }
@@ -62,7 +61,8 @@ bool same_value(const std::string& header, const json& v, const std::string& typ
   if (type == "integer" && v.is_number_integer()) {
     std::int64_t n = 0;
     auto r = std::from_chars(header.data(), header.data() + header.size(), n);
-    return r.ec == std::errc{} && r.ptr == header.data() + header.size() && n == v.get<std::int64_t>();
+    return r.ec == std::errc{} && r.ptr == header.data() + header.size() &&
+           n == v.get<std::int64_t>();
   }
   if (type == "boolean" && v.is_boolean()) return header == (v.get<bool>() ? "true" : "false");
   if (v.is_string()) return header == v.get_ref<const std::string&>();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mcpcxx/error_codes.hpp"
+
 #include "transport/http/endpoint.hpp"
 #include "transport/http/exchange.hpp"
 #include "transport/http/security.hpp"
@@ -76,10 +77,10 @@ bool batch_has_requests(const jsonrpc::message& msg) {
 void endpoint::handle_post(request& req, const std::shared_ptr<reply_channel>& out) {
   if (!accepts(req.header("accept"), "application/json") ||
       !accepts(req.header("accept"), "text/event-stream")) {
-    return out->send(error_response(
-        406, error_code::invalid_request,
-        "Not acceptable: the Accept header must list both application/json and "
-        "text/event-stream"));
+    return out->send(
+        error_response(406, error_code::invalid_request,
+                       "Not acceptable: the Accept header must list both application/json and "
+                       "text/event-stream"));
   }
   if (!is_json_content_type(req.header("content-type"))) {
     return out->send(error_response(
@@ -96,8 +97,8 @@ void endpoint::handle_post(request& req, const std::shared_ptr<reply_channel>& o
   auto auth = authorize(req, msg.method, name_of(msg));
   if (auth.rejection) return out->send(*auth.rejection);
   const std::string* pv = req.header("mcp-protocol-version");
-  bool modern = !ctx_->opts.legacy || has_body_version(msg) ||
-                (pv != nullptr && *pv == k_modern_version);
+  bool modern =
+      !ctx_->opts.legacy || has_body_version(msg) || (pv != nullptr && *pv == k_modern_version);
   if (modern) return post_modern(req, std::move(msg), std::move(auth.principal), out);
   post_legacy(req, std::move(msg), std::move(auth.principal), out);
 }
@@ -114,16 +115,17 @@ void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
     return out->send(rpc_error(400, std::nullopt, error_code::invalid_request,
                                "Invalid request: 2026-07-28 clients do not send responses"));
   }
-  if (auto mismatch = check_modern_headers(*ctx_, req, msg)) {
-    return out->send(rpc_error(400, msg.id, error_code::header_mismatch, *mismatch));
-  }
   if (msg.kind == message_kind::request &&
       (msg.method == "initialize" ||
        (!has_body_version(msg) && (msg.method == "ping" || msg.method == "logging/setLevel")))) {
     // The engine reads these as legacy (initialize always); in 2026-07-28 they do not exist.
-    return out->send(rpc_error(404, msg.id, error_code::method_not_found,
-                               "Method not found: " + msg.method + " was removed in 2026-07-28",
-                               {{"method", msg.method}}));
+    return out->send(
+        rpc_error(404, msg.id, error_code::method_not_found,
+                  "Method not found: " + msg.method + " was removed in 2026-07-28",
+                  {{"method", msg.method}, {"supported", {std::string(k_modern_version)}}}));
+  }
+  if (auto mismatch = check_modern_headers(*ctx_, req, msg)) {
+    return out->send(rpc_error(400, msg.id, error_code::header_mismatch, *mismatch));
   }
   static const auto sink = std::make_shared<null_sink>();
   session s = ctx_->srv.open_session(sink, {transport_kind::http});

@@ -1,9 +1,9 @@
 #include "transport/http/request_parser.hpp"
 
-#include <llhttp.h>
-
 #include <algorithm>
 #include <cctype>
+
+#include <llhttp.h>
 
 namespace mcpcxx::http {
 
@@ -31,8 +31,8 @@ const std::string* request::header(std::string_view name) const {
 }
 
 std::size_t request::header_count(std::string_view name) const {
-  return static_cast<std::size_t>(std::count_if(
-      headers.begin(), headers.end(), [&](const auto& h) { return h.first == name; }));
+  return static_cast<std::size_t>(std::count_if(headers.begin(), headers.end(),
+                                                [&](const auto& h) { return h.first == name; }));
 }
 
 std::string_view request::path() const {
@@ -167,8 +167,8 @@ parse_state request_parser::feed(const char* data, std::size_t size, std::size_t
   }
   if (failure_.message.empty()) {
     failure_ = {400, std::string("Malformed HTTP request: ") +
-                         llhttp_get_error_reason(&impl_->parser) + " (" +
-                         llhttp_errno_name(err) + "); send a valid HTTP/1.1 request"};
+                         llhttp_get_error_reason(&impl_->parser) + " (" + llhttp_errno_name(err) +
+                         "); send a valid HTTP/1.1 request"};
   }
   return parse_state::error;
 }

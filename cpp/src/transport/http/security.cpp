@@ -178,9 +178,8 @@ std::optional<std::string> decode_header_value(std::string_view raw) {
     if (!decoded || !valid_utf8(*decoded)) return std::nullopt;
     return decoded;
   }
-  bool ok = std::all_of(raw.begin(), raw.end(), [](unsigned char c) {
-    return c == '\t' || (c >= 0x20 && c <= 0x7E);
-  });
+  bool ok = std::all_of(raw.begin(), raw.end(),
+                        [](unsigned char c) { return c == '\t' || (c >= 0x20 && c <= 0x7E); });
   if (!ok) return std::nullopt;
   return std::string(raw);
 }

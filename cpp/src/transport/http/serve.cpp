@@ -1,8 +1,7 @@
 // serve_http: run an http_server until SIGINT or SIGTERM, then stop gracefully.
+#include <cstdio>
 #include <pthread.h>
 #include <signal.h>
-
-#include <cstdio>
 
 #include "mcpcxx/http.hpp"
 

@@ -1,10 +1,9 @@
 #include "transport/http/session_table.hpp"
 
-#include <sys/random.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <sys/random.h>
 #include <system_error>
 
 #include "transport/http/wire.hpp"
@@ -60,7 +59,8 @@ std::optional<event_position> parse_event_id(std::string_view id) {
 }
 
 http_session::http_session(std::string id, std::string principal_key, std::size_t replay_capacity)
-    : id_(std::move(id)), principal_key_(std::move(principal_key)),
+    : id_(std::move(id)),
+      principal_key_(std::move(principal_key)),
       replay_capacity_(replay_capacity) {
   touch();
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "mcpcxx/session.hpp"
+
 #include "transport/http/reply_channel.hpp"
 
 namespace mcpcxx::http {

@@ -8,24 +8,42 @@ namespace mcpcxx::http {
 
 std::string_view reason_phrase(int status) noexcept {
   switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 408: return "Request Timeout";
-    case 409: return "Conflict";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return "Unknown";
+    case 100:
+      return "Continue";
+    case 200:
+      return "OK";
+    case 202:
+      return "Accepted";
+    case 204:
+      return "No Content";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 406:
+      return "Not Acceptable";
+    case 408:
+      return "Request Timeout";
+    case 409:
+      return "Conflict";
+    case 413:
+      return "Content Too Large";
+    case 415:
+      return "Unsupported Media Type";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Unknown";
   }
 }
 
@@ -69,8 +87,9 @@ std::string serialize_stream_head(int status, const response_headers& headers,
   append_head(out, status, headers);
   out += "Content-Type: ";
   out += content_type;
-  out += "\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n"
-         "Transfer-Encoding: chunked\r\n\r\n";
+  out +=
+      "\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n"
+      "Transfer-Encoding: chunked\r\n\r\n";
   return out;
 }
 
