@@ -106,6 +106,11 @@ void add_notifying_tools(mcpcxx::server& s) {
       {{"type", "object"},
        {"properties", {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}}}},
        {"required", {"region"}}});
+  add(s, "echo", "Returns its text argument (the bench/http_load workload).",
+      [](const json& a, request_context&) { return tool_result::text(a.value("text", "")); },
+      {{"type", "object"},
+       {"properties", {{"text", {{"type", "string"}}}}},
+       {"required", {"text"}}});
   add(s, "test_logging_tool", "Logs while it runs (only sent when the request sets logLevel).",
       [](const json&, request_context& ctx) {
         for (int i = 0; i < 3; ++i)
