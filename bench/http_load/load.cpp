@@ -59,7 +59,7 @@ class connection {
   // Sends one POST and reads the response; returns the HTTP status (0 on failure).
   int post(const std::string& body, const std::string& extra_headers, std::string& reply_body,
            std::string* session_id = nullptr) {
-    std::string req = "POST " + cfg_.path + " HTTP/1.1\r\nHost: " + cfg_.host +
+    std::string req = "POST " + cfg_.path + " HTTP/1.1\r\nHost: " + cfg_.host + ":" + std::to_string(cfg_.port) +
                       "\r\nContent-Type: application/json\r\n"
                       "Accept: application/json, text/event-stream\r\n" +
                       extra_headers + "Content-Length: " + std::to_string(body.size()) +
