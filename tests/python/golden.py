@@ -62,6 +62,7 @@ def normalize(v: Any) -> Any:
 
 def compare(expected: list[Any], actual: list[Any]) -> str:
     """Replies as a multiset, notifications in order; returns "" or the first difference."""
+
     def is_note(m: Any) -> bool:
         return isinstance(m, dict) and "method" in m
 
