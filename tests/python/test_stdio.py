@@ -167,7 +167,16 @@ def test_inspector_bad_usage_and_dead_servers() -> None:
     proc = inspect("--call", "echo", "--args", "{not json", "--quiet")
     assert proc.returncode == 1 and "--args is not valid JSON" in proc.stderr
     proc = subprocess.run(
-        [sys.executable, "-m", "mcpcxx", "inspect", "--", sys.executable, "-c", "print('garbage')"],
+        [
+            sys.executable,
+            "-m",
+            "mcpcxx",
+            "inspect",
+            "--",
+            sys.executable,
+            "-c",
+            "import time; print('garbage', flush=True); time.sleep(3)",
+        ],
         capture_output=True,
         text=True,
         timeout=60,
