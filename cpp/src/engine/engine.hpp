@@ -86,6 +86,12 @@ class engine : public std::enable_shared_from_this<engine> {
                                             const std::optional<std::string>& cursor) const;
   json build_list_page(std::string_view method, std::size_t start) const;
   void invalidate(std::string_view method_prefix);
+  /// Adds `entry` under the registry lock (throws on a duplicate key), then calls changed().
+  template <class Entry>
+  void publish(ordered_registry<Entry>& reg, const std::string& key,
+               std::shared_ptr<const Entry> entry, std::string_view what, std::string_view family);
+  /// Drops cached pages of `family` ("tools", ...) and tells legacy sessions its list changed.
+  void changed(std::string_view family);
 
   server_options options_;
   json server_info_;
