@@ -58,12 +58,12 @@ interop() {
 }
 
 run_conformance() {
-  local rev="$1"
+  local rev="$1" log="$out/$label-$1"
   echo "test-http: conformance --requirements $rev against $url"
   if ! "$NODE22" "$CONFORMANCE" server --url "$url" --requirements "$rev" \
-        --expected-failures tests/conformance/baseline.yml -o "$out/$rev" >"$out/$rev.log" 2>&1; then
-    grep -E '^Total|^  [✗+]|Unexpected|[Ss]tale' "$out/$rev.log" >&2 || true
-    python3 - "$out/$rev" "$out/$rev.log" >&2 <<'PY' || true
+        --expected-failures tests/conformance/baseline.yml -o "$log" >"$log.log" 2>&1; then
+    grep -E '^Total|^  [✗+]|Unexpected|[Ss]tale' "$log.log" >&2 || true
+    python3 - "$log" "$log.log" >&2 <<'PY' || true
 import glob, json, re, sys
 log = open(sys.argv[2], encoding="utf-8", errors="replace").read()
 unexpected = set(re.findall(r"^\s+\S+ ([a-z0-9-]+)$", log.split("Unexpected failures")[1], re.M)) \
@@ -76,12 +76,13 @@ for f in sorted(glob.glob(sys.argv[1] + "/*/checks.json")):
         if c.get("status") in ("FAILURE", "WARNING"):
             print(scenario, c.get("id"), c.get("status"), (c.get("errorMessage") or "")[:240])
 PY
-    echo "test-http: conformance $rev failed (full log: $out/$rev.log)" >&2
+    echo "test-http: conformance $rev failed (full log: $log.log)" >&2
     return 1
   fi
-  grep -E '^Total|Baseline' "$out/$rev.log" || true
+  grep -E '^Total|Baseline' "$log.log" || true
 }
 
+label=cpp
 echo "test-http: C++ fixture server (examples/cpp/conformance_server.cpp)"
 start_fixture "$build/examples/cpp/mcpcxx_conformance_server" --host 127.0.0.1 --port 0
 failed=0
@@ -92,7 +93,8 @@ stop_fixture
 
 # The Python fixture on the installed wheel (scripts/test-python.sh leaves it in build/venv-test).
 vpy="${MCPCXX_PYTHON:-build/venv-test/bin/python}"
-if [[ -x "$vpy" ]] && "$vpy" -c 'import mcpcxx._core' 2>/dev/null; then
+if command -v "$vpy" >/dev/null 2>&1 && "$vpy" -c 'import mcpcxx._core' 2>/dev/null; then
+  label=python
   echo "test-http: Python fixture server (examples/conformance/server.py)"
   start_fixture "$vpy" examples/conformance/server.py --port 0
   run_conformance 2025-11-25 || failed=1
