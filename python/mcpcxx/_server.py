@@ -313,9 +313,14 @@ class Server:
 
         "stdio" reads stdin and writes stdout; fd 1 points at stderr meanwhile (and sys.stdout is
         sys.stderr), so a stray print() cannot corrupt the stream.
+        "http" serves Streamable HTTP (both eras) until SIGINT/SIGTERM: options host="127.0.0.1",
+        port=8000, path="/mcp", io_threads=1, legacy=True, max_body_bytes, max_connections,
+        allowed_hosts, allowed_origins, session_idle_timeout (seconds).
         """
+        if transport == "http":
+            return self._serve_http(options)
         if transport != "stdio":
-            raise ValueError(f"unknown transport {transport!r}; this build serves 'stdio'")
+            raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
         unknown = set(options) - {"drain_grace_seconds"}
         if unknown:
             raise TypeError(f"unexpected stdio option(s): {', '.join(sorted(unknown))}")
@@ -339,6 +344,13 @@ class Server:
             sys.stdout = saved_stdout
             if restore_sigint is not None:
                 signal.signal(signal.SIGINT, restore_sigint)
+        return rc
+
+    def _serve_http(self, options: dict[str, Any]) -> int:
+        from mcpcxx.asgi import http_options
+
+        opts = http_options(options, default_port=8000)
+        rc: int = _core.serve_http(self._core, opts)
         return rc
 
     def close(self) -> None:
