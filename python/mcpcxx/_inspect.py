@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import queue
@@ -107,7 +108,8 @@ class StdioPeer:
     def close(self) -> int:
         """Close stdin and wait for the server to exit; returns its exit code."""
         if self.proc.stdin is not None:
-            self.proc.stdin.close()
+            with contextlib.suppress(BrokenPipeError):
+                self.proc.stdin.close()
         try:
             return self.proc.wait(timeout=self.timeout)
         except subprocess.TimeoutExpired:
