@@ -27,7 +27,7 @@ def test_all_lists_exactly_the_public_names() -> None:
     for name in mcpcxx.__all__:
         assert hasattr(mcpcxx, name), name
     public = {n for n in vars(mcpcxx) if not n.startswith("_")}
-    modules = {"testing"}
+    modules = {"testing", "asgi"}  # public submodules (asgi: the ASGI adapter)
     assert public - modules - {"annotations"} == set(mcpcxx.__all__)
     for name in mcpcxx.testing.__all__:
         assert hasattr(mcpcxx.testing, name)
