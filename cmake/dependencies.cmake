@@ -6,7 +6,10 @@ find_package(nlohmann_json 3.11 REQUIRED)
 find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
 add_library(mcpcxx_asio INTERFACE)
 target_include_directories(mcpcxx_asio SYSTEM INTERFACE ${ASIO_INCLUDE_DIR})
-target_compile_definitions(mcpcxx_asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED)
+# ASIO_DISABLE_STD_ALIGNED_ALLOC: asio 1.22 mixes operator new and free in its handler recycling
+# allocator when aligned_alloc is enabled, which AddressSanitizer reports (alloc-dealloc-mismatch).
+target_compile_definitions(mcpcxx_asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED
+                                                 ASIO_DISABLE_STD_ALIGNED_ALLOC)
 target_link_libraries(mcpcxx_asio INTERFACE Threads::Threads)
 
 # llhttp's C sources as shipped by node-llhttp, compiled into our library (never vendored).

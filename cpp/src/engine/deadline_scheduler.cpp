@@ -5,13 +5,20 @@ namespace mcpcxx::detail {
 
 deadline_scheduler::deadline_scheduler() : thread_([this] { run(); }) {}
 
-deadline_scheduler::~deadline_scheduler() {
+deadline_scheduler::~deadline_scheduler() { stop(); }
+
+void deadline_scheduler::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   cv_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
+  decltype(pending_) dropped;
+  {
+    std::lock_guard lock(mutex_);
+    dropped.swap(pending_);
+  }
 }
 
 std::uint64_t deadline_scheduler::schedule(clock::time_point when, std::function<void()> fn) {
@@ -54,6 +61,7 @@ void deadline_scheduler::run() {
       fn();
     } catch (...) {  // a failing timeout callback must not stop other deadlines
     }
+    fn = nullptr;  // release what the callback captured before retaking the lock
     lock.lock();
   }
 }

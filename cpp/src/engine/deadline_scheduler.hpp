@@ -26,6 +26,8 @@ class deadline_scheduler {
   std::uint64_t schedule(clock::time_point when, std::function<void()> fn);
   /// Cancels a pending callback; no effect if it already ran.
   void cancel(std::uint64_t handle);
+  /// Joins the thread and drops pending callbacks; idempotent. Not from a callback.
+  void stop();
 
  private:
   void run();

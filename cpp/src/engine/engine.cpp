@@ -56,6 +56,29 @@ engine::engine(server_options options)
 
 engine::~engine() = default;
 
+void engine::stop() {
+  pool_.stop();
+  deadlines_.stop();
+}
+
+template <class Entry>
+void engine::publish(ordered_registry<Entry>& reg, const std::string& key,
+                     std::shared_ptr<const Entry> entry, std::string_view what,
+                     std::string_view family) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!reg.add(key, std::move(entry))) {
+      throw std::invalid_argument("duplicate " + std::string(what) + " '" + key + "': it must be unique");
+    }
+  }
+  changed(family);
+}
+
+void engine::changed(std::string_view family) {
+  invalidate(std::string(family) + "/");
+  broadcast_legacy("notifications/" + std::string(family) + "/list_changed", nullptr);
+}
+
 void engine::add_tool(tool_spec spec, tool_handler handler) {
   if (!valid_tool_name(spec.name)) {
     throw std::invalid_argument("invalid tool name '" + spec.name.substr(0, 80) +
@@ -77,14 +100,7 @@ void engine::add_tool(tool_spec spec, tool_handler handler) {
   e->spec = std::move(spec);
   e->handler = std::move(handler);
   const std::string name = e->spec.name;
-  {
-    std::unique_lock lock(registry_mutex_);
-    if (!tools_.add(name, std::move(e))) {
-      throw std::invalid_argument("duplicate tool name '" + name + "': tool names must be unique");
-    }
-  }
-  invalidate("tools/");
-  broadcast_legacy("notifications/tools/list_changed", nullptr);
+  publish(tools_, name, std::shared_ptr<const tool_entry>(std::move(e)), "tool name", "tools");
 }
 
 bool engine::remove_tool(std::string_view name) {
@@ -92,8 +108,7 @@ bool engine::remove_tool(std::string_view name) {
     std::unique_lock lock(registry_mutex_);
     if (!tools_.remove(name)) return false;
   }
-  invalidate("tools/");
-  broadcast_legacy("notifications/tools/list_changed", nullptr);
+  changed("tools");
   return true;
 }
 
@@ -106,14 +121,7 @@ void engine::add_resource(resource_spec spec, resource_reader reader) {
   e->spec = std::move(spec);
   e->reader = std::move(reader);
   const std::string uri = e->spec.uri;
-  {
-    std::unique_lock lock(registry_mutex_);
-    if (!resources_.add(uri, std::move(e))) {
-      throw std::invalid_argument("duplicate resource URI '" + uri + "'");
-    }
-  }
-  invalidate("resources/");
-  broadcast_legacy("notifications/resources/list_changed", nullptr);
+  publish(resources_, uri, std::shared_ptr<const resource_entry>(std::move(e)), "resource URI", "resources");
 }
 
 void engine::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
@@ -129,14 +137,7 @@ void engine::add_resource_template(resource_template_spec spec, resource_templat
   e->spec = std::move(spec);
   e->reader = std::move(reader);
   const std::string key = e->spec.uri_template;
-  {
-    std::unique_lock lock(registry_mutex_);
-    if (!templates_.add(key, std::move(e))) {
-      throw std::invalid_argument("duplicate resource template '" + key + "'");
-    }
-  }
-  invalidate("resources/");
-  broadcast_legacy("notifications/resources/list_changed", nullptr);
+  publish(templates_, key, std::shared_ptr<const template_entry>(std::move(e)), "resource template", "resources");
 }
 
 void engine::add_prompt(prompt_spec spec, prompt_handler handler) {
@@ -147,14 +148,7 @@ void engine::add_prompt(prompt_spec spec, prompt_handler handler) {
   e->spec = std::move(spec);
   e->handler = std::move(handler);
   const std::string name = e->spec.name;
-  {
-    std::unique_lock lock(registry_mutex_);
-    if (!prompts_.add(name, std::move(e))) {
-      throw std::invalid_argument("duplicate prompt name '" + name + "'");
-    }
-  }
-  invalidate("prompts/");
-  broadcast_legacy("notifications/prompts/list_changed", nullptr);
+  publish(prompts_, name, std::shared_ptr<const prompt_entry>(std::move(e)), "prompt name", "prompts");
 }
 
 void engine::set_completion_handler(completion_handler handler) {

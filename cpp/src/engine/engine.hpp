@@ -31,6 +31,10 @@ class engine : public std::enable_shared_from_this<engine> {
  public:
   explicit engine(server_options options);
   ~engine();
+  /// Finishes queued work and joins the worker and deadline threads on the calling thread.
+  /// Called by ~server, so the last reference to the engine is never dropped on a thread the
+  /// engine would then have to join.
+  void stop();
 
   const server_options& options() const noexcept { return options_; }
   server_log& log() noexcept { return log_; }
@@ -82,6 +86,12 @@ class engine : public std::enable_shared_from_this<engine> {
                                             const std::optional<std::string>& cursor) const;
   json build_list_page(std::string_view method, std::size_t start) const;
   void invalidate(std::string_view method_prefix);
+  /// Adds `entry` under the registry lock (throws on a duplicate key), then calls changed().
+  template <class Entry>
+  void publish(ordered_registry<Entry>& reg, const std::string& key,
+               std::shared_ptr<const Entry> entry, std::string_view what, std::string_view family);
+  /// Drops cached pages of `family` ("tools", ...) and tells legacy sessions its list changed.
+  void changed(std::string_view family);
 
   server_options options_;
   json server_info_;

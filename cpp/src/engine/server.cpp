@@ -9,7 +9,7 @@ namespace mcpcxx {
 server::server(server_options options)
     : engine_(std::make_shared<detail::engine>(std::move(options))) {}
 
-server::~server() = default;
+server::~server() { engine_->stop(); }
 
 void server::add_tool(tool_spec spec, tool_handler handler) {
   engine_->add_tool(std::move(spec), std::move(handler));

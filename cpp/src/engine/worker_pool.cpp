@@ -9,21 +9,33 @@ worker_pool::worker_pool(std::size_t threads) {
   for (std::size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
 }
 
-worker_pool::~worker_pool() {
+worker_pool::~worker_pool() { stop(); }
+
+void worker_pool::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   cv_.notify_all();
-  for (auto& t : threads_) t.join();
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+  threads_.clear();
 }
 
 void worker_pool::post(std::function<void()> job) {
   {
     std::lock_guard lock(mutex_);
-    jobs_.push_back(std::move(job));
+    if (!stopping_) {
+      jobs_.push_back(std::move(job));
+      cv_.notify_one();
+      return;
+    }
   }
-  cv_.notify_one();
+  try {
+    job();
+  } catch (...) {  // same contract as on a worker
+  }
 }
 
 void worker_pool::run() {

@@ -21,7 +21,10 @@ class worker_pool {
   worker_pool& operator=(const worker_pool&) = delete;
 
   /// Queues `job`; a job must not throw (exceptions are swallowed to keep workers alive).
+  /// After stop(), jobs run inline on the caller so no request is ever silently dropped.
   void post(std::function<void()> job);
+  /// Drains queued jobs and joins the workers; idempotent. Must not be called from a worker.
+  void stop();
 
  private:
   void run();

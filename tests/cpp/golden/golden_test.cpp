@@ -84,7 +84,10 @@ TEST_P(golden_test, replies_match_and_conform_to_the_mcp_schema) {
   const transcript t = load(GetParam());
   ASSERT_FALSE(t.client.empty()) << t.path << " has no client section";
   std::string err;
-  const auto lines = run(MCPCXX_EXAMPLE_SERVER, t, err);
+  int exit_code = 0;
+  const auto lines = run(MCPCXX_EXAMPLE_SERVER, t, err, exit_code);
+  // A clean EOF must end the server with status 0 (sanitizer findings make it non-zero).
+  EXPECT_EQ(exit_code, 0) << t.path << "\nstderr:\n" << err.substr(0, 4000);
   std::vector<json> replies;
   for (const auto& line : lines) {
     json j = json::parse(line, nullptr, false);

@@ -89,7 +89,8 @@ std::string drain(int fd_out, int fd_err, std::string& err) {
 
 }  // namespace
 
-std::vector<std::string> run(const std::string& binary, const transcript& t, std::string& stderr_text) {
+std::vector<std::string> run(const std::string& binary, const transcript& t, std::string& stderr_text,
+                             int& exit_code) {
   int in[2], out[2], err[2];
   if (::pipe(in) != 0 || ::pipe(out) != 0 || ::pipe(err) != 0) throw std::runtime_error("pipe failed");
   posix_spawn_file_actions_t fa;
@@ -124,6 +125,7 @@ std::vector<std::string> run(const std::string& binary, const transcript& t, std
   ::close(err[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
+  exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::vector<std::string> lines;
   std::istringstream ss(text);
   for (std::string l; std::getline(ss, l);) lines.push_back(l);

@@ -1,0 +1,143 @@
+// Streamable HTTP transport for both eras: stateless 2026-07-28 POSTs and legacy sessions
+// (2025-11-25, 2025-06-18, 2025-03-26) with a GET SSE stream, event ids and resumability.
+// Thread-safety: start(), stop() and wait() may be called from any thread, but start() and stop()
+// only once each; port() and stats() are safe at any time. The auth verifier is called from I/O
+// threads concurrently and must be thread-safe. The server must outlive the http_server.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcpcxx/json.hpp"
+#include "mcpcxx/server.hpp"
+
+namespace mcpcxx {
+
+namespace detail {
+class http_server_impl;
+}
+
+/// What the auth hook sees of a request (never the other headers, never the body bytes).
+struct http_auth_request {
+  std::string_view http_method;  ///< "POST", "GET" or "DELETE"
+  std::string_view mcp_method;   ///< JSON-RPC method of a POST body; empty otherwise
+  std::string_view mcp_name;     ///< params.name / params.uri when the method has one
+};
+
+/// Outcome of verifying a bearer token.
+struct http_auth_result {
+  /// What went wrong; none means the token is valid and `principal` is set.
+  enum class failure { none, invalid_token, insufficient_scope };
+  failure status = failure::invalid_token;
+  json principal = nullptr;         ///< the verified identity tools see (never the token)
+  std::vector<std::string> scopes;  ///< scopes required (insufficient_scope) or to request
+  std::string description;          ///< error_description for WWW-Authenticate (no secrets)
+
+  /// A valid token for `principal`.
+  static http_auth_result allow(json principal);
+  /// A missing, malformed, expired or foreign token (401).
+  static http_auth_result invalid(std::string description = "The access token is invalid");
+  /// A valid token lacking `required` scopes (403).
+  static http_auth_result insufficient(std::vector<std::string> required,
+                                       std::string description = "Insufficient scope");
+};
+
+/// Verifies a bearer token; called once per request, never logged. Must be thread-safe.
+using http_token_verifier =
+    std::function<http_auth_result(std::string_view token, const http_auth_request& request)>;
+
+/// OAuth 2.1 resource-server settings (RFC 9728 protected resource metadata).
+struct http_auth_options {
+  http_token_verifier verifier;  ///< required when auth is enabled
+  /// Canonical resource URI; default "http://HOST:PORT/mcp" as bound.
+  std::string resource;
+  /// URL of the metadata document; default
+  /// "http://HOST:PORT/.well-known/oauth-protected-resource/mcp".
+  std::string resource_metadata_url;
+  std::vector<std::string> authorization_servers;  ///< at least one issuer URL
+  std::vector<std::string> scopes_supported;       ///< advertised in the metadata and on 401
+};
+
+/// Transport settings; the defaults are the secure local-development profile.
+struct http_options {
+  std::string host = "127.0.0.1";  ///< bind address (loopback by default)
+  std::uint16_t port = 0;          ///< 0 picks an ephemeral port; read it with port()
+  std::string path = "/mcp";       ///< the MCP endpoint
+  std::size_t io_threads = 1;      ///< threads running socket I/O (requests run on the engine pool)
+
+  std::size_t max_body_bytes = 4u * 1024u * 1024u;  ///< larger bodies get 413
+  std::size_t max_header_bytes = 16u * 1024u;       ///< request line + headers; larger get 431
+  std::size_t max_headers = 64;                     ///< more header fields get 431
+  std::chrono::milliseconds header_timeout{10000};  ///< whole head must arrive within (408)
+  std::chrono::milliseconds body_timeout{30000};    ///< whole body must arrive within (408)
+  std::chrono::milliseconds idle_timeout{60000};    ///< keep-alive connection idle limit
+  std::size_t max_connections = 1024;               ///< further connections are closed at once
+
+  /// Accepted Host header values (host or host:port). Empty: loopback names when bound to a
+  /// loopback address, anything otherwise.
+  std::vector<std::string> allowed_hosts;
+  /// Accepted Origin values ("http://example.com:8080"); "*" accepts any. Empty: loopback
+  /// origins (http(s)://localhost|127.0.0.1|[::1] on any port). Requests without Origin pass.
+  std::vector<std::string> allowed_origins;
+
+  /// Serve legacy sessions (initialize, Mcp-Session-Id, GET, DELETE). false: modern only.
+  bool legacy = true;
+  std::chrono::milliseconds session_idle_timeout{30 * 60 * 1000};  ///< legacy session expiry
+  std::size_t max_sessions = 10000;        ///< further initialize requests get 503
+  std::size_t replay_buffer_events = 256;  ///< per legacy session, for Last-Event-ID resumption
+  std::chrono::milliseconds sse_keepalive{15000};  ///< ":" comment interval on open SSE streams
+
+  /// Enables bearer-token authorization on the MCP endpoint.
+  std::optional<http_auth_options> auth;
+};
+
+/// Live counters for tests and monitoring.
+struct http_stats {
+  std::size_t connections = 0;             ///< open TCP connections
+  std::size_t sessions = 0;                ///< live legacy sessions
+  std::size_t session_bytes = 0;           ///< transport-side bytes held by legacy sessions
+  std::uint64_t requests = 0;              ///< HTTP requests parsed
+  std::uint64_t rejected_connections = 0;  ///< closed at accept (max_connections or stopping)
+  std::uint64_t sessions_expired = 0;      ///< reaped for idleness
+};
+
+/// A Streamable HTTP server for one engine.
+class http_server {
+ public:
+  /// Prepares a server; nothing is bound until start(). Throws std::invalid_argument for bad
+  /// options (empty path, zero threads, auth without a verifier or authorization server).
+  http_server(server& srv, http_options options = {});
+  /// Stops with a zero grace period when still running.
+  ~http_server();
+  http_server(const http_server&) = delete;
+  http_server& operator=(const http_server&) = delete;
+
+  /// Binds, listens and starts the I/O threads. Throws std::system_error when binding fails.
+  void start();
+  /// The bound port (valid after start()).
+  std::uint16_t port() const;
+  /// Stops accepting, lets in-flight requests finish for up to `grace`, then cancels them,
+  /// ends sessions and closes every connection. Idempotent.
+  void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(5000));
+  /// Blocks until stop() has completed.
+  void wait();
+  /// A snapshot of the counters.
+  http_stats stats() const;
+  /// Forces the legacy-session reaper to run now (tests); returns the sessions it expired.
+  std::size_t reap_idle_sessions();
+
+ private:
+  std::unique_ptr<detail::http_server_impl> impl_;
+};
+
+/// Serves `srv` over HTTP until SIGINT or SIGTERM; returns 0 after a graceful stop.
+int serve_http(server& srv, const http_options& options = {});
+
+}  // namespace mcpcxx

@@ -1,0 +1,83 @@
+// One accepted TCP connection: reads with llhttp, serves requests one at a time (pipelined bytes
+// wait), writes responses and SSE chunks in order, enforces slow-client timeouts, and reports a
+// client disconnect to the request in progress.
+// Thread-safety: all state lives on the connection's strand; deliver() and the stop hooks may be
+// called from any thread and post onto it.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <asio.hpp>
+
+#include "transport/http/endpoint.hpp"
+#include "transport/http/reply_channel.hpp"
+#include "transport/http/request_parser.hpp"
+
+namespace mcpcxx::http {
+
+class connection : public reply_target, public std::enable_shared_from_this<connection> {
+ public:
+  using closed_fn = std::function<void(connection*)>;
+
+  connection(asio::ip::tcp::socket socket, transport_context& ctx, endpoint& ep,
+             closed_fn on_closed);
+  ~connection() override;
+
+  /// Starts reading (call once, after the shared_ptr exists).
+  void start();
+  /// Graceful stop: finish the request in progress, then close; idle connections close now.
+  void drain();
+  /// Closes the socket now.
+  void force_close();
+
+  void deliver(std::uint64_t request_no, std::string bytes, delivery kind,
+               bool keep_alive) override;
+
+ private:
+  enum class phase { idle, head, body, busy, lingering };
+
+  asio::ip::tcp::socket socket_;
+  asio::strand<asio::any_io_executor> strand_;
+  asio::steady_timer timer_;
+  transport_context& ctx_;
+  endpoint& endpoint_;
+  closed_fn on_closed_;
+  request_parser parser_;
+  std::array<char, 16384> read_buf_{};
+  std::string pending_;
+  std::deque<std::string> out_queue_;
+  std::vector<asio::const_buffer> write_bufs_;
+  std::size_t writing_count_ = 0;
+  bool reading_ = false;
+  bool closed_ = false;
+  bool close_after_write_ = false;
+  bool draining_ = false;
+  bool streaming_ = false;
+  phase phase_ = phase::idle;
+  std::uint64_t request_no_ = 0;
+  std::uint64_t timer_gen_ = 0;
+  std::shared_ptr<reply_channel> current_;
+
+  void do_read();
+  void on_read(const asio::error_code& ec, std::size_t n);
+  void process();
+  void dispatch_request();
+  void fail_request(int status, const std::string& message);
+  void enqueue(std::string bytes);
+  void do_write();
+  void on_write(const asio::error_code& ec);
+  void arm_timer(phase p);
+  void on_timer();
+  void close();
+  void linger();
+  void deliver_on_strand(std::uint64_t request_no, std::string bytes, delivery kind,
+                         bool keep_alive);
+};
+
+}  // namespace mcpcxx::http

@@ -1,0 +1,188 @@
+#include "transport/http/endpoint.hpp"
+
+#include <algorithm>
+
+#include "mcpcxx/error_codes.hpp"
+
+#include "transport/http/security.hpp"
+
+namespace mcpcxx::http {
+
+namespace {
+
+constexpr std::string_view k_metadata_path = "/.well-known/oauth-protected-resource";
+
+response plain_error(int status, std::string_view message) {
+  return error_response(status, error_code::invalid_request, message);
+}
+
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += ' ';
+    out += s;
+  }
+  return out;
+}
+
+bool is_legacy_version(std::string_view v) {
+  return v != k_modern_version &&
+         std::any_of(std::begin(k_supported_versions), std::end(k_supported_versions),
+                     [&](const char* s) { return v == s; });
+}
+
+}  // namespace
+
+std::string principal_key(const json& principal) {
+  if (principal.is_null()) return {};
+  if (principal.is_object() && principal.contains("sub") && principal["sub"].is_string()) {
+    return principal["sub"].get<std::string>();
+  }
+  return principal.dump();
+}
+
+void endpoint::handle(request&& req, const std::shared_ptr<reply_channel>& out) {
+  ++ctx_->requests;
+  if (!host_allowed(ctx_->origins, req.header("host"))) {
+    out->send(plain_error(403,
+                          "Forbidden: the Host header is not an allowed host for this "
+                          "server (DNS rebinding protection)"));
+    return;
+  }
+  if (!origin_allowed(ctx_->origins, req.header("origin"))) {
+    out->send(plain_error(403,
+                          "Forbidden: the Origin header is not an allowed origin for this "
+                          "server"));
+    return;
+  }
+  std::string_view path = req.path();
+  if (path == ctx_->opts.path) {
+    handle_mcp(req, out);
+  } else if (ctx_->opts.auth && path.substr(0, k_metadata_path.size()) == k_metadata_path) {
+    handle_metadata(req, out);
+  } else {
+    out->send(plain_error(404, "Not found: the MCP endpoint is " + ctx_->opts.path));
+  }
+}
+
+void endpoint::handle_mcp(request& req, const std::shared_ptr<reply_channel>& out) {
+  if (ctx_->stopping.load()) {
+    out->send(plain_error(503, "Service unavailable: the server is shutting down"));
+    return;
+  }
+  if (req.method == "POST") return handle_post(req, out);
+  if (req.method == "GET") return handle_get(req, out);
+  if (req.method == "DELETE") return handle_delete(req, out);
+  response r = plain_error(405, "Method not allowed: the MCP endpoint accepts POST" +
+                                    std::string(ctx_->opts.legacy ? ", GET and DELETE" : ""));
+  r.headers.emplace_back("Allow", ctx_->opts.legacy ? "POST, GET, DELETE" : "POST");
+  out->send(r);
+}
+
+auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method,
+                                 std::string_view mcp_name) {
+  auth_outcome result;
+  if (!ctx_->opts.auth) return result;
+  const http_auth_options& a = *ctx_->opts.auth;
+  auto token = bearer_token(req.header("authorization"));
+  http_auth_result verdict = http_auth_result::invalid("An access token is required");
+  if (token) verdict = a.verifier(*token, {req.method, mcp_method, mcp_name});
+  if (verdict.status == http_auth_result::failure::none) {
+    result.principal = std::move(verdict.principal);
+    return result;
+  }
+  bool scope = verdict.status == http_auth_result::failure::insufficient_scope;
+  std::string challenge = "Bearer resource_metadata=\"" + ctx_->resource_metadata_url + "\"";
+  if (token || scope) {
+    challenge += scope ? ", error=\"insufficient_scope\"" : ", error=\"invalid_token\"";
+  }
+  const auto& scopes = scope || !verdict.scopes.empty() ? verdict.scopes : a.scopes_supported;
+  if (!scopes.empty()) challenge += ", scope=\"" + quoted_list(scopes) + "\"";
+  if (token && !verdict.description.empty()) {
+    std::string d = verdict.description;
+    d.erase(std::remove_if(d.begin(), d.end(), [](char c) { return c == '"' || c == '\\'; }),
+            d.end());
+    challenge += ", error_description=\"" + d + "\"";
+  }
+  response r =
+      plain_error(scope ? 403 : 401, scope ? "Forbidden: the access token lacks a required scope"
+                                           : "Unauthorized: send a valid bearer access token");
+  r.headers.emplace_back("WWW-Authenticate", challenge);
+  result.rejection = std::move(r);
+  return result;
+}
+
+void endpoint::handle_metadata(const request& req, const std::shared_ptr<reply_channel>& out) {
+  if (req.method != "GET") {
+    response r = plain_error(405, "Method not allowed: the metadata document accepts GET");
+    r.headers.emplace_back("Allow", "GET");
+    out->send(r);
+    return;
+  }
+  const http_auth_options& a = *ctx_->opts.auth;
+  json doc = {{"resource", ctx_->resource},
+              {"authorization_servers", a.authorization_servers},
+              {"bearer_methods_supported", {"header"}}};
+  if (!a.scopes_supported.empty()) doc["scopes_supported"] = a.scopes_supported;
+  response r;
+  r.body = doc.dump();
+  r.headers.emplace_back("Cache-Control", "max-age=3600");
+  out->send(r);
+}
+
+std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const json& principal,
+                                                       std::optional<response>& error) {
+  const std::string* sid = req.header("mcp-session-id");
+  if (sid == nullptr || sid->empty()) {
+    error = plain_error(400,
+                        "Bad Request: the Mcp-Session-Id header is required; send "
+                        "initialize first, or use 2026-07-28 per-request _meta");
+    return nullptr;
+  }
+  auto s = ctx_->sessions.find(*sid);
+  if (!s || s->principal_key() != principal_key(principal)) {
+    error = plain_error(404,
+                        "Session not found: it expired or was terminated; send initialize "
+                        "to start a new session");
+    return nullptr;
+  }
+  if (auto e = check_legacy_version(req, *s)) {
+    error = std::move(e);
+    return nullptr;
+  }
+  s->touch();
+  return s;
+}
+
+std::optional<response> endpoint::check_legacy_version(const request& req, http_session& s) {
+  const std::string* pv = req.header("mcp-protocol-version");
+  if (pv == nullptr) return std::nullopt;  // pre-2025-06-18 clients do not send it
+  std::string negotiated = s.engine().negotiated_version();
+  if (!is_legacy_version(*pv) || (!negotiated.empty() && *pv != negotiated)) {
+    return plain_error(400, "Bad Request: unsupported MCP-Protocol-Version \"" + *pv +
+                                "\"; this session negotiated \"" + negotiated + "\"");
+  }
+  return std::nullopt;
+}
+
+void endpoint::handle_delete(request& req, const std::shared_ptr<reply_channel>& out) {
+  const std::string* pv = req.header("mcp-protocol-version");
+  if (!ctx_->opts.legacy || (pv != nullptr && *pv == k_modern_version)) {
+    response r = plain_error(405, "Method not allowed: 2026-07-28 has no sessions to delete");
+    r.headers.emplace_back("Allow", "POST");
+    return out->send(r);
+  }
+  auto auth = authorize(req, {}, {});
+  if (auth.rejection) return out->send(*auth.rejection);
+  std::optional<response> error;
+  auto s = legacy_session(req, auth.principal, error);
+  if (!s) return out->send(*error);
+  ctx_->sessions.remove(s->id());
+  s->close_get();
+  s->engine().shutdown(std::chrono::milliseconds(0));
+  response r;
+  r.status = 204;
+  out->send(r);
+}
+
+}  // namespace mcpcxx::http

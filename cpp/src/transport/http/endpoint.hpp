@@ -1,0 +1,61 @@
+// Routes one parsed HTTP request: the MCP endpoint (POST, GET, DELETE), the RFC 9728 metadata
+// document, and the checks every request passes first (Host, Origin, auth, media types).
+// Thread-safety: handle() may run concurrently on several I/O threads.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "mcpcxx/jsonrpc.hpp"
+
+#include "transport/http/context.hpp"
+#include "transport/http/reply_channel.hpp"
+#include "transport/http/request_parser.hpp"
+
+namespace mcpcxx::http {
+
+/// Outcome of the bearer-token check.
+struct auth_outcome {
+  std::optional<response> rejection;  ///< 401/403 to send, when set
+  json principal = nullptr;
+};
+
+/// Checks modern SEP-2243 headers against the body; the -32020 message when they disagree.
+std::optional<std::string> check_modern_headers(transport_context& ctx, const request& req,
+                                                const jsonrpc::message& msg);
+
+/// The request handler for one http_server.
+class endpoint {
+ public:
+  explicit endpoint(std::shared_ptr<transport_context> ctx) : ctx_(std::move(ctx)) {}
+
+  /// Handles `req`; the reply goes to `out` now or later from engine threads.
+  void handle(request&& req, const std::shared_ptr<reply_channel>& out);
+
+ private:
+  std::shared_ptr<transport_context> ctx_;
+
+  void handle_mcp(request& req, const std::shared_ptr<reply_channel>& out);
+  void handle_post(request& req, const std::shared_ptr<reply_channel>& out);
+  void handle_get(request& req, const std::shared_ptr<reply_channel>& out);
+  void handle_delete(request& req, const std::shared_ptr<reply_channel>& out);
+  void handle_metadata(const request& req, const std::shared_ptr<reply_channel>& out);
+  void post_modern(request& req, jsonrpc::message msg, json principal,
+                   const std::shared_ptr<reply_channel>& out);
+  void post_legacy(request& req, jsonrpc::message msg, json principal,
+                   const std::shared_ptr<reply_channel>& out);
+  void post_initialize(jsonrpc::message msg, json principal,
+                       const std::shared_ptr<reply_channel>& out);
+  auth_outcome authorize(const request& req, std::string_view mcp_method,
+                         std::string_view mcp_name);
+  /// The legacy session named by the request, or a 400/404 response.
+  std::shared_ptr<http_session> legacy_session(const request& req, const json& principal,
+                                               std::optional<response>& error);
+  std::optional<response> check_legacy_version(const request& req, http_session& s);
+};
+
+/// A stable key identifying a principal (binds legacy sessions to their creator).
+std::string principal_key(const json& principal);
+
+}  // namespace mcpcxx::http

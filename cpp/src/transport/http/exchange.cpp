@@ -1,0 +1,131 @@
+#include "transport/http/exchange.hpp"
+
+#include "mcpcxx/error_codes.hpp"
+
+namespace mcpcxx::http {
+
+int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, bool batch) {
+  if (frame.find("\"error\"") == std::string_view::npos) return 200;
+  json reply = json::parse(frame, nullptr, false);
+  if (!reply.is_object() || !reply.contains("error") || !reply["error"].is_object()) return 200;
+  const json& code_j = reply["error"].value("code", json(nullptr));
+  if (!code_j.is_number_integer()) return 200;
+  int code = code_j.get<int>();
+  namespace ec = error_code;
+  if (code == ec::parse_error) return 400;
+  // -32600 from the engine: batch misuse is a malformed body; a reused id or a second
+  // initialize is an ordinary JSON-RPC error on a well-formed request.
+  if (code == ec::invalid_request) return batch ? 400 : 200;
+  if (!modern) return 200;
+  if (code == ec::method_not_found) return 404;
+  if (code == ec::header_mismatch || code == ec::missing_required_client_capability ||
+      code == ec::unsupported_protocol_version) {
+    return 400;
+  }
+  if (code == ec::invalid_params && meta_incomplete) return 400;
+  return 200;
+}
+
+post_exchange::post_exchange(std::shared_ptr<transport_context> ctx,
+                             std::shared_ptr<reply_channel> out, exchange_setup setup,
+                             session engine_session)
+    : ctx_(std::move(ctx)),
+      out_(std::move(out)),
+      setup_(std::move(setup)),
+      session_(std::move(engine_session)) {}
+
+post_exchange::~post_exchange() = default;
+
+void post_exchange::begin() {
+  flight_key_ = ctx_->exchange_started(*session_);
+  if (setup_.legacy && !setup_.initialize) setup_.legacy->enter();
+  std::weak_ptr<post_exchange> weak = weak_from_this();
+  out_->on_disconnect([weak] {
+    if (auto self = weak.lock()) self->client_gone();
+  });
+}
+
+response_headers post_exchange::headers() const {
+  response_headers h;
+  if (setup_.legacy) h.emplace_back("Mcp-Session-Id", setup_.legacy->id());
+  return h;
+}
+
+void post_exchange::start_stream_locked() {
+  streaming_ = true;
+  out_->open_stream(200, headers());
+  if (setup_.legacy) {
+    stream_ = setup_.legacy->new_stream();
+    if (setup_.priming) out_->write(setup_.legacy->prime(stream_));
+  }
+}
+
+void post_exchange::write_event_locked(std::string_view frame) {
+  if (setup_.legacy) {
+    out_->write(setup_.legacy->record(stream_, frame));
+  } else {
+    out_->write(sse_event({}, frame));
+  }
+}
+
+bool post_exchange::register_session_locked(std::string_view frame) {
+  json reply = json::parse(frame, nullptr, false);
+  bool ok = reply.is_object() && reply.contains("result");
+  if (!ok) {
+    setup_.legacy.reset();  // initialize failed: no session is created
+    return true;
+  }
+  if (ctx_->sessions.insert(setup_.legacy)) return true;
+  setup_.legacy->engine().shutdown(std::chrono::milliseconds(0));
+  setup_.legacy.reset();
+  out_->send(error_response(503, error_code::internal_error,
+                            "Service unavailable: too many sessions; retry later"));
+  finish_locked();
+  return false;
+}
+
+void post_exchange::send(std::string frame, frame_kind kind) {
+  std::lock_guard g(lock_);
+  if (done_) return;
+  if (kind == frame_kind::notification) {
+    if (!streaming_) start_stream_locked();
+    write_event_locked(frame);
+    return;
+  }
+  if (setup_.initialize && !register_session_locked(frame)) return;
+  if (streaming_) {
+    write_event_locked(frame);
+    if (setup_.legacy) setup_.legacy->finish_stream(stream_);
+    out_->end_stream();
+  } else {
+    response r;
+    r.status = status_for_reply(frame, setup_.modern, setup_.meta_incomplete, setup_.batch);
+    r.headers = headers();
+    r.body = std::move(frame);
+    out_->send(r);
+  }
+  finish_locked();
+}
+
+void post_exchange::finish_locked() {
+  if (done_) return;
+  done_ = true;
+  if (setup_.legacy) {
+    setup_.legacy->touch();
+    if (!setup_.initialize) setup_.legacy->leave();
+  }
+  ctx_->exchange_done(flight_key_);
+  if (setup_.modern || !setup_.legacy) {
+    // A stateless session lives exactly as long as its one request.
+    session_.reset();
+  }
+}
+
+void post_exchange::client_gone() {
+  std::lock_guard g(lock_);
+  if (done_ || !setup_.modern) return;  // legacy: a disconnect is not a cancellation
+  if (session_) session_->cancel(setup_.id, "The client closed the HTTP response stream");
+  finish_locked();
+}
+
+}  // namespace mcpcxx::http

@@ -1,0 +1,66 @@
+// The engine's reply sink for one POSTed request: answers application/json when the final
+// response comes first, or switches to text/event-stream when a notification precedes it.
+// Thread-safety: send() may be called from any engine thread; writes are serialized inside.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "mcpcxx/jsonrpc.hpp"
+#include "mcpcxx/session.hpp"
+
+#include "transport/http/context.hpp"
+#include "transport/http/reply_channel.hpp"
+#include "transport/http/session_table.hpp"
+
+namespace mcpcxx::http {
+
+/// The HTTP status for a final JSON-RPC reply (spec-digest §5.4). `meta_incomplete`: the modern
+/// request lacked a required _meta field, so its -32602 is a 400; `batch`: the body was an array.
+int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, bool batch);
+
+/// What an exchange needs to know about its request.
+struct exchange_setup {
+  bool modern = false;
+  bool meta_incomplete = false;
+  bool batch = false;
+  jsonrpc::request_id id;
+  std::shared_ptr<http_session> legacy;  ///< the session (legacy), also set for initialize
+  bool initialize = false;               ///< insert `legacy` into the table on success
+  bool priming = false;                  ///< send a priming event when streaming (>= 2025-11-25)
+};
+
+/// One request's reply sink.
+class post_exchange : public frame_sink, public std::enable_shared_from_this<post_exchange> {
+ public:
+  post_exchange(std::shared_ptr<transport_context> ctx, std::shared_ptr<reply_channel> out,
+                exchange_setup setup, session engine_session);
+  ~post_exchange() override;
+
+  /// Registers with the context and the disconnect hook; call before session.receive().
+  void begin();
+  void send(std::string frame, frame_kind kind) override;
+
+ private:
+  std::shared_ptr<transport_context> ctx_;
+  std::shared_ptr<reply_channel> out_;
+  exchange_setup setup_;
+  std::optional<session> session_;
+  std::mutex lock_;
+  bool streaming_ = false;
+  bool done_ = false;
+  std::uint64_t stream_ = 0;
+  std::uint64_t flight_key_ = 0;
+
+  response_headers headers() const;
+  void start_stream_locked();
+  void write_event_locked(std::string_view frame);
+  void finish_locked();
+  void client_gone();
+  bool register_session_locked(std::string_view frame);
+};
+
+}  // namespace mcpcxx::http

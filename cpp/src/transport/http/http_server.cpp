@@ -1,0 +1,255 @@
+// http_server: the acceptor, the I/O threads, the connection registry, the session reaper and
+// the graceful stop sequence.
+#include <condition_variable>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+#include <asio.hpp>
+
+#include "mcpcxx/http.hpp"
+
+#include "transport/http/connection.hpp"
+#include "transport/http/context.hpp"
+#include "transport/http/endpoint.hpp"
+
+namespace mcpcxx {
+
+http_auth_result http_auth_result::allow(json principal) {
+  http_auth_result r;
+  r.status = failure::none;
+  r.principal = std::move(principal);
+  return r;
+}
+
+http_auth_result http_auth_result::invalid(std::string description) {
+  http_auth_result r;
+  r.status = failure::invalid_token;
+  r.description = std::move(description);
+  return r;
+}
+
+http_auth_result http_auth_result::insufficient(std::vector<std::string> required,
+                                                std::string description) {
+  http_auth_result r;
+  r.status = failure::insufficient_scope;
+  r.scopes = std::move(required);
+  r.description = std::move(description);
+  return r;
+}
+
+namespace detail {
+
+class http_server_impl {
+ public:
+  http_server_impl(server& srv, http_options opts)
+      : ctx_(std::make_shared<http::transport_context>(srv, std::move(opts))),
+        endpoint_(ctx_),
+        acceptor_(io_),
+        reaper_(io_) {}
+
+  void start();
+  void stop(std::chrono::milliseconds grace);
+  void wait();
+  std::uint16_t port() const { return port_; }
+  http_stats stats() const;
+  std::size_t reap();
+
+ private:
+  std::shared_ptr<http::transport_context> ctx_;
+  http::endpoint endpoint_;
+  asio::io_context io_;
+  asio::ip::tcp::acceptor acceptor_;
+  asio::steady_timer reaper_;
+  std::vector<std::thread> threads_;
+  std::uint16_t port_ = 0;
+  mutable std::mutex lock_;
+  std::condition_variable stopped_cv_;
+  bool started_ = false;
+  bool stopped_ = false;
+  bool stop_begun_ = false;
+  std::unordered_map<http::connection*, std::weak_ptr<http::connection>> connections_;
+
+  void do_accept();
+  void on_accept(const asio::error_code& ec, asio::ip::tcp::socket socket);
+  void schedule_reaper();
+  void resolve_auth_urls();
+  std::vector<std::shared_ptr<http::connection>> live_connections();
+};
+
+void http_server_impl::start() {
+  {
+    std::lock_guard g(lock_);
+    if (started_) throw std::logic_error("http_server::start called twice");
+    started_ = true;
+  }
+  asio::ip::tcp::endpoint ep(asio::ip::make_address(ctx_->opts.host), ctx_->opts.port);
+  acceptor_.open(ep.protocol());
+  acceptor_.set_option(asio::ip::tcp::acceptor::reuse_address(true));
+  acceptor_.bind(ep);
+  acceptor_.listen(asio::socket_base::max_listen_connections);
+  port_ = acceptor_.local_endpoint().port();
+  resolve_auth_urls();
+  do_accept();
+  schedule_reaper();
+  for (std::size_t i = 0; i < ctx_->opts.io_threads; ++i) {
+    threads_.emplace_back([this] { io_.run(); });
+  }
+}
+
+void http_server_impl::resolve_auth_urls() {
+  if (!ctx_->opts.auth) return;
+  std::string host = ctx_->opts.host.find(':') != std::string::npos ? "[" + ctx_->opts.host + "]"
+                                                                    : ctx_->opts.host;
+  std::string base = "http://" + host + ":" + std::to_string(port_);
+  ctx_->resource =
+      ctx_->opts.auth->resource.empty() ? base + ctx_->opts.path : ctx_->opts.auth->resource;
+  ctx_->resource_metadata_url =
+      ctx_->opts.auth->resource_metadata_url.empty()
+          ? base + "/.well-known/oauth-protected-resource" + ctx_->opts.path
+          : ctx_->opts.auth->resource_metadata_url;
+}
+
+void http_server_impl::do_accept() {
+  acceptor_.async_accept(asio::make_strand(io_),
+                         [this](const asio::error_code& ec, asio::ip::tcp::socket socket) {
+                           on_accept(ec, std::move(socket));
+                         });
+}
+
+void http_server_impl::on_accept(const asio::error_code& ec, asio::ip::tcp::socket socket) {
+  if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+  if (!ec) {
+    std::shared_ptr<http::connection> conn;
+    {
+      std::lock_guard g(lock_);
+      if (connections_.size() >= ctx_->opts.max_connections || ctx_->stopping.load()) {
+        ++ctx_->rejected_connections;
+        asio::error_code ignored;
+        socket.close(ignored);
+      } else {
+        conn = std::make_shared<http::connection>(std::move(socket), *ctx_, endpoint_,
+                                                  [this](http::connection* c) {
+                                                    std::lock_guard g2(lock_);
+                                                    connections_.erase(c);
+                                                  });
+        connections_.emplace(conn.get(), conn);
+      }
+    }
+    if (conn) conn->start();
+  }
+  do_accept();
+}
+
+void http_server_impl::schedule_reaper() {
+  auto period = std::clamp(ctx_->opts.session_idle_timeout / 4, std::chrono::milliseconds(10),
+                           std::chrono::milliseconds(60000));
+  reaper_.expires_after(period);
+  reaper_.async_wait([this](const asio::error_code& ec) {
+    if (ec || ctx_->stopping.load()) return;
+    reap();
+    schedule_reaper();
+  });
+}
+
+std::size_t http_server_impl::reap() {
+  auto expired = ctx_->sessions.take_expired(ctx_->opts.session_idle_timeout);
+  for (auto& s : expired) {
+    s->close_get();
+    s->engine().shutdown(std::chrono::milliseconds(0));
+  }
+  ctx_->sessions_expired += expired.size();
+  return expired.size();
+}
+
+std::vector<std::shared_ptr<http::connection>> http_server_impl::live_connections() {
+  std::lock_guard g(lock_);
+  std::vector<std::shared_ptr<http::connection>> out;
+  for (auto& [p, w] : connections_) {
+    if (auto c = w.lock()) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void http_server_impl::stop(std::chrono::milliseconds grace) {
+  {
+    std::lock_guard g(lock_);
+    if (!started_ || stop_begun_) return;
+    stop_begun_ = true;
+  }
+  auto deadline = std::chrono::steady_clock::now() + grace;
+  ctx_->stopping.store(true);
+  asio::post(io_, [this] {
+    asio::error_code ignored;
+    acceptor_.close(ignored);
+    reaper_.cancel();
+  });
+  for (auto& c : live_connections()) c->drain();
+  bool drained = ctx_->wait_exchanges(deadline);
+  ctx_->cancel_exchanges(drained ? std::chrono::milliseconds(0) : std::chrono::milliseconds(100));
+  for (auto& s : ctx_->sessions.take_all()) {
+    s->close_get();
+    s->engine().shutdown(std::chrono::milliseconds(0));
+  }
+  for (auto& c : live_connections()) c->force_close();
+  // Let the connections run their close handlers, then end the loop.
+  asio::post(io_, [this] { io_.stop(); });
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+  {
+    std::lock_guard g(lock_);
+    connections_.clear();
+    stopped_ = true;
+  }
+  stopped_cv_.notify_all();
+}
+
+void http_server_impl::wait() {
+  std::unique_lock g(lock_);
+  stopped_cv_.wait(g, [&] { return stopped_ || !started_; });
+}
+
+http_stats http_server_impl::stats() const {
+  http_stats s;
+  {
+    std::lock_guard g(lock_);
+    s.connections = connections_.size();
+  }
+  s.sessions = ctx_->sessions.size();
+  s.session_bytes = ctx_->sessions.bytes();
+  s.requests = ctx_->requests.load();
+  s.rejected_connections = ctx_->rejected_connections.load();
+  s.sessions_expired = ctx_->sessions_expired.load();
+  return s;
+}
+
+}  // namespace detail
+
+http_server::http_server(server& srv, http_options options) {
+  if (options.path.empty() || options.path.front() != '/') {
+    throw std::invalid_argument("http_options.path must start with '/'");
+  }
+  if (options.io_threads == 0) throw std::invalid_argument("http_options.io_threads must be >= 1");
+  if (options.max_connections == 0) {
+    throw std::invalid_argument("http_options.max_connections must be >= 1");
+  }
+  if (options.auth && !options.auth->verifier) {
+    throw std::invalid_argument("http_options.auth needs a verifier");
+  }
+  if (options.auth && options.auth->authorization_servers.empty()) {
+    throw std::invalid_argument("http_options.auth needs at least one authorization server");
+  }
+  impl_ = std::make_unique<detail::http_server_impl>(srv, std::move(options));
+}
+
+http_server::~http_server() { impl_->stop(std::chrono::milliseconds(0)); }
+
+void http_server::start() { impl_->start(); }
+std::uint16_t http_server::port() const { return impl_->port(); }
+void http_server::stop(std::chrono::milliseconds grace) { impl_->stop(grace); }
+void http_server::wait() { impl_->wait(); }
+http_stats http_server::stats() const { return impl_->stats(); }
+std::size_t http_server::reap_idle_sessions() { return impl_->reap(); }
+
+}  // namespace mcpcxx

@@ -1,0 +1,83 @@
+#include "transport/http/reply_channel.hpp"
+
+namespace mcpcxx::http {
+
+reply_channel::reply_channel(std::shared_ptr<reply_target> target, std::uint64_t request_no,
+                             bool keep_alive)
+    : target_(std::move(target)), request_no_(request_no), keep_alive_(keep_alive) {}
+
+void reply_channel::send(const response& r) {
+  std::shared_ptr<reply_target> t;
+  {
+    std::lock_guard g(lock_);
+    if (final_ || streaming_) return;
+    final_ = true;
+    t = std::move(target_);
+    on_disconnect_ = nullptr;
+  }
+  if (t) t->deliver(request_no_, serialize(r, keep_alive_), delivery::final, keep_alive_);
+}
+
+void reply_channel::open_stream(int status, const response_headers& headers) {
+  std::lock_guard g(lock_);
+  if (final_ || streaming_ || !target_) return;
+  streaming_ = true;
+  target_->deliver(request_no_, serialize_stream_head(status, headers, "text/event-stream"),
+                   delivery::head_of_stream, keep_alive_);
+}
+
+void reply_channel::write(std::string_view event_text) {
+  std::lock_guard g(lock_);
+  if (final_ || !streaming_ || closed_ || !target_ || event_text.empty()) return;
+  target_->deliver(request_no_, chunk(event_text), delivery::data, keep_alive_);
+}
+
+void reply_channel::end_stream() {
+  std::shared_ptr<reply_target> t;
+  {
+    std::lock_guard g(lock_);
+    if (final_ || !streaming_) return;
+    final_ = true;
+    t = std::move(target_);
+    on_disconnect_ = nullptr;
+  }
+  if (t) t->deliver(request_no_, std::string(last_chunk()), delivery::final, keep_alive_);
+}
+
+void reply_channel::on_disconnect(std::function<void()> fn) {
+  bool run_now = false;
+  {
+    std::lock_guard g(lock_);
+    if (closed_) {
+      run_now = !final_;
+    } else if (!final_) {
+      on_disconnect_ = std::move(fn);
+    }
+  }
+  if (run_now && fn) fn();
+}
+
+void reply_channel::disconnected() {
+  std::function<void()> fn;
+  {
+    std::lock_guard g(lock_);
+    if (closed_) return;
+    closed_ = true;
+    target_.reset();
+    if (!final_) fn = std::move(on_disconnect_);
+    on_disconnect_ = nullptr;
+  }
+  if (fn) fn();
+}
+
+bool reply_channel::closed() const {
+  std::lock_guard g(lock_);
+  return closed_;
+}
+
+bool reply_channel::finished() const {
+  std::lock_guard g(lock_);
+  return final_;
+}
+
+}  // namespace mcpcxx::http

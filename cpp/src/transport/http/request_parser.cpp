@@ -1,0 +1,200 @@
+#include "transport/http/request_parser.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <llhttp.h>
+
+namespace mcpcxx::http {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+std::string_view trim(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+  return v;
+}
+
+}  // namespace
+
+const std::string* request::header(std::string_view name) const {
+  for (const auto& [k, v] : headers) {
+    if (k == name) return &v;
+  }
+  return nullptr;
+}
+
+std::size_t request::header_count(std::string_view name) const {
+  return static_cast<std::size_t>(std::count_if(headers.begin(), headers.end(),
+                                                [&](const auto& h) { return h.first == name; }));
+}
+
+std::string_view request::path() const {
+  std::string_view t = target;
+  auto q = t.find_first_of("?#");
+  return q == std::string_view::npos ? t : t.substr(0, q);
+}
+
+struct request_parser::impl {
+  llhttp_t parser{};
+};
+
+struct request_parser::callbacks {
+  static request_parser& self(llhttp_t* p) { return *static_cast<request_parser*>(p->data); }
+
+  static int head_grow(request_parser& s, std::size_t n) {
+    s.head_bytes_ += n;
+    if (s.head_bytes_ > s.limits_.max_header_bytes) {
+      return s.fail(431, "Request header fields too large: the request line and headers exceed " +
+                             std::to_string(s.limits_.max_header_bytes) + " bytes");
+    }
+    return 0;
+  }
+  static int on_begin(llhttp_t* p) {
+    self(p).started_ = true;
+    return 0;
+  }
+  static int on_url(llhttp_t* p, const char* at, std::size_t n) {
+    auto& s = self(p);
+    s.current_.target.append(at, n);
+    return head_grow(s, n);
+  }
+  static int on_field(llhttp_t* p, const char* at, std::size_t n) {
+    auto& s = self(p);
+    if (s.in_value_ && s.push_header() != 0) return -1;
+    s.field_.append(at, n);
+    return head_grow(s, n + 4);
+  }
+  static int on_value(llhttp_t* p, const char* at, std::size_t n) {
+    auto& s = self(p);
+    s.in_value_ = true;
+    s.value_.append(at, n);
+    return head_grow(s, n);
+  }
+  static int on_headers_complete(llhttp_t* p) {
+    auto& s = self(p);
+    if (s.in_value_ && s.push_header() != 0) return -1;
+    s.current_.method = llhttp_method_name(static_cast<llhttp_method_t>(p->method));
+    s.current_.keep_alive = llhttp_should_keep_alive(p) != 0;
+    if ((p->flags & F_CONTENT_LENGTH) != 0 && p->content_length > s.limits_.max_body_bytes) {
+      return s.fail(413, "Request body too large: Content-Length " +
+                             std::to_string(p->content_length) + " exceeds the limit of " +
+                             std::to_string(s.limits_.max_body_bytes) + " bytes");
+    }
+    s.in_body_ = true;
+    const std::string* expect = s.current_.header("expect");
+    s.continue_pending_ = expect != nullptr && lower(*expect) == "100-continue";
+    return 0;
+  }
+  static int on_body(llhttp_t* p, const char* at, std::size_t n) {
+    auto& s = self(p);
+    if (s.current_.body.size() + n > s.limits_.max_body_bytes) {
+      return s.fail(413, "Request body too large: it exceeds the limit of " +
+                             std::to_string(s.limits_.max_body_bytes) + " bytes");
+    }
+    s.current_.body.append(at, n);
+    return 0;
+  }
+  static int on_complete(llhttp_t* p) {
+    self(p).complete_ = true;
+    return HPE_PAUSED;
+  }
+};
+
+namespace {
+
+const llhttp_settings_t& settings() {
+  static const llhttp_settings_t s = [] {
+    llhttp_settings_t v;
+    llhttp_settings_init(&v);
+    using cb = request_parser::callbacks;
+    v.on_message_begin = &cb::on_begin;
+    v.on_url = &cb::on_url;
+    v.on_header_field = &cb::on_field;
+    v.on_header_value = &cb::on_value;
+    v.on_headers_complete = &cb::on_headers_complete;
+    v.on_body = &cb::on_body;
+    v.on_message_complete = &cb::on_complete;
+    return v;
+  }();
+  return s;
+}
+
+}  // namespace
+
+request_parser::request_parser(parser_limits limits)
+    : impl_(std::make_unique<impl>()), limits_(limits) {
+  llhttp_init(&impl_->parser, HTTP_REQUEST, &settings());
+  impl_->parser.data = this;
+}
+
+request_parser::~request_parser() = default;
+
+int request_parser::fail(int status, std::string message) {
+  failure_ = {status, std::move(message)};
+  return -1;
+}
+
+int request_parser::push_header() {
+  if (current_.headers.size() >= limits_.max_headers) {
+    return fail(431, "Request header fields too large: more than " +
+                         std::to_string(limits_.max_headers) + " header fields");
+  }
+  current_.headers.emplace_back(lower(std::move(field_)), std::string(trim(value_)));
+  field_.clear();
+  value_.clear();
+  in_value_ = false;
+  return 0;
+}
+
+parse_state request_parser::feed(const char* data, std::size_t size, std::size_t& consumed) {
+  consumed = 0;
+  if (complete_) return parse_state::complete;
+  llhttp_errno_t err = llhttp_execute(&impl_->parser, data, size);
+  if (err == HPE_OK) {
+    consumed = size;
+    return parse_state::need_more;
+  }
+  if (err == HPE_PAUSED && complete_) {
+    consumed = static_cast<std::size_t>(llhttp_get_error_pos(&impl_->parser) - data);
+    return parse_state::complete;
+  }
+  if (failure_.message.empty()) {
+    failure_ = {400, std::string("Malformed HTTP request: ") +
+                         llhttp_get_error_reason(&impl_->parser) + " (" + llhttp_errno_name(err) +
+                         "); send a valid HTTP/1.1 request"};
+  }
+  return parse_state::error;
+}
+
+parse_state request_parser::finish() {
+  if (complete_) return parse_state::complete;
+  if (!started_) return parse_state::need_more;
+  failure_ = {400, in_body_ ? "Truncated request: the connection ended before the body was "
+                              "complete; send exactly Content-Length bytes"
+                            : "Truncated request: the connection ended inside the request head"};
+  return parse_state::error;
+}
+
+request request_parser::take() {
+  request out = std::move(current_);
+  current_ = request{};
+  field_.clear();
+  value_.clear();
+  in_value_ = false;
+  head_bytes_ = 0;
+  started_ = false;
+  in_body_ = false;
+  complete_ = false;
+  continue_pending_ = false;
+  llhttp_resume(&impl_->parser);
+  return out;
+}
+
+}  // namespace mcpcxx::http

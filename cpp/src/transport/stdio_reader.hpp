@@ -1,0 +1,56 @@
+// The stdio transport's input side: reads the inbound descriptor on the io_context, splits it into
+// lines and hands each to the session; over-long lines are answered directly with -32600.
+// Thread-safety: start() once; the read chain runs on io threads; release() after they stopped.
+#pragma once
+
+#include <asio/io_context.hpp>
+#include <asio/posix/stream_descriptor.hpp>
+#include <functional>
+#include <memory>
+#include <system_error>
+#include <vector>
+
+#include "mcpcxx/session.hpp"
+#include "transport/stdio_framing.hpp"
+#include "transport/stdio_writer.hpp"
+
+namespace mcpcxx::stdio_detail {
+
+/// Reads newline-delimited frames from one descriptor into a session.
+class line_reader final : public line_handler {
+ public:
+  /// Called once when input ends: an empty code for EOF, else the read error.
+  using end_callback = std::function<void(const std::error_code&)>;
+  /// The server's log writer (empty: stderr).
+  using log_writer = std::function<void(std::string_view)>;
+
+  /// Reads a private duplicate of `fd`. Throws std::system_error when it cannot be used.
+  line_reader(asio::io_context& io, int fd, session target, std::shared_ptr<frame_writer> writer,
+              std::size_t max_line_bytes, end_callback on_end, log_writer log);
+
+  /// Starts the read chain.
+  void start();
+  /// Releases the descriptor; only once the io_context no longer runs handlers.
+  void release();
+
+  void on_line(std::string_view line) override;
+  void on_overlong() override;
+
+ private:
+  void read_some();
+
+  std::unique_ptr<asio::posix::stream_descriptor> in_;
+  session session_;
+  std::shared_ptr<frame_writer> writer_;
+  std::size_t max_line_bytes_;
+  line_splitter splitter_;
+  std::vector<char> buffer_;
+  end_callback on_end_;
+  log_writer log_;
+};
+
+/// Writes one JSON log line {"level","component":"stdio","message"} to the server log.
+void log_stdio(const std::function<void(std::string_view)>& writer, std::string_view level,
+               std::string_view message);
+
+}  // namespace mcpcxx::stdio_detail

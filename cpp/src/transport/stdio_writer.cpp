@@ -1,0 +1,138 @@
+// The stdio frame writer: a FIFO drained by a single chain of gather writes.
+#include "transport/stdio_writer.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <asio/post.hpp>
+#include <asio/write.hpp>
+#include <cstring>
+
+namespace mcpcxx::stdio_detail {
+
+namespace {
+
+constexpr std::size_t k_max_batch = 64;
+constexpr char k_newline[] = "\n";
+
+int duplicate(int fd) {
+  const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  if (copy < 0) throw std::system_error(errno, std::generic_category(), "stdio: dup of output fd");
+  return copy;
+}
+
+}  // namespace
+
+frame_writer::frame_writer(asio::io_context& io, int fd)
+    : io_(io), out_(std::make_unique<asio::posix::stream_descriptor>(io)) {
+  const int copy = duplicate(fd);
+  std::error_code ec;
+  out_->assign(copy, ec);
+  if (ec) {
+    ::close(copy);
+    throw std::system_error(ec, "stdio: cannot use the output fd");
+  }
+}
+
+void frame_writer::send(std::string frame) {
+  // A raw newline would split the frame; outside JSON strings it is plain whitespace.
+  if (std::memchr(frame.data(), '\n', frame.size()) != nullptr) {
+    std::replace(frame.begin(), frame.end(), '\n', ' ');
+  }
+  std::lock_guard lock(mutex_);
+  if (closed_ || error_) return;
+  queue_.push_back(std::move(frame));
+  if (!writing_) {
+    writing_ = true;
+    asio::post(io_, [self = shared_from_this()] { self->pump(); });
+  }
+}
+
+void frame_writer::pump() {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_ || error_ || queue_.empty()) {
+      writing_ = false;
+      idle_cv_.notify_all();
+      return;
+    }
+    const std::size_t n = std::min(queue_.size(), k_max_batch);
+    in_flight_.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      in_flight_.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
+  }
+  buffers_.clear();
+  for (const std::string& f : in_flight_) {
+    buffers_.emplace_back(asio::buffer(f));
+    buffers_.emplace_back(asio::buffer(k_newline, 1));
+  }
+  asio::async_write(*out_, buffers_,
+                    [self = shared_from_this()](const std::error_code& ec, std::size_t) {
+                      self->written(ec);
+                    });
+}
+
+void frame_writer::written(const std::error_code& ec) {
+  std::function<void(const std::error_code&)> notify;
+  bool more = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (!ec) {
+      frames_written_ += in_flight_.size();
+    } else if (!error_) {
+      error_ = ec;
+      queue_.clear();
+      notify = std::move(on_failure_);
+    }
+    in_flight_.clear();
+    // writing_ stays true while this chain continues, so send() never starts a second one.
+    more = !error_ && !closed_ && !queue_.empty();
+    if (!more) {
+      writing_ = false;
+      idle_cv_.notify_all();
+    }
+  }
+  if (notify) notify(ec);
+  if (more) pump();
+}
+
+bool frame_writer::flush(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait_for(lock, timeout, [&] { return error_ || (!writing_ && queue_.empty()); });
+  return !error_ && !writing_ && queue_.empty();
+}
+
+void frame_writer::close() {
+  std::lock_guard lock(mutex_);
+  closed_ = true;
+  queue_.clear();
+  idle_cv_.notify_all();
+}
+
+void frame_writer::release() {
+  std::lock_guard lock(mutex_);
+  closed_ = true;
+  queue_.clear();
+  on_failure_ = nullptr;
+  out_.reset();
+}
+
+void frame_writer::on_failure(std::function<void(const std::error_code&)> callback) {
+  std::lock_guard lock(mutex_);
+  on_failure_ = std::move(callback);
+}
+
+std::error_code frame_writer::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+std::size_t frame_writer::frames_written() const {
+  std::lock_guard lock(mutex_);
+  return frames_written_;
+}
+
+}  // namespace mcpcxx::stdio_detail

@@ -1,0 +1,61 @@
+// Ordered, never-interleaved writer of outbound frames for the stdio transport.
+// Thread-safety: send() may be called from any thread; frames are written in the order send()
+// returned, each followed by "\n", with one write in flight at a time on the io_context.
+#pragma once
+
+#include <asio/io_context.hpp>
+#include <asio/posix/stream_descriptor.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace mcpcxx::stdio_detail {
+
+/// Queues frames from any thread and writes them to one descriptor from the io_context.
+class frame_writer : public std::enable_shared_from_this<frame_writer> {
+ public:
+  /// Writes to a private duplicate of `fd` (the caller's fd is never closed).
+  /// Throws std::system_error when `fd` cannot be duplicated or registered.
+  frame_writer(asio::io_context& io, int fd);
+
+  /// Queues one frame (no trailing newline); dropped once closed or failed.
+  void send(std::string frame);
+  /// Waits until every queued frame is written, the writer failed, or `timeout` passed.
+  /// Returns true when the queue is empty and no write is in flight.
+  bool flush(std::chrono::milliseconds timeout);
+  /// Stops accepting frames; queued frames are dropped.
+  void close();
+  /// Releases the descriptor. Call only once the io_context no longer runs handlers.
+  void release();
+  /// Called once, on an io thread, when a write fails (EPIPE, ECONNRESET, ...).
+  void on_failure(std::function<void(const std::error_code&)> callback);
+  /// The write error, or an empty code.
+  std::error_code error() const;
+  /// Frames written so far.
+  std::size_t frames_written() const;
+
+ private:
+  void pump();
+  void written(const std::error_code& ec);
+
+  asio::io_context& io_;
+  std::unique_ptr<asio::posix::stream_descriptor> out_;
+  mutable std::mutex mutex_;
+  std::condition_variable idle_cv_;
+  std::deque<std::string> queue_;
+  std::vector<std::string> in_flight_;  ///< owned by the write chain while writing_
+  std::vector<asio::const_buffer> buffers_;
+  bool writing_ = false;
+  bool closed_ = false;
+  std::error_code error_;
+  std::size_t frames_written_ = 0;
+  std::function<void(const std::error_code&)> on_failure_;
+};
+
+}  // namespace mcpcxx::stdio_detail

@@ -1,0 +1,84 @@
+// _core.RequestContext: what a Python handler may know about and do for its request.
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+
+#include "handler_bridge.hpp"
+#include "json_caster.hpp"
+
+namespace mcpcxx::py_bind {
+
+namespace {
+
+log_level level_from(const std::string& name) {
+  auto l = parse_log_level(name);
+  if (!l) {
+    throw py::value_error("unknown log level '" + name +
+                          "'; use debug, info, notice, warning, error, critical, alert or "
+                          "emergency");
+  }
+  return *l;
+}
+
+void on_cancel(const py_context& self, py::object fn) {
+  held_object held(std::move(fn));
+  py::gil_scoped_release release;  // the token's lock must never be waited for with the GIL
+  self.state->token.on_cancel([held] {
+    if (!python_alive()) return;
+    py::gil_scoped_acquire gil;
+    try {
+      held.get()();
+    } catch (py::error_already_set& e) {
+      e.discard_as_unraisable("mcpcxx cancellation callback");
+    }
+  });
+}
+
+bool log(const py_context& self, const std::string& level, py::handle data,
+         std::optional<std::string> logger) {
+  const log_level l = level_from(level);
+  json payload = to_json(data);
+  py::gil_scoped_release release;
+  return self.state->with_context(
+      [&](request_context& ctx) { return ctx.log(l, std::move(payload), std::move(logger)); });
+}
+
+}  // namespace
+
+void bind_context(py::module_& m) {
+  py::class_<py_context>(m, "RequestContext",
+                         "The engine's view of one request (valid while its handler runs).")
+      .def_property_readonly(
+          "request_id", [](const py_context& c) { return to_python(c.state->request_id); })
+      .def_property_readonly("protocol_version",
+                             [](const py_context& c) { return c.state->protocol_version; })
+      .def_property_readonly("modern", [](const py_context& c) { return c.state->modern; })
+      .def_property_readonly(
+          "client_info", [](const py_context& c) { return to_python(c.state->client_info); })
+      .def_property_readonly("client_capabilities", [](const py_context& c) {
+        return to_python(c.state->client_capabilities);
+      })
+      .def_property_readonly(
+          "principal", [](const py_context& c) { return to_python(c.state->principal); })
+      .def_property_readonly("cancelled",
+                             [](const py_context& c) { return c.state->token.cancelled(); })
+      .def("on_cancel", &on_cancel, py::arg("callback"),
+           "Run callback() once when the request is cancelled (at once if it already is).")
+      .def(
+          "report_progress",
+          [](const py_context& c, double progress, std::optional<double> total,
+             std::optional<std::string> message) {
+            c.state->with_context([&](request_context& ctx) {
+              ctx.report_progress(progress, total, std::move(message));
+            });
+          },
+          py::arg("progress"), py::arg("total") = py::none(), py::arg("message") = py::none(),
+          py::call_guard<py::gil_scoped_release>(),
+          "Send notifications/progress when the client asked for it; progress must increase.")
+      .def("log", &log, py::arg("level"), py::arg("data"), py::arg("logger") = py::none(),
+           "Log to stderr, and to the client when it asked for this level; True when sent.");
+}
+
+}  // namespace mcpcxx::py_bind

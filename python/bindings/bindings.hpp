@@ -1,0 +1,57 @@
+// Shared pieces of the _core extension: per-area bind functions and a GIL-safe object holder.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "mcpcxx/server.hpp"
+#include "mcpcxx/session.hpp"
+
+namespace mcpcxx::py_bind {
+
+namespace py = pybind11;
+
+/// Registers the error helpers (compose_tool_error_message, is_reserved_code, ...).
+void bind_errors(py::module_& m);
+/// Registers RequestContext.
+void bind_context(py::module_& m);
+/// Registers Session and the frame sink adapter.
+void bind_session(py::module_& m);
+/// Registers Server and its registration methods.
+void bind_server(py::module_& m);
+/// Registers serve_stdio / serve_fds.
+void bind_stdio(py::module_& m);
+
+/// A frame_sink calling fn(frame: str, kind: str) with the GIL held, from any thread.
+std::shared_ptr<frame_sink> make_python_sink(py::object fn);
+
+/// Owns the engine; destroys it without the GIL so worker threads finishing a Python call can
+/// still take the GIL while the pool joins.
+struct server_handle {
+  std::unique_ptr<server> srv;
+  server_handle() = default;
+  server_handle(const server_handle&) = delete;
+  server_handle& operator=(const server_handle&) = delete;
+  ~server_handle();
+};
+
+/// True while the interpreter can still run Python code (not finalizing).
+bool python_alive() noexcept;
+
+/// A shared reference to a Python object that may be copied, moved and destroyed on any thread:
+/// the last owner takes the GIL to drop the reference (or leaks it when the interpreter is gone).
+class held_object {
+ public:
+  held_object() = default;
+  /// Takes a new reference to `obj`; the caller holds the GIL.
+  explicit held_object(py::object obj);
+  /// The object; only with the GIL held.
+  const py::object& get() const noexcept { return *ptr_; }
+  explicit operator bool() const noexcept { return ptr_ != nullptr; }
+
+ private:
+  std::shared_ptr<py::object> ptr_;
+};
+
+}  // namespace mcpcxx::py_bind

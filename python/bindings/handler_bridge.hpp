@@ -1,0 +1,73 @@
+// Turns Python callables into engine handlers: GIL only around conversion and the call, Python
+// exceptions translated into the engine's error types before the GIL is released.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "bindings.hpp"
+#include "mcpcxx/context.hpp"
+#include "mcpcxx/primitives.hpp"
+
+namespace mcpcxx::py_bind {
+
+/// Translates the pending Python exception `e` (GIL held) into a C++ exception holding no
+/// Python objects: ToolError -> tool_error, ProtocolError -> protocol_error, ResourceNotFound ->
+/// resource_not_found, anything else -> unexpected_error("Type: message", traceback).
+std::exception_ptr translate_python_error(py::error_already_set& e);
+
+/// The request context as Python sees it. The engine's request_context lives only while the
+/// handler runs; afterwards every method that needs it raises RuntimeError.
+class context_state {
+ public:
+  explicit context_state(request_context& ctx);
+  /// Called (without the GIL) once the handler returned; waits for calls in progress.
+  void invalidate();
+  /// Runs `fn(ctx)` under the lifetime lock; throws std::runtime_error after invalidate().
+  template <typename Fn>
+  auto with_context(Fn&& fn) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (ctx_ == nullptr) {
+      throw std::runtime_error(
+          "this Context belongs to a request that already finished; use it only inside the "
+          "handler call that received it");
+    }
+    return fn(*ctx_);
+  }
+
+  const json request_id;
+  const std::string protocol_version;
+  const bool modern;
+  const json client_info;
+  const json client_capabilities;
+  const json principal;
+  const cancellation_token token;
+
+ private:
+  std::mutex mutex_;
+  request_context* ctx_;
+};
+
+/// Python handle on a context_state (bound as _core.RequestContext).
+struct py_context {
+  std::shared_ptr<context_state> state;
+};
+
+/// Wraps fn(arguments: dict, ctx) -> (content, structured | None, is_error, meta | None).
+tool_handler make_tool_handler(py::object fn);
+/// Wraps fn(uri, variables | None, ctx) -> list[dict(uri, mimeType?, text? | blob?, _meta?)].
+resource_reader make_resource_reader(py::object fn);
+/// Same for templates; `variables` is a dict of the expanded template variables.
+resource_template_reader make_resource_template_reader(py::object fn);
+/// Wraps fn(arguments: dict[str, str], ctx) -> (description | None, messages).
+prompt_handler make_prompt_handler(py::object fn);
+/// Wraps fn(ref_type, ref, argument_name, argument_value, context: dict, ctx)
+/// -> (values, total | None, has_more).
+completion_handler make_completion_handler(py::object fn);
+
+}  // namespace mcpcxx::py_bind

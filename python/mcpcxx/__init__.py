@@ -1,0 +1,53 @@
+"""mcpcxx: MCP servers in Python on a C++ engine.
+
+Write tools with decorators; the engine does framing, sessions, both protocol eras, schema
+validation and the exact wire shape of every error. See docs/python.md.
+"""
+
+from __future__ import annotations
+
+from mcpcxx._content import (
+    Audio,
+    Completion,
+    CompletionRequest,
+    Image,
+    PromptMessage,
+    ResourceLink,
+    Text,
+    ToolResult,
+)
+from mcpcxx._context import Context
+from mcpcxx._errors import (
+    Cancelled,
+    ErrorCategory,
+    ErrorEffect,
+    MissingClientCapability,
+    ProtocolError,
+    ResourceNotFound,
+    ToolError,
+    compose_error_message,
+)
+from mcpcxx._server import Server
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Audio",
+    "Cancelled",
+    "Completion",
+    "CompletionRequest",
+    "Context",
+    "ErrorCategory",
+    "ErrorEffect",
+    "Image",
+    "MissingClientCapability",
+    "PromptMessage",
+    "ProtocolError",
+    "ResourceLink",
+    "ResourceNotFound",
+    "Server",
+    "Text",
+    "ToolError",
+    "ToolResult",
+    "compose_error_message",
+]

@@ -1,0 +1,101 @@
+"""Tool return values -> (content, structuredContent, isError, _meta) for the engine."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+from mcpcxx._content import CONTENT_TYPES, ContentBlock, Image, ToolResult
+
+WireResult = tuple[list[dict[str, Any]], Any, bool, Any]
+"""What the C++ trampoline accepts from a tool wrapper."""
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+_MAX_DEPTH = 256
+
+
+def to_jsonable(value: Any, _depth: int = 0) -> Any:
+    """A JSON-compatible copy of `value`; pydantic handles models, dataclasses, dates, ..."""
+    t = type(value)
+    if t in _JSON_SCALARS:
+        return value
+    if _depth > _MAX_DEPTH:
+        raise ValueError(
+            f"the value nests deeper than {_MAX_DEPTH} levels (or contains itself); JSON needs a "
+            "finite, acyclic value"
+        )
+    if t is dict:
+        if all(type(k) is str for k in value):
+            return {k: to_jsonable(v, _depth + 1) for k, v in value.items()}
+    elif t is list or t is tuple:
+        return [to_jsonable(v, _depth + 1) for v in value]
+    from pydantic_core import to_jsonable_python
+
+    return to_jsonable_python(value, by_alias=True)
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text of an already JSON-compatible value (non-ASCII kept as is)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def content_block(item: Any) -> dict[str, Any]:
+    """One ContentBlock from a helper object, a str, or an already-built block dict."""
+    if isinstance(item, str):
+        return {"type": "text", "text": item}
+    if isinstance(item, CONTENT_TYPES):
+        return cast(ContentBlock, item).to_content()
+    if isinstance(item, (bytes, bytearray)):
+        return Image(bytes(item)).to_content()
+    if isinstance(item, dict) and isinstance(item.get("type"), str):
+        return to_jsonable(item)  # type: ignore[no-any-return]
+    raise TypeError(
+        f"a {type(item).__name__} is not a content block; use str, Text, Image, Audio, "
+        "ResourceLink or a dict with a 'type' key"
+    )
+
+
+def _is_content_list(value: Any) -> bool:
+    if not isinstance(value, (list, tuple)) or not value:
+        return False
+    has_helper = False
+    for item in value:
+        if isinstance(item, CONTENT_TYPES):
+            has_helper = True
+        elif not isinstance(item, str):
+            return False
+    return has_helper
+
+
+def _explicit(result: ToolResult) -> WireResult:
+    content = [content_block(c) for c in result.content]
+    structured = None
+    if result.structured_content is not None:
+        structured = to_jsonable(result.structured_content)
+        if not content:
+            content = [{"type": "text", "text": dumps(structured)}]
+    meta = None if result.meta is None else to_jsonable(result.meta)
+    return content, structured, bool(result.is_error), meta
+
+
+def convert_result(value: Any, *, wrap: bool, structured: bool) -> WireResult:
+    """Apply the documented return-value rules (docs/python.md, "Return values")."""
+    if isinstance(value, ToolResult):
+        return _explicit(value)
+    if wrap:
+        data = to_jsonable(value)
+        text = value if isinstance(value, str) else dumps(data)
+        return [{"type": "text", "text": text}], {"result": data}, False, None
+    if isinstance(value, str):
+        return [{"type": "text", "text": value}], None, False, None
+    if value is None:
+        return [], None, False, None
+    if isinstance(value, (*CONTENT_TYPES, bytes, bytearray)):
+        return [content_block(value)], None, False, None
+    if _is_content_list(value):
+        return [content_block(v) for v in value], None, False, None
+    data = to_jsonable(value)
+    text_block = [{"type": "text", "text": dumps(data)}]
+    if not structured or isinstance(value, (bool, int, float)):
+        return text_block, None, False, None
+    return text_block, data if isinstance(data, dict) else {"result": data}, False, None

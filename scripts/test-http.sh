@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Streamable HTTP checks: the official conformance suite (pinned) against the C++ fixture server in
+# both eras with the committed expected-failures baseline, the SDK client interop tests over HTTP,
+# and the HTTP GoogleTest suite. Exits non-zero on the first failure.
+# Env: MCPCXX_BUILD_DIR (default build/ci when present, else build/http), MCPCXX_JOBS.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+jobs="${MCPCXX_JOBS:-2}"
+build="${MCPCXX_BUILD_DIR:-}"
+if [[ -z "$build" ]]; then
+  if [[ -f build/ci/CMakeCache.txt ]]; then build=build/ci; else build=build/http; fi
+fi
+if [[ ! -f "$build/CMakeCache.txt" ]]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPCXX_BUILD_BENCH=OFF
+fi
+cmake --build "$build" -j "$jobs" --target mcpcxx_conformance_server
+eval "$(bash scripts/install-conformance.sh)"
+
+out="$(mktemp -d "${TMPDIR:-/tmp}/mcpcxx-http.XXXXXX")"
+server_pid=""
+cleanup() {
+  if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid"
+    wait "$server_pid" 2>/dev/null || true
+  fi
+}
+trap cleanup EXIT
+
+# Starts the fixture server on an ephemeral loopback port; sets server_pid and url.
+start_fixture() {
+  : >"$out/server.log"
+  "$build/examples/cpp/mcpcxx_conformance_server" --host 127.0.0.1 --port 0 "$@" \
+    2>"$out/server.log" &
+  server_pid=$!
+  for _ in $(seq 1 100); do
+    url="$(grep -o 'http://127.0.0.1:[0-9]*/mcp' "$out/server.log" | head -n1 || true)"
+    [[ -n "$url" ]] && return 0
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "test-http: the fixture server did not start:" >&2
+  cat "$out/server.log" >&2
+  return 1
+}
+
+run_conformance() {
+  local rev="$1"
+  echo "test-http: conformance --requirements $rev against $url"
+  if ! "$NODE22" "$CONFORMANCE" server --url "$url" --requirements "$rev" \
+        --expected-failures tests/conformance/baseline.yml -o "$out/$rev" >"$out/$rev.log" 2>&1; then
+    grep -E '^Total|^  [✗+]|Unexpected|[Ss]tale' "$out/$rev.log" >&2 || true
+    python3 - "$out/$rev" "$out/$rev.log" >&2 <<'PY' || true
+import glob, json, re, sys
+log = open(sys.argv[2], encoding="utf-8", errors="replace").read()
+unexpected = set(re.findall(r"^\s+\S+ ([a-z0-9-]+)$", log.split("Unexpected failures")[1], re.M)) \
+    if "Unexpected failures" in log else set()
+for f in sorted(glob.glob(sys.argv[1] + "/*/checks.json")):
+    scenario = f.split("/")[-2][len("server-"):-len("-2026-01-01T00-00-00-000Z")]
+    if unexpected and scenario not in unexpected:
+        continue
+    for c in json.load(open(f)):
+        if c.get("status") in ("FAILURE", "WARNING"):
+            print(scenario, c.get("id"), c.get("status"), (c.get("errorMessage") or "")[:240])
+PY
+    echo "test-http: conformance $rev failed (full log: $out/$rev.log)" >&2
+    return 1
+  fi
+  grep -E '^Total|Baseline' "$out/$rev.log" || true
+}
+
+start_fixture
+run_conformance 2025-11-25
+run_conformance 2026-07-28
+
+if [[ -x scripts/test-http-interop.sh ]]; then
+  bash scripts/test-http-interop.sh "$url"
+fi
+cleanup
+server_pid=""
+
+if [[ "${MCPCXX_HTTP_CTEST:-1}" == 1 ]]; then
+  cmake --build "$build" -j "$jobs" --target mcpcxx_http_tests
+  ctest --test-dir "$build" --output-on-failure -R '^Http' -j "$jobs"
+fi
+echo "test-http: all HTTP checks passed"

@@ -1,0 +1,87 @@
+"""Golden transcript reader and comparer shared by the pytest suites (mirror of tests/cpp/golden)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
+_REF = re.compile(r"ERR-[0-9a-f]{8}")
+
+
+@dataclass
+class Transcript:
+    path: Path
+    prose: str = ""
+    env: dict[str, str] = field(default_factory=dict)
+    client: list[bytes] = field(default_factory=list)
+    server: list[Any] = field(default_factory=list)
+
+
+def load(path: Path) -> Transcript:
+    """Parses a .txtar transcript; client lines stay raw bytes (some are deliberately not UTF-8)."""
+    t = Transcript(path)
+    section = "prose"
+    for raw in path.read_bytes().split(b"\n"):
+        line = raw.decode("utf-8", errors="surrogateescape")
+        if line.startswith("-- ") and line.endswith(" --") and len(line) > 6:
+            section = line[3:-3]
+            if section not in ("env", "client", "server"):
+                raise ValueError(f"{path}: unknown section {section}")
+            continue
+        if section == "prose":
+            t.prose += line + "\n"
+        elif not raw:
+            continue
+        elif section == "env":
+            key, _, value = line.partition("=")
+            t.env[key] = value
+        elif section == "client":
+            t.client.append(raw)
+        else:
+            t.server.append(json.loads(raw))
+    return t
+
+
+def normalize(v: Any) -> Any:
+    """Masks reference ids and sorts batch arrays by id, as the C++ runner does."""
+    if isinstance(v, str):
+        return _REF.sub("ERR-XXXXXXXX", v)
+    if isinstance(v, dict):
+        return {k: normalize(x) for k, x in v.items()}
+    if isinstance(v, list):
+        items = [normalize(x) for x in v]
+        if items and isinstance(items[0], dict) and "jsonrpc" in items[0]:
+            items.sort(key=lambda m: json.dumps(m.get("id")))
+        return items
+    return v
+
+
+def compare(expected: list[Any], actual: list[Any]) -> str:
+    """Replies as a multiset, notifications in order; returns "" or the first difference."""
+
+    def is_note(m: Any) -> bool:
+        return isinstance(m, dict) and "method" in m
+
+    got_replies = [normalize(a) for a in actual if not is_note(a)]
+    got_notes = [normalize(a) for a in actual if is_note(a)]
+    want_notes = [normalize(e) for e in expected if is_note(e)]
+    for e in expected:
+        if is_note(e):
+            continue
+        n = normalize(e)
+        if n not in got_replies:
+            return f"no reply equal to {json.dumps(n)}"
+        got_replies.remove(n)
+    if got_replies:
+        return f"unexpected reply {json.dumps(got_replies[0])}"
+    if want_notes != got_notes:
+        return f"notifications differ:\n  expected {want_notes}\n  actual   {got_notes}"
+    return ""
+
+
+def files() -> list[Path]:
+    return sorted(GOLDEN_DIR.glob("*.txtar"))
