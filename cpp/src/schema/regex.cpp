@@ -99,6 +99,10 @@ struct translator {
         ++i;
       } else if (c == '(' && !in_class) {
         if (!group()) return false;
+      } else if (c == '.' && !in_class) {
+        // ECMA-262 `.` excludes all four line terminators, not only \n and \r.
+        out += L"[^\n\r\u2028\u2029]";
+        ++i;
       } else {
         if (c < 0x80) {
           out.push_back(static_cast<wchar_t>(c));

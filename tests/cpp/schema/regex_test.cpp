@@ -32,6 +32,9 @@ TEST(schema_regex, ascii_classes_follow_ecma) {
 
 TEST(schema_regex, code_point_semantics) {
   EXPECT_TRUE(matches("^.$", "\xF0\x9F\x90\xB2"));
+  EXPECT_FALSE(matches("^.$", "\n"));
+  EXPECT_FALSE(matches("^a.b$", "a\xE2\x80\xA8" "b"));  // U+2028 LINE SEPARATOR
+  EXPECT_TRUE(matches("^a[.]b$", "a.b"));
   EXPECT_TRUE(matches("^\\ud83d\\udc32*$", "\xF0\x9F\x90\xB2\xF0\x9F\x90\xB2"));
   EXPECT_TRUE(matches("^\\u{1F432}$", "\xF0\x9F\x90\xB2"));
   EXPECT_TRUE(matches("^\\p{L}+$", "\xC3\xA9t\xC3\xA9"));
