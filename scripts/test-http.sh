@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Streamable HTTP checks: the official conformance suite (pinned) against the C++ fixture server in
-# both eras with the committed expected-failures baseline, the SDK client interop tests over HTTP,
-# and the HTTP GoogleTest suite. Exits non-zero on the first failure.
+# Streamable HTTP checks: the official conformance suite (pinned) in both eras with the committed
+# expected-failures baseline, and the official Python and TypeScript SDK clients (interop), against
+# the C++ fixture server and (when the wheel is installed) the Python fixture server; then the HTTP
+# GoogleTest suite. Runs everything, then exits non-zero if anything failed.
 # Env: MCPCXX_BUILD_DIR (default build/ci when present, else build/http), MCPCXX_JOBS.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,13 +28,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Starts the fixture server on an ephemeral loopback port; sets server_pid and url.
+# Starts a fixture server (command...) that prints its URL on stderr; sets server_pid and url.
 start_fixture() {
   : >"$out/server.log"
-  "$build/examples/cpp/mcpcxx_conformance_server" --host 127.0.0.1 --port 0 "$@" \
-    2>"$out/server.log" &
+  "$@" 2>"$out/server.log" &
   server_pid=$!
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 200); do
     url="$(grep -o 'http://127.0.0.1:[0-9]*/mcp' "$out/server.log" | head -n1 || true)"
     [[ -n "$url" ]] && return 0
     kill -0 "$server_pid" 2>/dev/null || break
@@ -44,13 +44,26 @@ start_fixture() {
   return 1
 }
 
+stop_fixture() {
+  cleanup
+  server_pid=""
+}
+
+interop() {
+  echo "test-http: interop, official Python SDK client (mcp) against $url"
+  "$PYSDK_PYTHON" tests/conformance/interop_pysdk.py "$url"
+  echo "test-http: interop, official TypeScript client (@modelcontextprotocol/client) against $url"
+  cp tests/conformance/interop_ts.mjs "$TOOLS_DIR/interop_ts.mjs"  # ESM resolves from its folder
+  "$NODE22" "$TOOLS_DIR/interop_ts.mjs" "$url"
+}
+
 run_conformance() {
-  local rev="$1"
+  local rev="$1" log="$out/$label-$1"
   echo "test-http: conformance --requirements $rev against $url"
   if ! "$NODE22" "$CONFORMANCE" server --url "$url" --requirements "$rev" \
-        --expected-failures tests/conformance/baseline.yml -o "$out/$rev" >"$out/$rev.log" 2>&1; then
-    grep -E '^Total|^  [✗+]|Unexpected|[Ss]tale' "$out/$rev.log" >&2 || true
-    python3 - "$out/$rev" "$out/$rev.log" >&2 <<'PY' || true
+        --expected-failures tests/conformance/baseline.yml -o "$log" >"$log.log" 2>&1; then
+    grep -E '^Total|^  [✗+]|Unexpected|[Ss]tale' "$log.log" >&2 || true
+    python3 - "$log" "$log.log" >&2 <<'PY' || true
 import glob, json, re, sys
 log = open(sys.argv[2], encoding="utf-8", errors="replace").read()
 unexpected = set(re.findall(r"^\s+\S+ ([a-z0-9-]+)$", log.split("Unexpected failures")[1], re.M)) \
@@ -63,24 +76,41 @@ for f in sorted(glob.glob(sys.argv[1] + "/*/checks.json")):
         if c.get("status") in ("FAILURE", "WARNING"):
             print(scenario, c.get("id"), c.get("status"), (c.get("errorMessage") or "")[:240])
 PY
-    echo "test-http: conformance $rev failed (full log: $out/$rev.log)" >&2
+    echo "test-http: conformance $rev failed (full log: $log.log)" >&2
     return 1
   fi
-  grep -E '^Total|Baseline' "$out/$rev.log" || true
+  grep -E '^Total|Baseline' "$log.log" || true
 }
 
-start_fixture
-run_conformance 2025-11-25
-run_conformance 2026-07-28
+label=cpp
+echo "test-http: C++ fixture server (examples/cpp/conformance_server.cpp)"
+start_fixture "$build/examples/cpp/mcpcxx_conformance_server" --host 127.0.0.1 --port 0
+failed=0
+run_conformance 2025-11-25 || failed=1
+run_conformance 2026-07-28 || failed=1
+interop || failed=1
+stop_fixture
 
-if [[ -x scripts/test-http-interop.sh ]]; then
-  bash scripts/test-http-interop.sh "$url"
+# The Python fixture on the installed wheel (scripts/test-python.sh leaves it in build/venv-test).
+vpy="${MCPCXX_PYTHON:-build/venv-test/bin/python}"
+if command -v "$vpy" >/dev/null 2>&1 && "$vpy" -c 'import mcpcxx._core' 2>/dev/null; then
+  label=python
+  echo "test-http: Python fixture server (examples/conformance/server.py)"
+  start_fixture "$vpy" examples/conformance/server.py --port 0
+  run_conformance 2025-11-25 || failed=1
+  run_conformance 2026-07-28 || failed=1
+  interop || failed=1
+  stop_fixture
+else
+  echo "test-http: no installed mcpcxx wheel ($vpy); skipping the Python fixture server" >&2
 fi
-cleanup
-server_pid=""
 
 if [[ "${MCPCXX_HTTP_CTEST:-1}" == 1 ]]; then
   cmake --build "$build" -j "$jobs" --target mcpcxx_http_tests
   ctest --test-dir "$build" --output-on-failure -R '^Http' -j "$jobs"
+fi
+if ((failed)); then
+  echo "test-http: FAILED (see the conformance and interop output above)" >&2
+  exit 1
 fi
 echo "test-http: all HTTP checks passed"

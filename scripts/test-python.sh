@@ -10,16 +10,9 @@ py="${PYTHON:-python3}"
 stage() { printf '\n---- %s ----\n' "$*"; }
 
 stage "lint: ruff check, ruff format --check, mypy --strict"
-"$py" -m ruff check python/mcpcxx tests/python examples/python bench/import_compare.py
-"$py" -m ruff format --check python/mcpcxx tests/python examples/python bench/import_compare.py
+"$py" -m ruff check python/mcpcxx tests/python examples/python bench/import_compare.py bench/python_stdio_throughput.py
+"$py" -m ruff format --check python/mcpcxx tests/python examples/python bench/import_compare.py bench/python_stdio_throughput.py
 "$py" -m mypy --strict python/mcpcxx
-
-# TEMPORARY (removed once the validator and stdio transport are on main): the extension cannot link
-# without them, exactly like examples/cpp/CMakeLists.txt skips the example server.
-if [[ ! -d cpp/src/schema || ! -f cpp/src/transport/stdio_transport.cpp ]]; then
-  echo "test-python: skipping wheel and pytest: cpp/src/schema or the stdio transport is absent"
-  exit 0
-fi
 
 stage "wheel (pip wheel ., persistent build dir build/wheel-*)"
 rm -f build/wheelhouse/mcpcxx-*.whl
@@ -35,7 +28,7 @@ rm -rf build/venv-test
 vpy="$root/build/venv-test/bin/python"
 pins() { grep -E "^($1)==" scripts/requirements-dev.txt; }
 CC=/bin/false CXX=/bin/false "$vpy" -m pip install -q --disable-pip-version-check \
-  --only-binary=:all: "$wheel" $(pins 'pytest|mcp|jsonschema')
+  --only-binary=:all: "$wheel" $(pins 'pytest|mcp|jsonschema|pydantic')
 
 if command -v npm >/dev/null 2>&1; then
   stage "TypeScript SDK client for interop (pinned, from npm)"

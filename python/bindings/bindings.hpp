@@ -22,6 +22,8 @@ void bind_session(py::module_& m);
 void bind_server(py::module_& m);
 /// Registers serve_stdio / serve_fds.
 void bind_stdio(py::module_& m);
+/// Registers serve_http, HttpEndpoint and HttpExchange.
+void bind_http(py::module_& m);
 
 /// A frame_sink calling fn(frame: str, kind: str) with the GIL held, from any thread.
 std::shared_ptr<frame_sink> make_python_sink(py::object fn);

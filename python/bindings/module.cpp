@@ -11,6 +11,7 @@ PYBIND11_MODULE(_core, m) {
   mcpcxx::py_bind::bind_session(m);
   mcpcxx::py_bind::bind_server(m);
   mcpcxx::py_bind::bind_stdio(m);
+  mcpcxx::py_bind::bind_http(m);
   py::list versions;
   for (const char* v : mcpcxx::k_supported_versions) versions.append(v);
   m.attr("SUPPORTED_VERSIONS") = py::tuple(versions);

@@ -11,6 +11,7 @@ from typing import Any
 
 USAGE = """usage: python -m mcpcxx run PATH.py[:OBJECT] | MODULE[:OBJECT]
        python -m mcpcxx inspect [--call TOOL --args JSON] [--error-demo] [--legacy] -- CMD...
+       python -m mcpcxx inspect [--call TOOL --args JSON] [--legacy] --url http://HOST:PORT/mcp
 """
 
 

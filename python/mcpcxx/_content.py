@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import base64
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 _IMAGE_MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -34,6 +32,12 @@ _EXTENSIONS = {
     ".ogg": "audio/ogg",
     ".flac": "audio/flac",
 }
+
+
+def _b64(data: bytes) -> str:
+    import base64
+
+    return base64.b64encode(data).decode("ascii")
 
 
 def sniff_mime_type(data: bytes) -> str | None:
@@ -89,7 +93,7 @@ class Image:
         """The ImageContent block."""
         return {
             "type": "image",
-            "data": base64.b64encode(self.data).decode("ascii"),
+            "data": _b64(self.data),
             "mimeType": self.mime_type,
         }
 
@@ -111,16 +115,35 @@ class Audio:
         """The AudioContent block."""
         return {
             "type": "audio",
-            "data": base64.b64encode(self.data).decode("ascii"),
+            "data": _b64(self.data),
             "mimeType": self.mime_type,
         }
 
 
-@dataclass
-class Text:
+class _Record:
+    """Plain value objects (dataclasses would import inspect and slow `import mcpcxx`)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Text(_Record):
     """A text content block (a plain str return does the same)."""
 
-    text: str
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
     def to_content(self) -> dict[str, Any]:
         """The TextContent block."""
@@ -129,14 +152,15 @@ class Text:
         return {"type": "text", "text": self.text}
 
 
-@dataclass
-class ResourceLink:
+class ResourceLink(_Record):
     """A resource_link content block pointing at a resource the client may read."""
 
-    uri: str
-    name: str
-    description: str | None = None
-    mime_type: str | None = None
+    __slots__ = ("description", "mime_type", "name", "uri")
+
+    def __init__(
+        self, uri: str, name: str, description: str | None = None, mime_type: str | None = None
+    ) -> None:
+        self.uri, self.name, self.description, self.mime_type = uri, name, description, mime_type
 
     def to_content(self) -> dict[str, Any]:
         """The ResourceLink block."""
@@ -154,44 +178,55 @@ ContentBlock = Text | Image | Audio | ResourceLink
 CONTENT_TYPES: tuple[type, ...] = (Text, Image, Audio, ResourceLink)
 
 
-@dataclass
-class ToolResult:
+class ToolResult(_Record):
     """An explicit tool result, for full control over content, structure and isError."""
 
-    content: Sequence[ContentBlock | str | dict[str, Any]] = field(default_factory=list)
-    structured_content: Any = None
-    is_error: bool = False
-    meta: dict[str, Any] | None = None
+    __slots__ = ("content", "is_error", "meta", "structured_content")
+
+    def __init__(
+        self,
+        content: Sequence[ContentBlock | str | dict[str, Any]] = (),
+        structured_content: Any = None,
+        is_error: bool = False,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        self.content = list(content)
+        self.structured_content = structured_content
+        self.is_error = is_error
+        self.meta = meta
 
 
-@dataclass
-class Completion:
+class Completion(_Record):
     """A completion/complete answer: up to 100 values are sent; has_more says there are more."""
 
-    values: Sequence[str]
-    total: int | None = None
-    has_more: bool = False
+    __slots__ = ("has_more", "total", "values")
+
+    def __init__(
+        self, values: Sequence[str], total: int | None = None, has_more: bool = False
+    ) -> None:
+        self.values, self.total, self.has_more = values, total, has_more
 
 
-@dataclass(frozen=True)
-class CompletionRequest:
-    """What the client asks to complete."""
+class CompletionRequest(_Record):
+    """What the client asks to complete.
 
-    ref_type: str
-    """"ref/prompt" or "ref/resource"."""
-    ref: str
-    """The prompt name or the resource (template) URI."""
-    argument: str
-    """The argument being completed."""
-    value: str
-    """What the user typed so far."""
-    context: dict[str, str]
-    """Arguments already resolved."""
+    ref_type is "ref/prompt" or "ref/resource", ref the prompt name or resource URI, argument the
+    argument being completed, value what was typed so far, context the resolved arguments.
+    """
+
+    __slots__ = ("argument", "context", "ref", "ref_type", "value")
+
+    def __init__(
+        self, ref_type: str, ref: str, argument: str, value: str, context: dict[str, str]
+    ) -> None:
+        self.ref_type, self.ref, self.argument = ref_type, ref, argument
+        self.value, self.context = value, context
 
 
-@dataclass
-class PromptMessage:
+class PromptMessage(_Record):
     """One prompt message: a role and one content block (a str becomes text)."""
 
-    role: str
-    content: ContentBlock | str | dict[str, Any]
+    __slots__ = ("content", "role")
+
+    def __init__(self, role: str, content: ContentBlock | str | dict[str, Any]) -> None:
+        self.role, self.content = role, content

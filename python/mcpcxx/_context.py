@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, cast
 
 from mcpcxx._errors import Cancelled, MissingClientCapability
 
 if TYPE_CHECKING:
+    import logging
+
     from mcpcxx._core import RequestContext
     from mcpcxx._server import Server
 
-_LEVELS = {
-    logging.DEBUG: "debug",
-    logging.INFO: "info",
-    logging.WARNING: "warning",
-    logging.ERROR: "error",
-    logging.CRITICAL: "critical",
-}
+_LEVELS = {10: "debug", 20: "info", 30: "warning", 40: "error", 50: "critical"}
 
 
 class Done:
@@ -34,19 +29,23 @@ class Done:
         return self.value
 
 
-class _ClientHandler(logging.Handler):
-    """Forwards records to the engine, which writes stderr and, when asked, notifies the client."""
+def _client_logger(ctx: Context, name: str) -> logging.Logger:
+    import logging
 
-    def __init__(self, ctx: Context) -> None:
-        super().__init__()
-        self._ctx = ctx
+    class ClientHandler(logging.Handler):
+        """Forwards records to the engine (stderr always; the client when it asked)."""
 
-    def emit(self, record: logging.LogRecord) -> None:
-        level = _LEVELS.get(record.levelno) or ("debug" if record.levelno < 20 else "error")
-        try:
-            self._ctx.log(level, self.format(record), logger=record.name)
-        except Exception:
-            self.handleError(record)
+        def emit(self, record: logging.LogRecord) -> None:
+            level = _LEVELS.get(record.levelno) or ("debug" if record.levelno < 20 else "error")
+            try:
+                ctx.log(level, self.format(record), logger=record.name)
+            except Exception:
+                self.handleError(record)
+
+    log = logging.Logger(name)
+    log.addHandler(ClientHandler())
+    log.propagate = False
+    return log
 
 
 class Context:
@@ -144,8 +143,5 @@ class Context:
         """A stdlib Logger whose records reach stderr and, when asked for, the client."""
         if self._logger is None:
             name = self._server.name if self._server is not None else "mcpcxx"
-            log = logging.Logger(f"{name}.request")
-            log.addHandler(_ClientHandler(self))
-            log.propagate = False
-            self._logger = log
+            self._logger = _client_logger(self, f"{name}.request")
         return self._logger

@@ -1,8 +1,9 @@
-"""`python -m mcpcxx inspect -- CMD...`: drive a stdio server and print the raw frames."""
+"""`python -m mcpcxx inspect -- CMD...` or `--url URL`: drive a server, print the raw frames."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import queue
@@ -107,7 +108,8 @@ class StdioPeer:
     def close(self) -> int:
         """Close stdin and wait for the server to exit; returns its exit code."""
         if self.proc.stdin is not None:
-            self.proc.stdin.close()
+            with contextlib.suppress(BrokenPipeError):
+                self.proc.stdin.close()
         try:
             return self.proc.wait(timeout=self.timeout)
         except subprocess.TimeoutExpired:
@@ -124,7 +126,7 @@ def _invalid_arguments(tool: dict[str, Any]) -> dict[str, Any] | None:
     return {} if schema.get("required") else None
 
 
-def _error_demo(peer: StdioPeer, tools: list[dict[str, Any]]) -> None:
+def _error_demo(peer: Any, tools: list[dict[str, Any]]) -> None:
     peer.note("JSON-RPC error path: tools/call of a tool the server does not have")
     response = peer.request("tools/call", {"name": "no_such_tool", "arguments": {}})
     peer.note(f"-> protocol error {response.get('error', {}).get('code')}")
@@ -138,7 +140,7 @@ def _error_demo(peer: StdioPeer, tools: list[dict[str, Any]]) -> None:
     peer.note("no tool declares arguments that can be made invalid; isError demo skipped")
 
 
-def _session(peer: StdioPeer, args: argparse.Namespace) -> None:
+def _session(peer: Any, args: argparse.Namespace) -> None:
     if peer.version != MODERN:
         peer.note(f"legacy handshake ({peer.version})")
         init = peer.request(
@@ -184,14 +186,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--protocol-version", help="a specific legacy version to initialize with")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait per reply")
     parser.add_argument("--quiet", action="store_true", help="discard the server's stderr")
+    parser.add_argument("--url", help="talk to a Streamable HTTP endpoint instead of a command")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- server command line")
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
-    if not command:
-        parser.error("give the server command after --, e.g. -- python server.py")
+    if not command and not args.url:
+        parser.error("give --url URL, or the server command after --, e.g. -- python server.py")
+    if command and args.url:
+        parser.error("give either --url or a server command, not both")
     version = args.protocol_version or (LEGACY if args.legacy else MODERN)
+    peer: Any
     try:
-        peer = StdioPeer(command, sys.stdout, args.timeout, args.quiet, version)
+        if args.url:
+            from mcpcxx._inspect_http import HttpPeer
+
+            peer = HttpPeer(args.url, sys.stdout, args.timeout, version)
+        else:
+            peer = StdioPeer(command, sys.stdout, args.timeout, args.quiet, version)
     except InspectError as e:
         print(f"inspect: {e}", file=sys.stderr)
         return 2
@@ -202,5 +213,6 @@ def main(argv: list[str]) -> int:
         peer.close()
         return 1
     code = peer.close()
-    peer.note(f"server exited with code {code}")
+    if not args.url:
+        peer.note(f"server exited with code {code}")
     return 0 if code == 0 else 1

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import inspect
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from mcpcxx import _core
 from mcpcxx._aio import LoopThread
 from mcpcxx._context import Context
-from mcpcxx._primitives import (
-    completion_wrapper,
-    prompt_spec,
-    prompt_wrapper,
-    resource_spec,
-    resource_wrapper,
-)
-from mcpcxx._results import WireResult, convert_result
-from mcpcxx._schema import ToolSignature, describe_tool
+
+if TYPE_CHECKING:
+    from mcpcxx._results import WireResult
+    from mcpcxx._schema import ToolSignature
+
+# Schema generation, docstrings, primitives and result conversion (and the stdlib modules they
+# need: inspect, re, json, ...) load on first registration, keeping `import mcpcxx` small.
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -168,6 +165,8 @@ class Server:
         """Register `fn` as a tool (the non-decorator form of tool())."""
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        from mcpcxx._schema import describe_tool
+
         sig = describe_tool(
             fn, name=name, description=description, structured_output=structured_output
         )
@@ -197,9 +196,14 @@ class Server:
     def _tool_invoker(
         self, fn: Callable[..., Any], sig: ToolSignature
     ) -> Callable[[dict[str, Any], _core.RequestContext], WireResult]:
+        import inspect
+
+        from mcpcxx._results import convert_result
+
         convert, ctx_name = sig.convert_args, sig.context_param
         wrap, structured = sig.wrap_output, sig.structured
         is_async = inspect.iscoroutinefunction(fn)
+        isawaitable = inspect.isawaitable
         loop = self._loop
 
         def invoke(args: dict[str, Any], core: _core.RequestContext) -> WireResult:
@@ -207,7 +211,7 @@ class Server:
             if ctx_name is not None:
                 kwargs[ctx_name] = Context(core, self)
             value = fn(**kwargs)
-            if is_async or (type(value) is not str and inspect.isawaitable(value)):
+            if is_async or (type(value) is not str and isawaitable(value)):
                 value = loop.run(value, core)
             return convert_result(value, wrap=wrap, structured=structured)
 
@@ -234,6 +238,8 @@ class Server:
         """
 
         def register(fn: F) -> F:
+            from mcpcxx._primitives import resource_spec, resource_wrapper
+
             spec, is_template = resource_spec(
                 fn, uri, name, title, description, mime_type, annotations, size
             )
@@ -275,6 +281,8 @@ class Server:
         """
 
         def register(f: F) -> F:
+            from mcpcxx._primitives import prompt_spec, prompt_wrapper
+
             spec = prompt_spec(f, name, title, description)
             self._core.add_prompt(spec, prompt_wrapper(f, spec, self._loop, self))
             return f
@@ -283,6 +291,8 @@ class Server:
 
     def completion(self, fn: F) -> F:
         """Install the completion handler: fn(request: CompletionRequest) -> list[str]."""
+        from mcpcxx._primitives import completion_wrapper
+
         self._core.set_completion_handler(completion_wrapper(fn, self._loop, self))
         return fn
 
@@ -303,9 +313,14 @@ class Server:
 
         "stdio" reads stdin and writes stdout; fd 1 points at stderr meanwhile (and sys.stdout is
         sys.stderr), so a stray print() cannot corrupt the stream.
+        "http" serves Streamable HTTP (both eras) until SIGINT/SIGTERM: options host="127.0.0.1",
+        port=8000, path="/mcp", io_threads=1, legacy=True, max_body_bytes, max_connections,
+        allowed_hosts, allowed_origins, session_idle_timeout (seconds).
         """
+        if transport == "http":
+            return self._serve_http(options)
         if transport != "stdio":
-            raise ValueError(f"unknown transport {transport!r}; this build serves 'stdio'")
+            raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
         unknown = set(options) - {"drain_grace_seconds"}
         if unknown:
             raise TypeError(f"unexpected stdio option(s): {', '.join(sorted(unknown))}")
@@ -329,6 +344,13 @@ class Server:
             sys.stdout = saved_stdout
             if restore_sigint is not None:
                 signal.signal(signal.SIGINT, restore_sigint)
+        return rc
+
+    def _serve_http(self, options: dict[str, Any]) -> int:
+        from mcpcxx.asgi import http_options
+
+        opts = http_options(options, default_port=8000)
+        rc: int = _core.serve_http(self._core, opts)
         return rc
 
     def close(self) -> None:

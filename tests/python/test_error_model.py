@@ -149,6 +149,30 @@ def test_p4_batch_refused(client: Client) -> None:
     assert "batch" in replies[0]["error"]["message"]
 
 
+def test_p5_batches_on_a_2025_03_26_session(server: mcpcxx.Server) -> None:
+    build(server)
+    c = Client(server, protocol_version="2025-03-26")
+    assert c.initialize_result is not None
+    assert c.initialize_result["result"]["protocolVersion"] == "2025-03-26"
+    (reply,) = c.send_raw("[]")
+    assert reply["error"]["code"] == -32600
+    c.send_raw(
+        json.dumps(
+            [
+                {
+                    "jsonrpc": "2.0",
+                    "id": 41,
+                    "method": "tools/call",
+                    "params": {"name": "echo", "arguments": {"text": "a"}},
+                },
+                {"jsonrpc": "2.0", "id": 42, "method": "tools/list"},
+            ]
+        )
+    )
+    assert text_of(c.wait(41)) == "a"
+    assert "tools" in c.wait(42)["result"]
+
+
 def test_p6_duplicate_in_flight_id(server: mcpcxx.Server, era: str) -> None:
     build(server)
     c = Client(server, protocol_version=era, inline=False)

@@ -47,7 +47,8 @@ def test_stray_print_does_not_corrupt_stdout(command: list[str]) -> None:
     proc = serve(command, frames(call(1, "noisy", {"text": "hi"}), call(2, "echo", {"text": "ü"})))
     assert proc.returncode == 0, proc.stderr.decode()
     lines = proc.stdout.decode().splitlines()
-    replies = [json.loads(line) for line in lines]  # every stdout line is a JSON-RPC message
+    # every stdout line is a JSON-RPC message; requests run concurrently, so order by id
+    replies = sorted((json.loads(line) for line in lines), key=lambda r: r["id"])
     assert [r["id"] for r in replies] == [1, 2]
     assert replies[0]["result"]["content"][0]["text"] == "hi"
     assert replies[1]["result"]["content"][0]["text"] == "ü"
@@ -166,7 +167,16 @@ def test_inspector_bad_usage_and_dead_servers() -> None:
     proc = inspect("--call", "echo", "--args", "{not json", "--quiet")
     assert proc.returncode == 1 and "--args is not valid JSON" in proc.stderr
     proc = subprocess.run(
-        [sys.executable, "-m", "mcpcxx", "inspect", "--", sys.executable, "-c", "print('garbage')"],
+        [
+            sys.executable,
+            "-m",
+            "mcpcxx",
+            "inspect",
+            "--",
+            sys.executable,
+            "-c",
+            "import time; print('garbage', flush=True); time.sleep(3)",
+        ],
         capture_output=True,
         text=True,
         timeout=60,

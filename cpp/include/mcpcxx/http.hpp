@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mcpcxx/json.hpp"
@@ -135,6 +136,62 @@ class http_server {
 
  private:
   std::unique_ptr<detail::http_server_impl> impl_;
+};
+
+/// One HTTP request received by a foreign HTTP server (an ASGI adapter, for example).
+struct http_request_data {
+  std::string method;                                        ///< "POST", "GET", ...
+  std::string target;                                        ///< path and query, e.g. "/mcp"
+  std::vector<std::pair<std::string, std::string>> headers;  ///< names in any case
+  std::string body;
+};
+
+/// Receives the response to an http_request_data; called from any thread, in order.
+class http_response_sink {
+ public:
+  virtual ~http_response_sink() = default;
+  /// Status and headers (no framing headers: the foreign server frames the body).
+  virtual void start(int status, std::vector<std::pair<std::string, std::string>> headers) = 0;
+  /// Body bytes: the whole body, or one SSE event of a stream.
+  virtual void write(std::string data) = 0;
+  /// The response is complete.
+  virtual void end() = 0;
+};
+
+/// Lets the foreign server report that its client went away (cancels a 2026-07-28 request).
+class http_exchange {
+ public:
+  virtual ~http_exchange() = default;
+  /// The client disconnected before the response ended.
+  virtual void disconnected() = 0;
+};
+
+/// The MCP endpoint without sockets: the routing, checks, sessions and SSE of http_server for
+/// requests that another HTTP server parsed. host/port/threads/timeouts/limits other than
+/// max_body_bytes are unused; Host checks use allowed_hosts (default: loopback names).
+/// Thread-safety: handle() may be called from any thread concurrently.
+class http_endpoint {
+ public:
+  /// Throws std::invalid_argument for bad options (auth needs explicit resource URLs here).
+  http_endpoint(server& srv, http_options options = {});
+  /// Ends every session (like close(0)).
+  ~http_endpoint();
+  http_endpoint(const http_endpoint&) = delete;
+  http_endpoint& operator=(const http_endpoint&) = delete;
+
+  /// Handles one request; the response goes to `sink` now or later from engine threads.
+  std::shared_ptr<http_exchange> handle(http_request_data request,
+                                        std::shared_ptr<http_response_sink> sink);
+  /// Expires idle legacy sessions now; returns how many.
+  std::size_t reap_idle_sessions();
+  /// Refuses new requests, waits up to `grace` for in-flight ones, then ends all sessions.
+  void close(std::chrono::milliseconds grace = std::chrono::milliseconds(5000));
+  /// A snapshot of the counters (connections is always 0).
+  http_stats stats() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
 };
 
 /// Serves `srv` over HTTP until SIGINT or SIGTERM; returns 0 after a graceful stop.

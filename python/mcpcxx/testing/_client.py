@@ -58,7 +58,8 @@ class Client:
         self.log_level = log_level
         self.timeout = timeout
         self.frames: list[str] = []
-        """Every frame received, in order, exactly as written by the engine."""
+        """Every frame received, in order, exactly as written by the engine (a batch reply is
+        one frame holding a JSON array)."""
         self.notifications: list[Message] = []
         self._responses: dict[str, Message] = {}
         self._unmatched: list[Message] = []
@@ -78,10 +79,12 @@ class Client:
             self.frames.append(frame)
             if kind == "notification":
                 self.notifications.append(message)
-            elif isinstance(message, dict) and message.get("id") is not None:
-                self._responses[_key(message["id"])] = message
             else:
-                self._unmatched.append(message)
+                for item in message if isinstance(message, list) else [message]:
+                    if isinstance(item, dict) and item.get("id") is not None:
+                        self._responses[_key(item["id"])] = item
+                    else:
+                        self._unmatched.append(item)
             self._cond.notify_all()
 
     def send_raw(self, frame: str | bytes) -> list[Message]:

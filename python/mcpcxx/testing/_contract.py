@@ -221,6 +221,14 @@ def _expect(
 ) -> None:
     text = text_of(check.response or {})
     probe = name.startswith("mcpcxx_probe_")
+    result = (check.response or {}).get("result") or {}
+    reached = ((result.get("_meta") or {}).get("mcpcxx/error") or {}).get("category")
+    if case != "invalid_arguments" and reached == "invalid_arguments":
+        check.fail(
+            "the call never reached the tool (its arguments were invalid); "
+            "pass the case as (name, arguments)"
+        )
+        return
     if case == "invalid_arguments":
         check.tool_error_result("invalid_arguments")
         for value in (args or {}).values():

@@ -195,5 +195,28 @@ TEST(HttpLegacy, DisconnectIsNotCancellation) {
   EXPECT_TRUE(eventually([&] { return f.probe->slow_cancelled.load() == 1; }));
 }
 
+TEST(HttpLegacy, ACancelledRequestStillEndsItsHttpExchange) {
+  http_fixture f;
+  client c(f.port());
+  std::string sid = open_legacy_session(c);
+  client waiting(f.port());
+  waiting.send_raw(client::request("POST", "/mcp", legacy_headers(sid), legacy_call(9, "slow")));
+  ASSERT_TRUE(eventually([&] { return f.probe->slow_started.load() == 1; }));
+  reply cancel =
+      c.post(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}})",
+             legacy_headers(sid));
+  EXPECT_EQ(cancel.status, 202);
+  reply ended = waiting.read_reply();  // no JSON-RPC reply for a cancelled request, but an end
+  EXPECT_TRUE(ended.ok);
+  EXPECT_EQ(ended.status, 204);
+  EXPECT_TRUE(ended.body.empty());
+  // The session is idle again, so the reaper may expire it.
+  EXPECT_TRUE(eventually([&] {
+    return f.http->stats().sessions == 1 &&
+           waiting.post(legacy_call(10, "echo", {{"text", "k"}}), legacy_headers(sid)).status ==
+               200;
+  }));
+}
+
 }  // namespace
 }  // namespace mcpcxx::http_test

@@ -8,6 +8,13 @@
 namespace mcpcxx::http_test {
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+// ASan keeps freed memory in quarantine and shadows every allocation, so RSS says nothing there.
+constexpr bool k_rss_meaningful = false;
+#else
+constexpr bool k_rss_meaningful = true;
+#endif
+
 std::size_t rss_bytes() {
   std::ifstream statm("/proc/self/statm");
   std::size_t pages = 0, resident = 0;
@@ -33,7 +40,9 @@ TEST(HttpSessions, ThousandSessionsAreCreatedExpiredAndReaped) {
   const std::size_t rss_full = rss_bytes();
   // Whole-process growth per idle session including the engine's state (generous bound that
   // also holds under the sanitizers).
-  EXPECT_LT((rss_full > rss_before ? rss_full - rss_before : 0) / 1000, 64u * 1024u);
+  if (k_rss_meaningful) {
+    EXPECT_LT((rss_full > rss_before ? rss_full - rss_before : 0) / 1000, 64u * 1024u);
+  }
 
   ASSERT_TRUE(eventually([&] { return f.http->stats().sessions == 0; }));
   EXPECT_EQ(f.http->stats().sessions_expired, 1000u);
@@ -43,7 +52,9 @@ TEST(HttpSessions, ThousandSessionsAreCreatedExpiredAndReaped) {
   for (int i = 0; i < 1000; ++i) open_legacy_session(c);
   ASSERT_TRUE(eventually([&] { return f.http->stats().sessions == 0; }));
   const std::size_t rss_after = rss_bytes();
-  EXPECT_LT(rss_after > rss_full ? rss_after - rss_full : 0, 32u * 1024u * 1024u);
+  if (k_rss_meaningful) {
+    EXPECT_LT(rss_after > rss_full ? rss_after - rss_full : 0, 32u * 1024u * 1024u);
+  }
 }
 
 TEST(HttpSessions, ActiveSessionsAreNotReaped) {

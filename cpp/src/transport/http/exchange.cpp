@@ -34,7 +34,21 @@ post_exchange::post_exchange(std::shared_ptr<transport_context> ctx,
       setup_(std::move(setup)),
       session_(std::move(engine_session)) {}
 
-post_exchange::~post_exchange() = default;
+post_exchange::~post_exchange() {
+  // The engine let go of this sink without a final reply: the request was cancelled (legacy
+  // notifications/cancelled, or shutdown). Its HTTP exchange still has to end.
+  std::lock_guard g(lock_);
+  if (done_) return;
+  if (streaming_) {
+    out_->end_stream();
+  } else {
+    response r;
+    r.status = 204;
+    r.headers = headers();
+    out_->send(r);
+  }
+  finish_locked();
+}
 
 void post_exchange::begin() {
   flight_key_ = ctx_->exchange_started(*session_);

@@ -1,0 +1,223 @@
+"""Issue tracker MCP server on an embedded SQLite database (created on first run).
+
+Its tools exercise the founding document's failure cases, each with the wire shape it should
+have: not found, locked by another workflow, protected branch / approval required, an upstream
+timeout with an unknown outcome, and rate limiting. Run it over stdio:
+
+    python examples/python/issue_tracker/server.py            # or: python -m mcpcxx run ...
+
+The database lives at $ISSUE_TRACKER_DB (default: issue_tracker.db in the temp directory).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+import tempfile
+import threading
+import time
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from mcpcxx import Context, Server, ToolError
+
+DB_PATH = os.environ.get(
+    "ISSUE_TRACKER_DB", os.path.join(tempfile.gettempdir(), "issue_tracker.db")
+)
+KEY = Annotated[str, Field(pattern=r"^[A-Z]+-\d+$", description="An issue key such as ENG-42")]
+SEED = [
+    ("ENG-1", "Crash on start", "open", None),
+    ("ENG-2", "Slow search", "open", None),
+    ("ENG-42", "Migrate billing", "in_progress", "release-train #118"),
+    ("OPS-7", "Rotate certificates", "closed", None),
+]
+
+server = Server(
+    "issue-tracker",
+    "1.0.0",
+    title="Issue tracker demo",
+    instructions="Look up, list and update issues; create deployments of a branch.",
+)
+
+
+def db() -> sqlite3.Connection:
+    """A connection per call: tools run concurrently on the engine's worker threads."""
+    conn = sqlite3.connect(DB_PATH, timeout=5)
+    conn.row_factory = sqlite3.Row
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS issues (key TEXT PRIMARY KEY, title TEXT NOT NULL, "
+        "state TEXT NOT NULL, locked_by TEXT)"
+    )
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS deployments (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+        "branch TEXT NOT NULL, environment TEXT NOT NULL, status TEXT NOT NULL)"
+    )
+    if conn.execute("SELECT COUNT(*) FROM issues").fetchone()[0] == 0:
+        conn.executemany("INSERT INTO issues VALUES (?, ?, ?, ?)", SEED)
+        conn.commit()
+    return conn
+
+
+class Issue(BaseModel):
+    """One issue."""
+
+    key: str
+    title: str
+    state: Literal["open", "in_progress", "closed"]
+
+
+def _not_found(key: str) -> ToolError:
+    return ToolError.compose(
+        "Issue lookup",
+        resource=f"issue {key}",
+        reason="it was not found",
+        next_step="Verify the issue key or call list_issues to see recent issues",
+        retry_guidance="Do not retry unchanged",
+        category="not_found",
+        resource_id=key,
+    )
+
+
+@server.tool(annotations={"read_only_hint": True})
+def get_issue(key: KEY) -> Issue:
+    """Fetch one issue by key."""
+    with db() as conn:
+        row = conn.execute("SELECT key, title, state FROM issues WHERE key = ?", (key,)).fetchone()
+    if row is None:
+        raise _not_found(key)
+    return Issue(**dict(row))
+
+
+_calls: list[float] = []
+_calls_lock = threading.Lock()
+RATE_LIMIT, RATE_WINDOW = 5, 60.0
+
+
+@server.tool(annotations={"read_only_hint": True})
+def list_issues(state: Literal["open", "in_progress", "closed"] | None = None) -> list[Issue]:
+    """List issues, optionally by state (at most 5 calls a minute).
+
+    Args:
+        state: Only issues in this state.
+    """
+    now = time.monotonic()
+    with _calls_lock:
+        _calls[:] = [t for t in _calls if now - t < RATE_WINDOW]
+        if len(_calls) >= RATE_LIMIT:
+            wait = RATE_WINDOW - (now - _calls[0])
+            raise ToolError(
+                f"Issue listing failed: the tracker allows {RATE_LIMIT} listings a minute and that "
+                f"budget is used up. Wait {wait:.0f} seconds, or call get_issue for a known key. "
+                "Retrying after the wait is safe.",
+                category="rate_limited",
+                retry_after=round(wait, 1),
+            )
+        _calls.append(now)
+    query, args = "SELECT key, title, state FROM issues", ()
+    if state is not None:
+        query, args = query + " WHERE state = ?", (state,)
+    with db() as conn:
+        return [Issue(**dict(r)) for r in conn.execute(query + " ORDER BY key", args)]
+
+
+@server.tool(annotations={"idempotent_hint": True})
+def update_issue(key: KEY, state: Literal["open", "in_progress", "closed"], ctx: Context) -> Issue:
+    """Change an issue's state."""
+    with db() as conn:
+        row = conn.execute("SELECT locked_by FROM issues WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            raise _not_found(key)
+        if row["locked_by"]:
+            raise ToolError(
+                f"Issue update failed: {key} is locked by another workflow ({row['locked_by']}). "
+                "Retry after the workflow finishes; no fields were changed.",
+                category="conflict",
+                resource=key,
+                retry_after=30,
+            )
+        conn.execute("UPDATE issues SET state = ? WHERE key = ?", (state, key))
+    ctx.info(f"{key} -> {state}")
+    return get_issue(key)
+
+
+@server.tool(annotations={"destructive_hint": True})
+def create_deployment(
+    branch: Annotated[str, Field(min_length=1, max_length=100)],
+    environment: Literal["staging", "production"],
+    change_request: Annotated[str | None, Field(pattern=r"^CR-\d+$")] = None,
+) -> dict[str, object]:
+    """Deploy a branch to an environment.
+
+    Args:
+        branch: The git branch to deploy.
+        environment: Where to deploy it.
+        change_request: An approved change request id (CR-123), required for production.
+    """
+    if environment == "production" and change_request is None:
+        raise ToolError(
+            "Deployment blocked: production requires an approved change request. Create or "
+            "provide the change request ID, then retry.",
+            category="precondition_failed",
+            resource=f"{branch} -> {environment}",
+        )
+    if branch == "main" and environment == "staging":
+        raise ToolError(
+            "Deployment failed: branch main is protected and deploys only through the release "
+            "train. Deploy a feature branch to staging, or ask a release manager. Do not retry "
+            "unchanged.",
+            category="permission_denied",
+            resource="main",
+        )
+    with db() as conn:
+        cur = conn.execute(
+            "INSERT INTO deployments (branch, environment, status) VALUES (?, ?, 'submitted')",
+            (branch, environment),
+        )
+        deployment_id = cur.lastrowid
+    if environment == "production":
+        # The simulated deploy service accepts the request and then never answers.
+        raise ToolError(
+            f"Deployment status is unknown: the deploy service timed out after receiving "
+            f"deployment {deployment_id} of {branch}. Do not submit again yet; check "
+            f"get_deployment({deployment_id}) before retrying to avoid deploying twice.",
+            category="timeout",
+            effect="unknown",
+            resource=f"deployment {deployment_id}",
+        )
+    return {
+        "id": deployment_id,
+        "branch": branch,
+        "environment": environment,
+        "status": "submitted",
+    }
+
+
+@server.tool(annotations={"read_only_hint": True})
+def get_deployment(deployment_id: int) -> dict[str, object]:
+    """Look up a deployment by id."""
+    with db() as conn:
+        row = conn.execute("SELECT * FROM deployments WHERE id = ?", (deployment_id,)).fetchone()
+    if row is None:
+        raise ToolError.compose(
+            "Deployment lookup",
+            resource=f"deployment {deployment_id}",
+            reason="it does not exist",
+            next_step="Check the id returned by create_deployment",
+            retry_guidance="Do not retry unchanged",
+            category="not_found",
+        )
+    return dict(row)
+
+
+@server.tool(timeout=1.0)
+def sync_mirror(ctx: Context) -> str:
+    """Synchronise the upstream mirror (the upstream hangs: the engine's deadline cancels it)."""
+    while not ctx.cancelled:
+        time.sleep(0.01)
+    return "cancelled"
+
+
+if __name__ == "__main__":
+    sys.exit(server.run())

@@ -1,0 +1,179 @@
+"""ASGI adapter: mount an mcpcxx Server into Starlette, FastAPI or any ASGI server.
+
+The adapter only moves bytes: the engine's C++ HTTP endpoint (mcpcxx._core.HttpEndpoint) does the
+routing, header checks, sessions, SSE and error statuses, exactly as ``server.run("http")`` does.
+
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+    app = Starlette(routes=[Mount("/mcp", app=mcpcxx.asgi.MCPApp(server))])
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
+from typing import Any
+
+from mcpcxx import _core
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+_OPTION_TYPES: dict[str, type] = {
+    "host": str,
+    "port": int,
+    "path": str,
+    "io_threads": int,
+    "legacy": bool,
+    "max_body_bytes": int,
+    "max_connections": int,
+    "session_idle_timeout": float,
+}
+_LIST_OPTIONS = ("allowed_hosts", "allowed_origins")
+
+
+def http_options(options: Mapping[str, Any], default_port: int | None = None) -> dict[str, Any]:
+    """Validate HTTP transport options; raises TypeError naming what is wrong."""
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        if key in _LIST_OPTIONS:
+            if isinstance(value, str) or not isinstance(value, Iterable):
+                raise TypeError(f"{key} must be a list of strings")
+            out[key] = [str(v) for v in value]
+        elif key in _OPTION_TYPES:
+            want = _OPTION_TYPES[key]
+            if want is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+                raise TypeError(f"{key} must be {want.__name__}, not {type(value).__name__}")
+            out[key] = value
+        else:
+            known = ", ".join(sorted([*_OPTION_TYPES, *_LIST_OPTIONS]))
+            raise TypeError(f"unexpected HTTP option {key!r}; known options: {known}")
+    if default_port is not None:
+        out.setdefault("port", default_port)
+    return out
+
+
+class MCPApp:
+    """An ASGI application serving one mcpcxx Server's MCP endpoint (both protocol eras).
+
+    Every request that reaches this app is treated as a request to the MCP endpoint, so mount it
+    at the path you want (``Mount("/mcp", app=MCPApp(server))``). Options are those of
+    ``server.run("http")`` that apply without sockets: legacy, max_body_bytes, allowed_hosts,
+    allowed_origins, session_idle_timeout. Behind a public host name, set allowed_hosts.
+    """
+
+    def __init__(self, server: Any, **options: Any) -> None:
+        opts = http_options(options)
+        self._max_body = int(opts.get("max_body_bytes", 4 * 1024 * 1024))
+        self._endpoint = _core.HttpEndpoint(server._core, opts)
+        self._path = str(opts.get("path", "/mcp"))
+
+    def close(self, grace_seconds: float = 5.0) -> None:
+        """End every session; later requests get 503."""
+        self._endpoint.close(grace_seconds)
+
+    def stats(self) -> dict[str, int]:
+        """Counters: sessions, requests, sessions_expired."""
+        stats: dict[str, int] = self._endpoint.stats()
+        return stats
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one ASGI connection scope (http or lifespan)."""
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > self._max_body:
+                await _plain(send, 413, "Request body too large")
+                return
+            if not message.get("more_body", False):
+                break
+        await self._serve(scope, bytes(body), receive, send)
+
+    async def _serve(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> None:
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue[tuple[str, Any, Any]] = asyncio.Queue()
+
+        def push(kind: str, a: Any = None, b: Any = None) -> None:
+            loop.call_soon_threadsafe(events.put_nowait, (kind, a, b))
+
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]]
+        query = scope.get("query_string", b"").decode("latin-1")
+        target = self._path + (f"?{query}" if query else "")
+        exchange = self._endpoint.handle(
+            scope["method"],
+            target,
+            headers,
+            body,
+            lambda status, hdrs: push("start", status, hdrs),
+            lambda data: push("data", data),
+            lambda: push("end"),
+        )
+        watcher = asyncio.ensure_future(_wait_disconnect(receive))
+        try:
+            await self._pump(events, watcher, exchange, send)
+        finally:
+            watcher.cancel()
+
+    async def _pump(
+        self, events: asyncio.Queue[tuple[str, Any, Any]], watcher: Any, exchange: Any, send: Send
+    ) -> None:
+        while True:
+            getter = asyncio.ensure_future(events.get())
+            done, _ = await asyncio.wait({getter, watcher}, return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
+                getter.cancel()
+                exchange.disconnected()  # the client left: a 2026-07-28 request is cancelled
+                return
+            kind, a, b = getter.result()
+            if kind == "start":
+                raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in b]
+                await send({"type": "http.response.start", "status": a, "headers": raw})
+            elif kind == "data":
+                await send({"type": "http.response.body", "body": a, "more_body": True})
+            else:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await asyncio.to_thread(self.close, 5.0)
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+async def _wait_disconnect(receive: Receive) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+async def _plain(send: Send, status: int, text: str) -> None:
+    body = text.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body, "more_body": False})
