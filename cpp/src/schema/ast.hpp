@@ -125,7 +125,9 @@ class kw_guard {
       c_.kpath.push_back(b);
     }
   }
-  ~kw_guard() { c_.kpath.resize(c_.kpath.size() - n_); }
+  ~kw_guard() {
+    if (n_ != 0) c_.kpath.resize(c_.kpath.size() - n_);
+  }
   kw_guard(const kw_guard&) = delete;
   kw_guard& operator=(const kw_guard&) = delete;
 
