@@ -76,6 +76,8 @@ struct eval_ctx {
 
   /// Records a violation of `keyword` at the current locations (collect mode only).
   void report(std::string_view keyword, std::string message);
+  /// Like report(""), for a location that already ends at the keyword: names it `keyword`.
+  void report_named(std::string_view keyword, std::string message);
   /// Marks a bound as exceeded; the instance is then invalid.
   void hit_limit(std::string message);
   /// The current instance location as a JSON pointer.

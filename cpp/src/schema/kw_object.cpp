@@ -47,7 +47,7 @@ class props_kw final : public keyword {
              const json& v) const {
     kw_guard g = label != nullptr ? kw_guard(c, kw, *label) : kw_guard(c, kw);
     if (n.is_bool && !n.bool_value) {
-      if (c.collect) c.report("", (kw == "additionalProperties" ? "unexpected property " : "property ") + quote_key(key) +
+      if (c.collect) c.report_named(kw, (kw == "additionalProperties" ? "unexpected property " : "property ") + quote_key(key) +
                                       (kw == "additionalProperties" ? "" : " is not allowed"));
       return false;
     }

@@ -75,6 +75,7 @@ TEST(schema_messages, unexpected_properties_are_named) {
   EXPECT_EQ(r.violations[0].message, "unexpected property 'beta'");
   EXPECT_EQ(r.violations[1].message, "unexpected property 'zeta'");
   EXPECT_EQ(r.violations[0].keyword_location, "/additionalProperties");
+  EXPECT_EQ(r.violations[0].keyword, "additionalProperties");
   const json u = json::parse(R"({"properties":{"a":true},"unevaluatedProperties":false})");
   r = check(u, json::parse(R"({"a":1,"b":2})"));
   ASSERT_EQ(r.violations.size(), 1u);
