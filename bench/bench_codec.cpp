@@ -1,11 +1,11 @@
 // JSON-RPC codec cost for a typical tools/call exchange, beside the floor of the JSON library:
 // nlohmann::json::parse + dump of the same bytes. Reports ns per op and heap allocations per op.
-#include <benchmark/benchmark.h>
-
 #include <atomic>
 #include <cstdlib>
 #include <new>
 #include <string>
+
+#include <benchmark/benchmark.h>
 
 #include "mcpcxx/jsonrpc.hpp"
 
@@ -49,8 +49,8 @@ void measure(benchmark::State& state, Op&& op) {
   const std::size_t before = g_allocations.load(std::memory_order_relaxed);
   for (auto _ : state) op();
   const std::size_t after = g_allocations.load(std::memory_order_relaxed);
-  state.counters["allocs/op"] = benchmark::Counter(
-      static_cast<double>(after - before), benchmark::Counter::kAvgIterations);
+  state.counters["allocs/op"] =
+      benchmark::Counter(static_cast<double>(after - before), benchmark::Counter::kAvgIterations);
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * k_request.size()));
 }
 

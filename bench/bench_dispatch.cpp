@@ -2,11 +2,11 @@
 // in process, with the C++ echo tool. Beside it, the floor of this JSON library: nlohmann parse
 // plus dump of the same bytes. Heap allocations per iteration are counted by replacing the global
 // operator new. Run through bench/run_dispatch.sh, which writes the figures for docs/benchmarks.md.
-#include <benchmark/benchmark.h>
-
 #include <atomic>
 #include <cstdlib>
 #include <new>
+
+#include <benchmark/benchmark.h>
 
 #include "mcpcxx/mcpcxx.hpp"
 
@@ -60,10 +60,11 @@ std::unique_ptr<mcpcxx::server> make_server(int extra_tools) {
                 return mcpcxx::tool_result::text(a["text"].get<std::string>());
               });
   for (int i = 0; i < extra_tools; ++i) {
-    s->add_tool({.name = "tool_" + std::to_string(i),
-                 .description = "Tool number " + std::to_string(i),
-                 .input_schema = {{"type", "object"}, {"properties", {{"x", {{"type", "integer"}}}}}}},
-                [](const json&, mcpcxx::request_context&) { return mcpcxx::tool_result::text("x"); });
+    s->add_tool(
+        {.name = "tool_" + std::to_string(i),
+         .description = "Tool number " + std::to_string(i),
+         .input_schema = {{"type", "object"}, {"properties", {{"x", {{"type", "integer"}}}}}}},
+        [](const json&, mcpcxx::request_context&) { return mcpcxx::tool_result::text("x"); });
   }
   return s;
 }
@@ -110,10 +111,14 @@ void run_dispatch(benchmark::State& state, const std::string& frame, int extra_t
 void BM_dispatch_tools_call_echo(benchmark::State& state) { run_dispatch(state, k_call, 0, false); }
 BENCHMARK(BM_dispatch_tools_call_echo);
 
-void BM_dispatch_tools_call_echo_logged(benchmark::State& state) { run_dispatch(state, k_call, 0, true); }
+void BM_dispatch_tools_call_echo_logged(benchmark::State& state) {
+  run_dispatch(state, k_call, 0, true);
+}
 BENCHMARK(BM_dispatch_tools_call_echo_logged);
 
-void BM_dispatch_tools_list_100_cached(benchmark::State& state) { run_dispatch(state, k_list, 99, false); }
+void BM_dispatch_tools_list_100_cached(benchmark::State& state) {
+  run_dispatch(state, k_list, 99, false);
+}
 BENCHMARK(BM_dispatch_tools_list_100_cached);
 
 // The cache lookup and frame assembly alone, without parsing the request bytes.

@@ -1,10 +1,10 @@
 // JSON Schema validation of typical tool arguments (bench/schema_compare.py runs this next to
 // Python's jsonschema and pydantic-core). `--dump-cases` prints the schema and instances as JSON
 // so the comparison uses exactly the same data.
-#include <benchmark/benchmark.h>
-
 #include <cstring>
 #include <iostream>
+
+#include <benchmark/benchmark.h>
 
 #include "mcpcxx/json_schema.hpp"
 

@@ -14,31 +14,33 @@ namespace {
 using mcpcxx::json;
 
 void add_tools(mcpcxx::server& s) {
-  s.add_tool({.name = "echo",
-              .title = "Echo",
-              .description = "Returns the given text unchanged.",
-              .input_schema = {{"type", "object"},
-                               {"properties", {{"text", {{"type", "string"}, {"maxLength", 1000}}}}},
-                               {"required", {"text"}},
-                               {"additionalProperties", false}},
-              .annotations = {{"readOnlyHint", true}}},
-             [](const json& args, mcpcxx::request_context&) {
-               return mcpcxx::tool_result::text(args["text"].get<std::string>());
-             });
+  s.add_tool(
+      {.name = "echo",
+       .title = "Echo",
+       .description = "Returns the given text unchanged.",
+       .input_schema = {{"type", "object"},
+                        {"properties", {{"text", {{"type", "string"}, {"maxLength", 1000}}}}},
+                        {"required", {"text"}},
+                        {"additionalProperties", false}},
+       .annotations = {{"readOnlyHint", true}}},
+      [](const json& args, mcpcxx::request_context&) {
+        return mcpcxx::tool_result::text(args["text"].get<std::string>());
+      });
   s.add_tool({.name = "lookup_issue",
               .description = "Looks up an issue by key, e.g. ENG-1.",
               .input_schema = {{"type", "object"},
-                               {"properties", {{"key", {{"type", "string"}, {"pattern", "^[A-Z]+-[0-9]+$"}}}}},
+                               {"properties",
+                                {{"key", {{"type", "string"}, {"pattern", "^[A-Z]+-[0-9]+$"}}}}},
                                {"required", {"key"}}},
               .annotations = {{"readOnlyHint", true}}},
              [](const json& args, mcpcxx::request_context&) -> mcpcxx::tool_result {
                const std::string key = args["key"].get<std::string>();
                if (key == "ENG-1") return mcpcxx::tool_result::text("ENG-1: Fix the login page");
-               throw mcpcxx::tool_error(
-                   mcpcxx::compose_tool_error_message(
-                       {"Issue lookup", "issue " + key, "it was not found",
-                        "Verify the issue key or list recent issues first", "Do not retry unchanged"}),
-                   mcpcxx::error_category::not_found, false, key);
+               throw mcpcxx::tool_error(mcpcxx::compose_tool_error_message(
+                                            {"Issue lookup", "issue " + key, "it was not found",
+                                             "Verify the issue key or list recent issues first",
+                                             "Do not retry unchanged"}),
+                                        mcpcxx::error_category::not_found, false, key);
              });
   s.add_tool({.name = "explode",
               .description = "Always fails with an unexpected internal exception (for testing).",
@@ -49,23 +51,30 @@ void add_tools(mcpcxx::server& s) {
 }
 
 void add_contract_tools(mcpcxx::server& s) {
-  const json sum_schema = {{"type", "object"},
-                           {"properties", {{"sum", {{"type", "integer"}}}}},
-                           {"required", {"sum"}}};
-  const json add_input = {{"type", "object"},
-                          {"properties", {{"a", {{"type", "integer"}}}, {"b", {{"type", "integer"}}}}},
-                          {"required", {"a", "b"}}};
-  s.add_tool({.name = "add", .description = "Adds two integers.", .input_schema = add_input,
-              .output_schema = sum_schema, .annotations = {{"readOnlyHint", true}}},
+  const json sum_schema = {
+      {"type", "object"}, {"properties", {{"sum", {{"type", "integer"}}}}}, {"required", {"sum"}}};
+  const json add_input = {
+      {"type", "object"},
+      {"properties", {{"a", {{"type", "integer"}}}, {"b", {{"type", "integer"}}}}},
+      {"required", {"a", "b"}}};
+  s.add_tool({.name = "add",
+              .description = "Adds two integers.",
+              .input_schema = add_input,
+              .output_schema = sum_schema,
+              .annotations = {{"readOnlyHint", true}}},
              [](const json& a, mcpcxx::request_context&) {
-               return mcpcxx::tool_result::structured({{"sum", a["a"].get<long long>() + a["b"].get<long long>()}});
+               return mcpcxx::tool_result::structured(
+                   {{"sum", a["a"].get<long long>() + a["b"].get<long long>()}});
              });
-  s.add_tool({.name = "broken_add", .description = "Adds two integers but returns a string (a bug).",
-              .input_schema = add_input, .output_schema = sum_schema},
+  s.add_tool({.name = "broken_add",
+              .description = "Adds two integers but returns a string (a bug).",
+              .input_schema = add_input,
+              .output_schema = sum_schema},
              [](const json&, mcpcxx::request_context&) {
                return mcpcxx::tool_result::structured({{"sum", "three"}});
              });
-  s.add_tool({.name = "slow_write", .description = "Writes slowly; times out after 200 ms.",
+  s.add_tool({.name = "slow_write",
+              .description = "Writes slowly; times out after 200 ms.",
               .input_schema = {{"type", "object"}, {"properties", {{"ms", {{"type", "integer"}}}}}},
               .timeout = std::chrono::milliseconds(200)},
              [](const json& a, mcpcxx::request_context& ctx) {
@@ -75,64 +84,81 @@ void add_contract_tools(mcpcxx::server& s) {
                }
                return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "written");
              });
-  s.add_tool({.name = "count_down", .description = "Reports progress and log messages, then returns.",
-              .input_schema = {{"type", "object"}, {"properties", {{"steps", {{"type", "integer"}, {"minimum", 1}, {"maximum", 50}}}}}}},
-             [](const json& a, mcpcxx::request_context& ctx) {
-               const int steps = a.value("steps", 3);
-               for (int i = 1; i <= steps && !ctx.cancelled(); ++i) {
-                 ctx.report_progress(i, steps, "step " + std::to_string(i));
-                 ctx.log(mcpcxx::log_level::info, "step " + std::to_string(i), "count_down");
-               }
-               return mcpcxx::tool_result::text("done");
-             });
+  s.add_tool(
+      {.name = "count_down",
+       .description = "Reports progress and log messages, then returns.",
+       .input_schema = {{"type", "object"},
+                        {"properties",
+                         {{"steps", {{"type", "integer"}, {"minimum", 1}, {"maximum", 50}}}}}}},
+      [](const json& a, mcpcxx::request_context& ctx) {
+        const int steps = a.value("steps", 3);
+        for (int i = 1; i <= steps && !ctx.cancelled(); ++i) {
+          ctx.report_progress(i, steps, "step " + std::to_string(i));
+          ctx.log(mcpcxx::log_level::info, "step " + std::to_string(i), "count_down");
+        }
+        return mcpcxx::tool_result::text("done");
+      });
 }
 
 void add_lifecycle_tools(mcpcxx::server& s) {
-  s.add_tool({.name = "sleep", .description = "Sleeps for ms milliseconds unless cancelled.",
-              .input_schema = {{"type", "object"}, {"properties", {{"ms", {{"type", "integer"}, {"minimum", 0}, {"maximum", 60000}}}}}},
-              .annotations = {{"readOnlyHint", true}}},
-             [](const json& a, mcpcxx::request_context& ctx) {
-               const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(a.value("ms", 100));
-               while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) {
-                 std::this_thread::sleep_for(std::chrono::milliseconds(5));
-               }
-               return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "slept");
-             });
-  s.add_tool({.name = "ask_user", .description = "Needs the client's elicitation capability.",
+  s.add_tool(
+      {.name = "sleep",
+       .description = "Sleeps for ms milliseconds unless cancelled.",
+       .input_schema = {{"type", "object"},
+                        {"properties",
+                         {{"ms", {{"type", "integer"}, {"minimum", 0}, {"maximum", 60000}}}}}},
+       .annotations = {{"readOnlyHint", true}}},
+      [](const json& a, mcpcxx::request_context& ctx) {
+        const auto until =
+            std::chrono::steady_clock::now() + std::chrono::milliseconds(a.value("ms", 100));
+        while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "slept");
+      });
+  s.add_tool({.name = "ask_user",
+              .description = "Needs the client's elicitation capability.",
               .input_schema = {{"type", "object"}}},
              [](const json&, mcpcxx::request_context& ctx) {
                ctx.require_client_capability("elicitation");
                return mcpcxx::tool_result::text("the client can elicit");
              });
-  s.add_tool({.name = "quota", .description = "Fails with an application-defined protocol error.",
+  s.add_tool({.name = "quota",
+              .description = "Fails with an application-defined protocol error.",
               .input_schema = {{"type", "object"}}},
              [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
-               throw mcpcxx::protocol_error(-31001, "Daily quota exhausted; retry after midnight UTC",
+               throw mcpcxx::protocol_error(-31001,
+                                            "Daily quota exhausted; retry after midnight UTC",
                                             {{"retryAfterSeconds", 3600}});
              });
 }
 
 void add_other_primitives(mcpcxx::server& s) {
-  s.add_resource({.uri = "memo://broken", .name = "broken", .mime_type = "text/plain"},
-                 [](const std::string&, mcpcxx::request_context&) -> std::vector<mcpcxx::resource_contents> {
-                   throw std::runtime_error("disk /var/secret unreadable");
-                 });
-  s.add_resource({.uri = "memo://readme", .name = "readme", .mime_type = "text/plain"},
-                 [](const std::string& uri, mcpcxx::request_context&) {
-                   return std::vector<mcpcxx::resource_contents>{{uri, "text/plain", "Read me.", {}, nullptr}};
-                 });
-  s.add_resource_template({.uri_template = "issue://{key}", .name = "issue", .mime_type = "text/plain"},
-                          [](const std::string& uri, const std::map<std::string, std::string>& v,
-                             mcpcxx::request_context&) -> std::vector<mcpcxx::resource_contents> {
-                            if (v.at("key") != "ENG-1") throw mcpcxx::resource_not_found(uri);
-                            return {{uri, "text/plain", "ENG-1: Fix the login page", {}, nullptr}};
-                          });
-  s.add_prompt({.name = "summarize", .description = "Summarize a text.",
+  s.add_resource(
+      {.uri = "memo://broken", .name = "broken", .mime_type = "text/plain"},
+      [](const std::string&, mcpcxx::request_context&) -> std::vector<mcpcxx::resource_contents> {
+        throw std::runtime_error("disk /var/secret unreadable");
+      });
+  s.add_resource(
+      {.uri = "memo://readme", .name = "readme", .mime_type = "text/plain"},
+      [](const std::string& uri, mcpcxx::request_context&) {
+        return std::vector<mcpcxx::resource_contents>{{uri, "text/plain", "Read me.", {}, nullptr}};
+      });
+  s.add_resource_template(
+      {.uri_template = "issue://{key}", .name = "issue", .mime_type = "text/plain"},
+      [](const std::string& uri, const std::map<std::string, std::string>& v,
+         mcpcxx::request_context&) -> std::vector<mcpcxx::resource_contents> {
+        if (v.at("key") != "ENG-1") throw mcpcxx::resource_not_found(uri);
+        return {{uri, "text/plain", "ENG-1: Fix the login page", {}, nullptr}};
+      });
+  s.add_prompt({.name = "summarize",
+                .description = "Summarize a text.",
                 .arguments = {{.name = "text", .required = true}}},
                [](const std::map<std::string, std::string>& a, mcpcxx::request_context&) {
                  mcpcxx::prompt_result r;
-                 r.messages = json::array({{{"role", "user"},
-                                            {"content", {{"type", "text"}, {"text", "Summarize: " + a.at("text")}}}}});
+                 r.messages = json::array(
+                     {{{"role", "user"},
+                       {"content", {{"type", "text"}, {"text", "Summarize: " + a.at("text")}}}}});
                  return r;
                });
   s.set_completion_handler([](const mcpcxx::completion_request& req, mcpcxx::request_context&) {
@@ -149,10 +175,14 @@ void add_other_primitives(mcpcxx::server& s) {
 
 int main() {
   mcpcxx::server_options opts;
-  opts.info = {.name = "mcpcxx-example", .version = "0.1.0", .title = "mcpcxx example server",
-               .description = "Demonstrates both error paths", .website_url = "https://example.invalid/mcpcxx"};
+  opts.info = {.name = "mcpcxx-example",
+               .version = "0.1.0",
+               .title = "mcpcxx example server",
+               .description = "Demonstrates both error paths",
+               .website_url = "https://example.invalid/mcpcxx"};
   opts.instructions = "Use echo to test; lookup_issue fails for unknown keys.";
-  if (const char* v = std::getenv("MCPCXX_EXPOSE_DETAILS"); v != nullptr && std::string_view(v) == "1") {
+  if (const char* v = std::getenv("MCPCXX_EXPOSE_DETAILS");
+      v != nullptr && std::string_view(v) == "1") {
     opts.expose_exception_details = true;
   }
   mcpcxx::server s(opts);
@@ -160,7 +190,8 @@ int main() {
   add_contract_tools(s);
   add_lifecycle_tools(s);
   // MCPCXX_EXAMPLE_MINIMAL=1 offers tools only, to show capability gating (-32601).
-  if (const char* m = std::getenv("MCPCXX_EXAMPLE_MINIMAL"); m == nullptr || std::string_view(m) != "1") {
+  if (const char* m = std::getenv("MCPCXX_EXAMPLE_MINIMAL");
+      m == nullptr || std::string_view(m) != "1") {
     add_other_primitives(s);
   }
   return mcpcxx::serve_stdio(s);

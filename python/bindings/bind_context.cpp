@@ -1,9 +1,9 @@
 // _core.RequestContext: what a Python handler may know about and do for its request.
-#include <pybind11/functional.h>
-#include <pybind11/stl.h>
-
 #include <optional>
 #include <string>
+
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
 
 #include "handler_bridge.hpp"
 #include "json_caster.hpp"
@@ -50,18 +50,18 @@ bool log(const py_context& self, const std::string& level, py::handle data,
 void bind_context(py::module_& m) {
   py::class_<py_context>(m, "RequestContext",
                          "The engine's view of one request (valid while its handler runs).")
-      .def_property_readonly(
-          "request_id", [](const py_context& c) { return to_python(c.state->request_id); })
+      .def_property_readonly("request_id",
+                             [](const py_context& c) { return to_python(c.state->request_id); })
       .def_property_readonly("protocol_version",
                              [](const py_context& c) { return c.state->protocol_version; })
       .def_property_readonly("modern", [](const py_context& c) { return c.state->modern; })
+      .def_property_readonly("client_info",
+                             [](const py_context& c) { return to_python(c.state->client_info); })
       .def_property_readonly(
-          "client_info", [](const py_context& c) { return to_python(c.state->client_info); })
-      .def_property_readonly("client_capabilities", [](const py_context& c) {
-        return to_python(c.state->client_capabilities);
-      })
-      .def_property_readonly(
-          "principal", [](const py_context& c) { return to_python(c.state->principal); })
+          "client_capabilities",
+          [](const py_context& c) { return to_python(c.state->client_capabilities); })
+      .def_property_readonly("principal",
+                             [](const py_context& c) { return to_python(c.state->principal); })
       .def_property_readonly("cancelled",
                              [](const py_context& c) { return c.state->token.cancelled(); })
       .def("on_cancel", &on_cancel, py::arg("callback"),

@@ -1,16 +1,17 @@
 // Errors across the boundary: Python exceptions -> engine error types, and the error helpers.
-#include <pybind11/gil_safe_call_once.h>
-#include <pybind11/stl.h>
-
 #include <optional>
 #include <stdexcept>
 #include <string>
 
-#include "handler_bridge.hpp"
-#include "json_caster.hpp"
+#include <pybind11/gil_safe_call_once.h>
+#include <pybind11/stl.h>
+
 #include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/errors.hpp"
 #include "mcpcxx/json_schema.hpp"
+
+#include "handler_bridge.hpp"
+#include "json_caster.hpp"
 
 namespace mcpcxx::py_bind {
 
@@ -92,9 +93,9 @@ std::exception_ptr protocol_error_from(py::handle v) {
   try {
     return std::make_exception_ptr(protocol_error(code, message, to_json(v.attr("data"))));
   } catch (const std::invalid_argument& e) {
-    return std::make_exception_ptr(unexpected_error("ProtocolError: " + std::string(e.what()),
-                                                    "ProtocolError(" + std::to_string(code) +
-                                                        ", " + message + ") was refused"));
+    return std::make_exception_ptr(unexpected_error(
+        "ProtocolError: " + std::string(e.what()),
+        "ProtocolError(" + std::to_string(code) + ", " + message + ") was refused"));
   }
 }
 
@@ -123,7 +124,8 @@ std::exception_ptr translate_python_error(py::error_already_set& e) {
     if (e.matches(c.tool_error)) return tool_error_from(e.value());
     if (e.matches(c.protocol_error)) return protocol_error_from(e.value());
     if (e.matches(c.missing_capability)) {
-      return std::make_exception_ptr(missing_client_capability(to_json(e.value().attr("required"))));
+      return std::make_exception_ptr(
+          missing_client_capability(to_json(e.value().attr("required"))));
     }
     if (e.matches(c.resource_not_found)) {
       return std::make_exception_ptr(resource_not_found(safe_str(e.value().attr("uri"))));
@@ -143,9 +145,9 @@ void bind_errors(py::module_& m) {
       "compose_tool_error_message",
       [](std::string operation, std::string resource, std::string reason, std::string next_step,
          std::string retry_guidance) {
-        return compose_tool_error_message(
-            {std::move(operation), std::move(resource), std::move(reason), std::move(next_step),
-             std::move(retry_guidance)});
+        return compose_tool_error_message({std::move(operation), std::move(resource),
+                                           std::move(reason), std::move(next_step),
+                                           std::move(retry_guidance)});
       },
       py::arg("operation") = "", py::arg("resource") = "", py::arg("reason") = "",
       py::arg("next_step") = "", py::arg("retry_guidance") = "",

@@ -1,15 +1,16 @@
 // _core.Server: the engine, its registries and its sessions.
-#include <pybind11/stl.h>
-
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include <pybind11/stl.h>
+
+#include "mcpcxx/server.hpp"
+
 #include "bindings.hpp"
 #include "handler_bridge.hpp"
 #include "json_caster.hpp"
-#include "mcpcxx/server.hpp"
 
 namespace mcpcxx::py_bind {
 
@@ -163,8 +164,7 @@ void bind_registration(py::class_<server_handle>& cls) {
       .def(
           "add_resource_template",
           [](server_handle& h, const py::dict& spec, py::object fn) {
-            register_with(h, template_spec_from(spec),
-                          make_resource_template_reader(std::move(fn)),
+            register_with(h, template_spec_from(spec), make_resource_template_reader(std::move(fn)),
                           [](server& s, resource_template_spec sp, resource_template_reader fr) {
                             s.add_resource_template(std::move(sp), std::move(fr));
                           });

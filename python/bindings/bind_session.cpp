@@ -1,13 +1,14 @@
 // _core.Session: in-process sessions whose outbound frames go to a Python callable.
-#include <pybind11/stl.h>
-
 #include <chrono>
 #include <string>
 #include <variant>
 
+#include <pybind11/stl.h>
+
+#include "mcpcxx/session.hpp"
+
 #include "bindings.hpp"
 #include "json_caster.hpp"
-#include "mcpcxx/session.hpp"
 
 namespace mcpcxx::py_bind {
 
@@ -53,11 +54,13 @@ void bind_session(py::module_& m) {
           [](session& s, const std::variant<std::int64_t, std::string>& id,
              const std::string& reason) { s.cancel(id_from(id), reason); },
           py::arg("request_id"), py::arg("reason") = "cancelled",
-          py::call_guard<py::gil_scoped_release>(), "Cancel one in-flight request; no reply is sent.")
+          py::call_guard<py::gil_scoped_release>(),
+          "Cancel one in-flight request; no reply is sent.")
       .def(
           "shutdown",
           [](session& s, double grace_seconds) {
-            return s.shutdown(std::chrono::milliseconds(static_cast<long long>(grace_seconds * 1000)));
+            return s.shutdown(
+                std::chrono::milliseconds(static_cast<long long>(grace_seconds * 1000)));
           },
           py::arg("grace_seconds") = 5.0, py::call_guard<py::gil_scoped_release>(),
           "Cancel all in-flight requests; True when every handler returned within the grace.")

@@ -1,6 +1,7 @@
 // Blocking stdio serving, always with the GIL released.
-#include "bindings.hpp"
 #include "mcpcxx/stdio.hpp"
+
+#include "bindings.hpp"
 
 namespace mcpcxx::py_bind {
 
@@ -35,8 +36,7 @@ void bind_stdio(py::module_& m) {
       "Serve stdin/stdout until EOF; returns 0 on a clean end.");
   m.def(
       "serve_fds",
-      [](server_handle& h, int in_fd, int out_fd, bool protect_stdout,
-         double drain_grace_seconds) {
+      [](server_handle& h, int in_fd, int out_fd, bool protect_stdout, double drain_grace_seconds) {
         return serve_fds(*h.srv, in_fd, out_fd,
                          stdio_options_from(protect_stdout, drain_grace_seconds));
       },

@@ -1,9 +1,9 @@
 // Shared pieces of the _core extension: per-area bind functions and a GIL-safe object holder.
 #pragma once
 
-#include <pybind11/pybind11.h>
-
 #include <memory>
+
+#include <pybind11/pybind11.h>
 
 #include "mcpcxx/server.hpp"
 #include "mcpcxx/session.hpp"

@@ -3,8 +3,9 @@
 
 #include <utility>
 
-#include "json_caster.hpp"
 #include "mcpcxx/errors.hpp"
+
+#include "json_caster.hpp"
 
 namespace mcpcxx::py_bind {
 

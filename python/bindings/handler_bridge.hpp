@@ -2,17 +2,18 @@
 // exceptions translated into the engine's error types before the GIL is released.
 #pragma once
 
-#include <pybind11/pybind11.h>
-
 #include <atomic>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
 
-#include "bindings.hpp"
+#include <pybind11/pybind11.h>
+
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/primitives.hpp"
+
+#include "bindings.hpp"
 
 namespace mcpcxx::py_bind {
 

@@ -1,9 +1,9 @@
 // Conversion between Python objects and mcpcxx::json. Callers must hold the GIL.
 #pragma once
 
-#include <pybind11/pybind11.h>
-
 #include <cstddef>
+
+#include <pybind11/pybind11.h>
 
 #include "mcpcxx/json.hpp"
 

@@ -1,6 +1,7 @@
 // PYBIND11_MODULE for mcpcxx._core: each area registers itself.
-#include "bindings.hpp"
 #include "mcpcxx/server.hpp"
+
+#include "bindings.hpp"
 
 namespace py = pybind11;
 

@@ -7,8 +7,9 @@ namespace mcpcxx::error_code {
 
 /// Bytes that are not valid JSON (or not valid UTF-8); always answered with id null.
 inline constexpr int parse_error = -32700;
-/// Valid JSON that is not a valid JSON-RPC message: bad id type, missing method, a batch where batches
-/// are not allowed, an id reused while still in flight, a message over the size or depth limits.
+/// Valid JSON that is not a valid JSON-RPC message: bad id type, missing method, a batch where
+/// batches are not allowed, an id reused while still in flight, a message over the size or depth
+/// limits.
 inline constexpr int invalid_request = -32600;
 /// Unknown method, a method removed in the request's era, or one gated behind a capability the
 /// server did not advertise. data: {"method": NAME}.

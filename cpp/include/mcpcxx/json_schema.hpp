@@ -20,7 +20,7 @@ struct violation {
   std::string instance_location;  ///< JSON pointer into the instance, "" for the root
   std::string keyword_location;   ///< JSON pointer into the schema, e.g. "/properties/n/maximum"
   std::string keyword;            ///< "maximum", "required", "type", ...
-  std::string message;            ///< short human text: "must be <= 50", "missing required property 'key'"
+  std::string message;  ///< short human text: "must be <= 50", "missing required property 'key'"
 };
 
 /// Outcome of one validation; violations are in a stable, deterministic order.
@@ -61,7 +61,8 @@ class schema_error : public std::runtime_error {
 class compiled_schema;
 
 /// Compiles `schema` (a JSON object or boolean); throws schema_error on any problem.
-std::shared_ptr<const compiled_schema> compile(const json& schema, const compile_options& opts = {});
+std::shared_ptr<const compiled_schema> compile(const json& schema,
+                                               const compile_options& opts = {});
 
 /// An immutable compiled validator.
 class compiled_schema {

@@ -25,8 +25,8 @@ enum class message_kind { request, notification, response, batch, invalid };
 
 /// Bounds enforced while parsing.
 struct parse_limits {
-  std::size_t max_message_bytes = std::size_t{4} * 1024 * 1024;///< default 4 MiB
-  std::size_t max_depth = 64;                          ///< nesting of arrays and objects
+  std::size_t max_message_bytes = std::size_t{4} * 1024 * 1024;  ///< default 4 MiB
+  std::size_t max_depth = 64;                                    ///< nesting of arrays and objects
 };
 
 /// A JSON-RPC error to send: code, message and optional data.
@@ -42,8 +42,8 @@ struct message {
   std::optional<request_id> id;  ///< requests and responses; also an invalid message's readable id
   std::string method;            ///< requests and notifications
   json params = nullptr;         ///< requests and notifications; null when absent
-  json body;                     ///< the whole parsed value (batch: the array; response: the object)
-  error_object error;            ///< kind == invalid: the error to answer with (-32700 or -32600)
+  json body;           ///< the whole parsed value (batch: the array; response: the object)
+  error_object error;  ///< kind == invalid: the error to answer with (-32700 or -32600)
 };
 
 /// Parses and classifies `bytes`. Never throws: problems come back as kind == invalid with the

@@ -23,7 +23,7 @@ struct tool_spec {
   std::optional<std::string> title;
   std::optional<std::string> description;
   json input_schema = json{{"type", "object"}};  ///< compiled at registration
-  std::optional<json> output_schema;             ///< compiled at registration; validates structuredContent
+  std::optional<json> output_schema;  ///< compiled at registration; validates structuredContent
   json annotations = nullptr;  ///< ToolAnnotations object (readOnlyHint, destructiveHint, ...)
   json icons = nullptr;        ///< Icon[] or null
   json meta = nullptr;         ///< _meta object or null
@@ -33,7 +33,7 @@ struct tool_spec {
 
 /// What a tool returns on success (or an explicit error result with is_error = true).
 struct tool_result {
-  json content = json::array();   ///< ContentBlock[]
+  json content = json::array();  ///< ContentBlock[]
   std::optional<json> structured_content;
   bool is_error = false;
   json meta = nullptr;  ///< result _meta or null
@@ -70,8 +70,8 @@ struct resource_contents {
 };
 
 /// Reads a concrete resource; throw resource_not_found when it vanished.
-using resource_reader = std::function<std::vector<resource_contents>(const std::string& uri,
-                                                                     request_context& ctx)>;
+using resource_reader =
+    std::function<std::vector<resource_contents>(const std::string& uri, request_context& ctx)>;
 
 /// An RFC 6570 (level 1) resource template as listed by resources/templates/list.
 struct resource_template_spec {

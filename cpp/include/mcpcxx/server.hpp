@@ -26,7 +26,7 @@ class engine;
 
 /// Every protocol revision the engine implements, newest first.
 inline constexpr const char* k_supported_versions[] = {"2026-07-28", "2025-11-25", "2025-06-18",
-                                                        "2025-03-26", "2024-11-05"};
+                                                       "2025-03-26", "2024-11-05"};
 /// The stateless revision.
 inline constexpr std::string_view k_modern_version = "2026-07-28";
 /// The newest legacy revision (initialize counter-offer).
@@ -49,11 +49,11 @@ struct server_options {
   /// Put the exception text of unexpected handler failures on the wire (never by default).
   bool expose_exception_details = false;
   jsonrpc::parse_limits limits;
-  std::size_t page_size = 100;        ///< items per list page
-  std::int64_t list_ttl_ms = 60000;   ///< ttlMs on modern list/read/discover results
+  std::size_t page_size = 100;         ///< items per list page
+  std::int64_t list_ttl_ms = 60000;    ///< ttlMs on modern list/read/discover results
   std::string cache_scope = "public";  ///< cacheScope on modern list/read/discover results
-  std::size_t worker_threads = 0;     ///< 0: max(2, hardware_concurrency)
-  bool assert_formats = false;        ///< JSON Schema `format` asserts when true
+  std::size_t worker_threads = 0;      ///< 0: max(2, hardware_concurrency)
+  bool assert_formats = false;         ///< JSON Schema `format` asserts when true
   /// Writes one line (no newline) to the server log; default: stderr. Called from any thread.
   std::function<void(std::string_view line)> log_writer;
   /// Log one JSON line per request outcome (method, tool, id, category, latency, reference).

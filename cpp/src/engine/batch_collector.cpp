@@ -12,7 +12,8 @@ namespace {
 std::size_t expected_replies(const std::vector<jsonrpc::message>& parts) {
   std::size_t n = 0;
   for (const auto& p : parts) {
-    if (p.kind != jsonrpc::message_kind::notification && p.kind != jsonrpc::message_kind::response) {
+    if (p.kind != jsonrpc::message_kind::notification &&
+        p.kind != jsonrpc::message_kind::response) {
       ++n;
     }
   }

@@ -87,8 +87,8 @@ request_context call::make_context() const {
     e->log().write("info", "handler_log", std::move(fields));
   };
   request_context ctx(jsonrpc::id_to_json(id), version, client_info, client_capabilities,
-                      progress_token, min_log_level,
-                      slot ? slot->token : cancellation_token(), std::move(hooks));
+                      progress_token, min_log_level, slot ? slot->token : cancellation_token(),
+                      std::move(hooks));
   ctx.set_principal(session->principal());
   return ctx;
 }

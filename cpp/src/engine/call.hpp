@@ -9,10 +9,11 @@
 #include <optional>
 #include <string>
 
-#include "engine/engine.hpp"
-#include "engine/session_state.hpp"
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/jsonrpc.hpp"
+
+#include "engine/engine.hpp"
+#include "engine/session_state.hpp"
 
 namespace mcpcxx::detail {
 

@@ -5,8 +5,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "engine/session_state.hpp"
 #include "mcpcxx/json_schema.hpp"
+
+#include "engine/session_state.hpp"
 
 namespace mcpcxx::detail {
 
@@ -68,7 +69,8 @@ void engine::publish(ordered_registry<Entry>& reg, const std::string& key,
   {
     std::unique_lock lock(registry_mutex_);
     if (!reg.add(key, std::move(entry))) {
-      throw std::invalid_argument("duplicate " + std::string(what) + " '" + key + "': it must be unique");
+      throw std::invalid_argument("duplicate " + std::string(what) + " '" + key +
+                                  "': it must be unique");
     }
   }
   changed(family);
@@ -121,7 +123,8 @@ void engine::add_resource(resource_spec spec, resource_reader reader) {
   e->spec = std::move(spec);
   e->reader = std::move(reader);
   const std::string uri = e->spec.uri;
-  publish(resources_, uri, std::shared_ptr<const resource_entry>(std::move(e)), "resource URI", "resources");
+  publish(resources_, uri, std::shared_ptr<const resource_entry>(std::move(e)), "resource URI",
+          "resources");
 }
 
 void engine::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
@@ -137,7 +140,8 @@ void engine::add_resource_template(resource_template_spec spec, resource_templat
   e->spec = std::move(spec);
   e->reader = std::move(reader);
   const std::string key = e->spec.uri_template;
-  publish(templates_, key, std::shared_ptr<const template_entry>(std::move(e)), "resource template", "resources");
+  publish(templates_, key, std::shared_ptr<const template_entry>(std::move(e)), "resource template",
+          "resources");
 }
 
 void engine::add_prompt(prompt_spec spec, prompt_handler handler) {
@@ -148,7 +152,8 @@ void engine::add_prompt(prompt_spec spec, prompt_handler handler) {
   e->spec = std::move(spec);
   e->handler = std::move(handler);
   const std::string name = e->spec.name;
-  publish(prompts_, name, std::shared_ptr<const prompt_entry>(std::move(e)), "prompt name", "prompts");
+  publish(prompts_, name, std::shared_ptr<const prompt_entry>(std::move(e)), "prompt name",
+          "prompts");
 }
 
 void engine::set_completion_handler(completion_handler handler) {
@@ -197,7 +202,8 @@ completion_handler engine::completion() const {
 }
 
 json engine::capabilities() const {
-  json caps = options_.extra_capabilities.is_object() ? options_.extra_capabilities : json::object();
+  json caps =
+      options_.extra_capabilities.is_object() ? options_.extra_capabilities : json::object();
   std::shared_lock lock(registry_mutex_);
   if (!tools_.empty()) caps["tools"] = {{"listChanged", true}};
   if (!resources_.empty() || !templates_.empty()) {

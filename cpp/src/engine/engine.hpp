@@ -13,11 +13,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mcpcxx/server.hpp"
+
 #include "engine/deadline_scheduler.hpp"
 #include "engine/registry.hpp"
 #include "engine/server_log.hpp"
 #include "engine/worker_pool.hpp"
-#include "mcpcxx/server.hpp"
 
 namespace mcpcxx::detail {
 
@@ -53,8 +54,8 @@ class engine : public std::enable_shared_from_this<engine> {
   std::shared_ptr<const tool_entry> find_tool(std::string_view name) const;
   std::shared_ptr<const resource_entry> find_resource(std::string_view uri) const;
   /// The first template matching `uri`, with its variables.
-  std::shared_ptr<const template_entry> match_template(std::string_view uri,
-                                                       std::map<std::string, std::string>& vars) const;
+  std::shared_ptr<const template_entry> match_template(
+      std::string_view uri, std::map<std::string, std::string>& vars) const;
   std::shared_ptr<const prompt_entry> find_prompt(std::string_view name) const;
   std::vector<std::string> tool_names() const;
   std::vector<std::string> prompt_names() const;

@@ -43,7 +43,7 @@ json engine::build_list_page(std::string_view method, std::size_t start) const {
 }
 
 std::shared_ptr<const std::string> engine::list_result(std::string_view method, bool modern,
-                                               const std::optional<std::string>& cursor) {
+                                                       const std::optional<std::string>& cursor) {
   const auto start = resolve_cursor(method, cursor);
   if (!start) return nullptr;
   // Keyed by the resolved position, so hostile cursor variants cannot grow the cache.
@@ -84,9 +84,9 @@ void engine::invalidate(std::string_view method_prefix) {
 
 void engine::track(const std::shared_ptr<session_state>& s) {
   std::lock_guard lock(sessions_mutex_);
-  sessions_.erase(std::remove_if(sessions_.begin(), sessions_.end(),
-                                 [](const auto& w) { return w.expired(); }),
-                  sessions_.end());
+  sessions_.erase(
+      std::remove_if(sessions_.begin(), sessions_.end(), [](const auto& w) { return w.expired(); }),
+      sessions_.end());
   sessions_.push_back(s);
 }
 

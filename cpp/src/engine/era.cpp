@@ -1,10 +1,11 @@
 // Era selection (modern _meta vs legacy session) and the gates of the method table.
 #include "engine/era.hpp"
 
+#include "mcpcxx/server.hpp"
+
 #include "engine/call.hpp"
 #include "engine/method_table.hpp"
 #include "engine/wire_errors.hpp"
-#include "mcpcxx/server.hpp"
 
 namespace mcpcxx::detail {
 
@@ -38,7 +39,8 @@ std::optional<jsonrpc::error_object> modern_facts(call& c, const json& meta) {
   c.client_capabilities = caps;
   if (auto it = meta.find(k_info_key); it != meta.end()) c.client_info = *it;
   if (auto it = meta.find(k_level_key); it != meta.end()) {
-    auto level = it->is_string() ? parse_log_level(it->get_ref<const std::string&>()) : std::nullopt;
+    auto level =
+        it->is_string() ? parse_log_level(it->get_ref<const std::string&>()) : std::nullopt;
     if (!level) return wire::invalid_log_level(*it);
     c.min_log_level = level;
   }

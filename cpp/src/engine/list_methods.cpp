@@ -11,7 +11,8 @@ void serve_list(call& c) {
   std::optional<std::string> cursor;
   if (auto it = c.params.find("cursor"); it != c.params.end() && !it->is_null()) {
     if (!it->is_string()) {
-      c.reply_error(wire::invalid_params("cursor must be a string taken from a previous nextCursor"));
+      c.reply_error(
+          wire::invalid_params("cursor must be a string taken from a previous nextCursor"));
       return;
     }
     cursor = it->get<std::string>();

@@ -39,7 +39,8 @@ json value_or_null(const json& obj, const char* key) {
 void handle_prompts_get(call& c) {
   auto name = c.params.find("name");
   if (name == c.params.end() || !name->is_string()) {
-    c.reply_error(wire::invalid_params("prompts/get needs params.name, the prompt name as a string"));
+    c.reply_error(
+        wire::invalid_params("prompts/get needs params.name, the prompt name as a string"));
     return;
   }
   const std::string n = name->get<std::string>();
@@ -73,9 +74,9 @@ void handle_complete(call& c) {
   const char* ref_key = type == "ref/prompt" ? "name" : "uri";
   if (!ref_ok || (type != "ref/prompt" && type != "ref/resource") || !ref.contains(ref_key) ||
       !ref[ref_key].is_string()) {
-    c.reply_error(wire::invalid_params(
-        "completion/complete needs params.ref {type: \"ref/prompt\", name} or "
-        "{type: \"ref/resource\", uri}"));
+    c.reply_error(
+        wire::invalid_params("completion/complete needs params.ref {type: \"ref/prompt\", name} or "
+                             "{type: \"ref/resource\", uri}"));
     return;
   }
   if (!arg.is_object() || !arg.contains("name") || !arg["name"].is_string() ||
@@ -83,8 +84,11 @@ void handle_complete(call& c) {
     c.reply_error(wire::invalid_params("completion/complete needs params.argument {name, value}"));
     return;
   }
-  completion_request req{type, ref[ref_key].get<std::string>(), arg["name"].get<std::string>(),
-                         arg["value"].get<std::string>(), {}};
+  completion_request req{type,
+                         ref[ref_key].get<std::string>(),
+                         arg["name"].get<std::string>(),
+                         arg["value"].get<std::string>(),
+                         {}};
   if (type == "ref/prompt" && !c.eng().find_prompt(req.ref)) {
     c.reply_error(wire::unknown_prompt(req.ref, closest_keys(req.ref, c.eng().prompt_names())));
     return;

@@ -179,7 +179,8 @@ std::vector<template_part> parse_uri_template(std::string_view tmpl) {
     }
     if (open > i) parts.push_back({false, false, std::string(tmpl.substr(i, open - i))});
     const auto close = tmpl.find('}', open);
-    if (close == std::string_view::npos) throw std::invalid_argument("URI template has unclosed '{'");
+    if (close == std::string_view::npos)
+      throw std::invalid_argument("URI template has unclosed '{'");
     std::string_view name = tmpl.substr(open + 1, close - open - 1);
     const bool reserved = !name.empty() && name.front() == '+';
     if (reserved) name.remove_prefix(1);
@@ -210,7 +211,8 @@ bool match_uri_template(const std::vector<template_part>& parts, std::string_vie
       if (end == std::string_view::npos) return false;
     }
     const std::string_view value = uri.substr(pos, end - pos);
-    if (value.empty() || (!part.reserved && value.find('/') != std::string_view::npos)) return false;
+    if (value.empty() || (!part.reserved && value.find('/') != std::string_view::npos))
+      return false;
     vars[part.text] = std::string(value);
     pos = end;
   }

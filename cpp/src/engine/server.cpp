@@ -27,7 +27,9 @@ void server::add_prompt(prompt_spec spec, prompt_handler handler) {
 void server::set_completion_handler(completion_handler handler) {
   engine_->set_completion_handler(std::move(handler));
 }
-void server::notify_resource_updated(std::string_view uri) { engine_->notify_resource_updated(uri); }
+void server::notify_resource_updated(std::string_view uri) {
+  engine_->notify_resource_updated(uri);
+}
 
 session server::open_session(std::shared_ptr<frame_sink> sink, session_options options) {
   auto state = std::make_shared<detail::session_state>(engine_, std::move(sink), options);

@@ -1,11 +1,10 @@
 // Implementation of the stderr JSON-lines log.
 #include "engine/server_log.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <random>
+#include <unistd.h>
 
 namespace mcpcxx::detail {
 

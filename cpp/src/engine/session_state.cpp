@@ -12,7 +12,8 @@ session_state::session_state(std::shared_ptr<engine> eng, std::shared_ptr<frame_
                              session_options options)
     : engine_(std::move(eng)), sink_(std::move(sink)), options_(options) {}
 
-void session_state::send(const std::shared_ptr<frame_sink>& to, std::string frame, frame_kind kind) {
+void session_state::send(const std::shared_ptr<frame_sink>& to, std::string frame,
+                         frame_kind kind) {
   const auto& target = to ? to : sink_;
   if (!target) return;
   try {
@@ -73,7 +74,8 @@ void session_state::receive_notification(const jsonrpc::message& msg) {
   engine_->log().write("warning", "unknown_notification", {{"method", msg.method}});
 }
 
-void session_state::receive_request(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to) {
+void session_state::receive_request(jsonrpc::message msg,
+                                    const std::shared_ptr<frame_sink>& reply_to) {
   auto c = std::make_shared<call>();
   c->session = shared_from_this();
   c->reply_to = reply_to ? reply_to : sink_;
@@ -103,7 +105,8 @@ void session_state::receive_request(jsonrpc::message msg, const std::shared_ptr<
   }
 }
 
-void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to) {
+void session_state::receive_batch(jsonrpc::message msg,
+                                  const std::shared_ptr<frame_sink>& reply_to) {
   const auto target = reply_to ? reply_to : sink_;
   if (legacy_version() != "2025-03-26") {
     engine_->count(outcome::protocol_error, "batch_not_allowed");

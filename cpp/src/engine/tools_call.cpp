@@ -2,10 +2,11 @@
 // envelope -> lookup -> arguments -> deadline -> handler -> output check -> reply.
 #include <typeinfo>
 
+#include "mcpcxx/json_schema.hpp"
+
 #include "engine/call.hpp"
 #include "engine/method_table.hpp"
 #include "engine/wire_errors.hpp"
-#include "mcpcxx/json_schema.hpp"
 
 namespace mcpcxx::detail {
 
@@ -17,9 +18,9 @@ const json k_no_arguments = json::object();
 struct handler_outcome {
   enum class kind { result, tool_failure, protocol_failure } what = kind::result;
   tool_result result;
-  json failure_result;        ///< kind::tool_failure: the isError result to send
-  std::string category;       ///< kind::tool_failure: the category to count
-  std::string reference;      ///< set for unexpected failures
+  json failure_result;          ///< kind::tool_failure: the isError result to send
+  std::string category;         ///< kind::tool_failure: the category to count
+  std::string reference;        ///< set for unexpected failures
   jsonrpc::error_object error;  ///< kind::protocol_failure
 };
 
@@ -88,8 +89,11 @@ handler_outcome unexpected(call& c, const tool_entry& t, std::string_view type,
   o.category = "internal";
   o.reference = server_log::new_reference();
   c.eng().log().write("error", "tool_exception",
-                      {{"tool", t.spec.name}, {"reference", o.reference}, {"type", type},
-                       {"what", summary}, {"detail", detail}});
+                      {{"tool", t.spec.name},
+                       {"reference", o.reference},
+                       {"type", type},
+                       {"what", summary},
+                       {"detail", detail}});
   std::optional<std::string> exposed;
   if (c.eng().options().expose_exception_details) exposed = summary;
   o.failure_result = wire::unexpected_error_result(facts(t), o.reference, exposed);
@@ -150,7 +154,9 @@ void reply_with_result(call& c, const tool_entry& t, tool_result&& r) {
   if (auto problem = output_problem(t, r)) {
     const std::string ref = server_log::new_reference();
     c.eng().log().write("error", "tool_output_invalid",
-                        {{"tool", t.spec.name}, {"reference", ref}, {"problem", *problem},
+                        {{"tool", t.spec.name},
+                         {"reference", ref},
+                         {"problem", *problem},
                          {"note", "server bug: the tool broke its own declared result contract"}});
     c.reply_result(wire::output_mismatch_result(facts(t), ref), outcome::tool_error, "internal",
                    ref);

@@ -50,8 +50,9 @@ json details(error_category c, bool retryable, error_effect effect, std::string_
 
 error_object method_not_found(std::string_view method) {
   return make(error_code::method_not_found,
-              "Method not found: " + std::string(method) + ". Check the method name against the "
-              "MCP revision you speak",
+              "Method not found: " + std::string(method) +
+                  ". Check the method name against the "
+                  "MCP revision you speak",
               {{"method", method}});
 }
 
@@ -138,10 +139,10 @@ error_object unknown_prompt(std::string_view name, const std::vector<std::string
 
 error_object missing_prompt_arguments(std::string_view name,
                                       const std::vector<std::string>& missing) {
-  return make(error_code::invalid_params,
-              "Invalid params: prompt " + std::string(name) + " requires argument(s) " +
-                  join(missing),
-              {{"name", name}, {"missing", missing}});
+  return make(
+      error_code::invalid_params,
+      "Invalid params: prompt " + std::string(name) + " requires argument(s) " + join(missing),
+      {{"name", name}, {"missing", missing}});
 }
 
 error_object invalid_cursor() {

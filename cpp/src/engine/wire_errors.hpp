@@ -46,7 +46,8 @@ error_object unknown_tool(std::string_view name, const std::vector<std::string>&
 /// -32602: prompts/get names a prompt that does not exist.
 error_object unknown_prompt(std::string_view name, const std::vector<std::string>& suggestions);
 /// -32602: prompts/get lacks required arguments.
-error_object missing_prompt_arguments(std::string_view name, const std::vector<std::string>& missing);
+error_object missing_prompt_arguments(std::string_view name,
+                                      const std::vector<std::string>& missing);
 /// -32602: a list cursor that this server did not issue or that no longer applies.
 error_object invalid_cursor();
 /// -32002 (legacy) or -32602 (modern): resources/read for an unknown URI.

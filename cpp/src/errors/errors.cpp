@@ -98,8 +98,12 @@ json tool_error::details() const {
 }
 
 protocol_error::protocol_error(int code, std::string message, json data)
-    : std::runtime_error(message), code_(code), message_(std::move(message)), data_(std::move(data)) {
-  if (error_code::is_reserved_for_spec(code)) throw std::invalid_argument(reserved_code_message(code));
+    : std::runtime_error(message),
+      code_(code),
+      message_(std::move(message)),
+      data_(std::move(data)) {
+  if (error_code::is_reserved_for_spec(code))
+    throw std::invalid_argument(reserved_code_message(code));
 }
 
 unexpected_error::unexpected_error(std::string summary, std::string detail)

@@ -109,8 +109,9 @@ message classify_call(json body, std::optional<request_id> id, bool id_present) 
 
 message classify(json value) {
   if (value.is_array()) {
-    return invalid(std::move(value), std::nullopt,
-                   "A message inside a batch must be a JSON object; nested arrays are not allowed.");
+    return invalid(
+        std::move(value), std::nullopt,
+        "A message inside a batch must be a JSON object; nested arrays are not allowed.");
   }
   if (!value.is_object()) {
     return invalid(std::move(value), std::nullopt,
@@ -121,7 +122,8 @@ message classify(json value) {
   const bool id_present = id_it != value.end();
   std::optional<request_id> id = id_present ? read_id(*id_it) : std::nullopt;
   const auto version = value.find("jsonrpc");
-  if (version == value.end() || !version->is_string() || version->get_ref<const std::string&>() != "2.0") {
+  if (version == value.end() || !version->is_string() ||
+      version->get_ref<const std::string&>() != "2.0") {
     return invalid(std::move(value), std::move(id),
                    "\"jsonrpc\" must be exactly \"2.0\"; set it on every message.");
   }

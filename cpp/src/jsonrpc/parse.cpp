@@ -3,9 +3,10 @@
 #include <string>
 #include <utility>
 
-#include "jsonrpc/scan.hpp"
 #include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/jsonrpc.hpp"
+
+#include "jsonrpc/scan.hpp"
 
 namespace mcpcxx::jsonrpc {
 
@@ -25,18 +26,17 @@ message unparseable(std::string_view bytes, std::size_t parser_byte) {
                     "Message is not valid UTF-8 (ill-formed byte at offset " +
                         std::to_string(*bad) + "); encode every message as UTF-8.");
   }
-  return rejected(error_code::parse_error,
-                  "Message is not valid JSON (syntax error near byte " +
-                      std::to_string(parser_byte) + "); send one complete JSON value.");
+  return rejected(error_code::parse_error, "Message is not valid JSON (syntax error near byte " +
+                                               std::to_string(parser_byte) +
+                                               "); send one complete JSON value.");
 }
 
 std::optional<message> check_limits(std::string_view bytes, const parse_limits& limits) {
   if (bytes.size() > limits.max_message_bytes) {
-    return rejected(error_code::invalid_request,
-                    "Message of " + std::to_string(bytes.size()) +
-                        " bytes exceeds the maximum size of " +
-                        std::to_string(limits.max_message_bytes) +
-                        " bytes; send smaller messages.");
+    return rejected(error_code::invalid_request, "Message of " + std::to_string(bytes.size()) +
+                                                     " bytes exceeds the maximum size of " +
+                                                     std::to_string(limits.max_message_bytes) +
+                                                     " bytes; send smaller messages.");
   }
   if (detail::nesting_depth(bytes, limits.max_depth) > limits.max_depth) {
     return rejected(error_code::invalid_request,

@@ -6,7 +6,8 @@ namespace {
 
 class compiled_impl final : public compiled_schema {
  public:
-  compiled_impl(detail::compiled_parts parts, const limits& bounds) : parts_(std::move(parts)), bounds_(bounds) {}
+  compiled_impl(detail::compiled_parts parts, const limits& bounds)
+      : parts_(std::move(parts)), bounds_(bounds) {}
 
   validation_result validate(const json& instance) const override {
     validation_result r;
@@ -47,8 +48,9 @@ class compiled_impl final : public compiled_schema {
 
 std::shared_ptr<const compiled_schema> compile(const json& schema, const compile_options& opts) {
   if (!schema.is_object() && !schema.is_boolean())
-    throw schema_error(std::string("invalid schema: the root must be an object or a boolean, got ") +
-                       detail::type_name(schema));
+    throw schema_error(
+        std::string("invalid schema: the root must be an object or a boolean, got ") +
+        detail::type_name(schema));
   try {
     detail::compiler comp(opts);
     return std::make_shared<compiled_impl>(comp.run(schema), opts.bounds);

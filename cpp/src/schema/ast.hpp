@@ -64,8 +64,8 @@ struct eval_ctx {
   const limits* bounds = nullptr;
   bool collect = false;  ///< validate(): record violations and maintain locations
   validation_result* out = nullptr;
-  bool stop = false;       ///< a bound or the violation cap was hit; unwind
-  bool dynamic = false;    ///< the schema uses $dynamicRef: maintain the dynamic scope
+  bool stop = false;     ///< a bound or the violation cap was hit; unwind
+  bool dynamic = false;  ///< the schema uses $dynamicRef: maintain the dynamic scope
   std::size_t steps = 0;
   std::size_t depth = 0;       ///< nesting of node evaluations
   std::size_t max_depth = 0;   ///< bound on `depth`

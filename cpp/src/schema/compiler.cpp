@@ -24,17 +24,24 @@ std::string anchor_key(const std::string& base, std::string_view name) {
   return strip_fragment(base) + "#" + std::string(name);
 }
 
-constexpr std::array<const char*, 11> kSingle = {
-    "additionalProperties", "propertyNames", "not",     "if",
-    "then",                 "else",          "contains", "additionalItems",
-    "unevaluatedItems",     "unevaluatedProperties", "contentSchema"};
-constexpr std::array<const char*, 6> kMaps = {"properties",       "patternProperties", "$defs",
-                                              "definitions",      "dependentSchemas",
-                                              "dependencies"};
+constexpr std::array<const char*, 11> kSingle = {"additionalProperties",
+                                                 "propertyNames",
+                                                 "not",
+                                                 "if",
+                                                 "then",
+                                                 "else",
+                                                 "contains",
+                                                 "additionalItems",
+                                                 "unevaluatedItems",
+                                                 "unevaluatedProperties",
+                                                 "contentSchema"};
+constexpr std::array<const char*, 6> kMaps = {"properties",  "patternProperties", "$defs",
+                                              "definitions", "dependentSchemas",  "dependencies"};
 constexpr std::array<const char*, 4> kArrays = {"allOf", "anyOf", "oneOf", "prefixItems"};
 
 bool ends_with_name(const std::string& uri, std::string_view name) {
-  return uri.size() > name.size() && uri.compare(uri.size() - name.size(), name.size(), name) == 0 &&
+  return uri.size() > name.size() &&
+         uri.compare(uri.size() - name.size(), name.size(), name) == 0 &&
          uri[uri.size() - name.size() - 1] == '/';
 }
 
@@ -42,8 +49,8 @@ bool ends_with_name(const std::string& uri, std::string_view name) {
 // vocabulary this validator does not know, or "".
 std::string apply_vocabulary(dialect& d, const json& vocab, bool assert_formats) {
   static constexpr std::array<std::string_view, 9> known = {
-      "core", "applicator", "unevaluated", "validation", "meta-data", "format", "format-annotation",
-      "format-assertion", "content"};
+      "core",   "applicator",        "unevaluated",      "validation", "meta-data",
+      "format", "format-annotation", "format-assertion", "content"};
   std::string unsupported;
   auto has = [&](std::string_view name) {
     for (const auto& [k, v] : vocab.items()) {
@@ -53,7 +60,8 @@ std::string apply_vocabulary(dialect& d, const json& vocab, bool assert_formats)
   };
   for (const auto& [k, v] : vocab.items()) {
     const bool ok = k.rfind("https://json-schema.org/draft/", 0) == 0 &&
-                    std::any_of(known.begin(), known.end(), [&](std::string_view n) { return ends_with_name(k, n); });
+                    std::any_of(known.begin(), known.end(),
+                                [&](std::string_view n) { return ends_with_name(k, n); });
     if (!ok && v.is_boolean() && v.get<bool>() && unsupported.empty()) unsupported = k;
   }
   d.applicator = has("applicator");
@@ -76,7 +84,8 @@ void compiler::fail(const location& at, std::string_view kw, std::string_view pr
 const dialect* compiler::dialect_for(const std::string& raw, const location* at) {
   const std::string uri = normalize_dialect_uri(raw);
   if (auto it = dialect_cache_.find(uri); it != dialect_cache_.end()) {
-    if (it->second == nullptr && at != nullptr) fail(*at, "$schema", "meta-schema '" + raw + "' refers to itself");
+    if (it->second == nullptr && at != nullptr)
+      fail(*at, "$schema", "meta-schema '" + raw + "' refers to itself");
     return it->second;
   }
   dialect d;
@@ -99,13 +108,15 @@ const dialect* compiler::dialect_for(const std::string& raw, const location* at)
     dialect_cache_[uri] = nullptr;  // cycle guard while the meta-schema's own $schema resolves
     const dialect* base = &parts_.dialects.emplace_back();
     auto own = doc->second.find("$schema");
-    if (own != doc->second.end() && own->is_string()) base = dialect_for(own->get<std::string>(), at);
+    if (own != doc->second.end() && own->is_string())
+      base = dialect_for(own->get<std::string>(), at);
     d = *base;
     auto vocab = doc->second.find("$vocabulary");
     if (vocab != doc->second.end() && vocab->is_object()) {
       const std::string unsupported = apply_vocabulary(d, *vocab, opts_.assert_formats);
       if (!unsupported.empty() && at != nullptr)
-        fail(*at, "$schema", "meta-schema '" + raw + "' requires unsupported vocabulary '" + unsupported + "'");
+        fail(*at, "$schema",
+             "meta-schema '" + raw + "' requires unsupported vocabulary '" + unsupported + "'");
     }
   }
   const dialect* out = &parts_.dialects.emplace_back(d);
@@ -113,7 +124,8 @@ const dialect* compiler::dialect_for(const std::string& raw, const location* at)
   return out;
 }
 
-const dialect* compiler::root_dialect(const json& doc, const dialect* fallback, const location* at) {
+const dialect* compiler::root_dialect(const json& doc, const dialect* fallback,
+                                      const location* at) {
   if (!doc.is_object()) return fallback;
   auto it = doc.find("$schema");
   if (it == doc.end()) return fallback;
@@ -126,8 +138,9 @@ const dialect* compiler::root_dialect(const json& doc, const dialect* fallback, 
 
 void compiler::index(const json& s, const location& parent, std::size_t depth) {
   if (depth > opts_.bounds.max_schema_depth)
-    fail(parent, "", "subschemas nest deeper than " + std::to_string(opts_.bounds.max_schema_depth) +
-                         " levels (limits.max_schema_depth); flatten the schema using $defs");
+    fail(parent, "",
+         "subschemas nest deeper than " + std::to_string(opts_.bounds.max_schema_depth) +
+             " levels (limits.max_schema_depth); flatten the schema using $defs");
   if (locs_.count(&s) != 0) return;
   location here = parent;
   if (!s.is_object()) {
@@ -197,7 +210,8 @@ void compiler::index_children(const json& s, const location& here, std::size_t d
     for (std::size_t i = 0; i < it->size(); ++i) child((*it)[i], kw, std::to_string(i), true);
   }
   if (items != s.end() && items->is_array()) {
-    for (std::size_t i = 0; i < items->size(); ++i) child((*items)[i], "items", std::to_string(i), true);
+    for (std::size_t i = 0; i < items->size(); ++i)
+      child((*items)[i], "items", std::to_string(i), true);
   }
 }
 
@@ -212,21 +226,24 @@ const json* compiler::load_document(const std::string& uri, const location& at) 
   return &doc->second;
 }
 
-std::pair<const json*, const location*> compiler::resolve(const location& at, std::string_view ref) {
+std::pair<const json*, const location*> compiler::resolve(const location& at,
+                                                          std::string_view ref) {
   const std::string abs = resolve_uri(at.base, ref);
   const std::string doc_uri = strip_fragment(abs);
   const std::string frag = fragment_of(abs);
   const json* root = load_document(doc_uri, at);
   if (root == nullptr) {
-    fail(at, "$ref",
-         "cannot resolve '" + std::string(ref) + "': '" + doc_uri +
-             "' is neither in this schema nor in compile_options.registry (remote schemas are never "
-             "fetched; inline it under $defs or preload it into the registry)");
+    fail(
+        at, "$ref",
+        "cannot resolve '" + std::string(ref) + "': '" + doc_uri +
+            "' is neither in this schema nor in compile_options.registry (remote schemas are never "
+            "fetched; inline it under $defs or preload it into the registry)");
   }
   if (!frag.empty() && frag[0] != '/') {
     auto it = by_uri_.find(anchor_key(doc_uri, frag));
     if (it == by_uri_.end())
-      fail(at, "$ref", "cannot resolve '" + std::string(ref) + "': no $anchor or $id named '" + frag + "'");
+      fail(at, "$ref",
+           "cannot resolve '" + std::string(ref) + "': no $anchor or $id named '" + frag + "'");
     return {it->second, &locs_.at(it->second)};
   }
   std::vector<std::string> tokens;
@@ -240,7 +257,8 @@ std::pair<const json*, const location*> compiler::resolve(const location& at, st
       auto it = cur->find(tok);
       if (it != cur->end()) next = &*it;
     } else if (cur->is_array() && !tok.empty() &&
-               std::all_of(tok.begin(), tok.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) &&
+               std::all_of(tok.begin(), tok.end(),
+                           [](char ch) { return ch >= '0' && ch <= '9'; }) &&
                tok.size() < 10 && std::stoul(tok) < cur->size()) {
       next = &(*cur)[std::stoul(tok)];
     }
@@ -257,8 +275,9 @@ std::pair<const json*, const location*> compiler::resolve(const location& at, st
 const node* compiler::node_for(const json& j, const location& parent, std::string_view path) {
   if (auto it = nodes_.find(&j); it != nodes_.end()) return it->second;
   if (parts_.nodes.size() >= opts_.bounds.max_subschemas)
-    fail(parent, "", "more than " + std::to_string(opts_.bounds.max_subschemas) +
-                         " subschemas (limits.max_subschemas); simplify the schema");
+    fail(parent, "",
+         "more than " + std::to_string(opts_.bounds.max_subschemas) +
+             " subschemas (limits.max_subschemas); simplify the schema");
   node* raw = parts_.nodes.emplace_back(std::make_unique<node>()).get();
   nodes_.emplace(&j, raw);
   if (locs_.count(&j) == 0) {
@@ -322,7 +341,9 @@ const node* build_ctx::sub(const json& child, std::string_view path) {
   return comp.node_for(child, at, path);
 }
 
-void build_ctx::fail(std::string_view kw, std::string_view problem) const { comp.fail(at, kw, problem); }
+void build_ctx::fail(std::string_view kw, std::string_view problem) const {
+  comp.fail(at, kw, problem);
+}
 
 void check_value_depth(const json& v, std::size_t limit, const build_ctx& b, std::string_view kw) {
   std::vector<std::pair<const json*, std::size_t>> stack{{&v, 0}};
@@ -330,7 +351,8 @@ void check_value_depth(const json& v, std::size_t limit, const build_ctx& b, std
     auto [cur, d] = stack.back();
     stack.pop_back();
     if (d > limit)
-      b.fail(kw, "value nests deeper than " + std::to_string(limit) + " levels (limits.max_instance_depth)");
+      b.fail(kw, "value nests deeper than " + std::to_string(limit) +
+                     " levels (limits.max_instance_depth)");
     if (cur->is_structured()) {
       for (const auto& child : *cur) stack.emplace_back(&child, d + 1);
     }

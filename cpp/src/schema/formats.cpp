@@ -56,7 +56,9 @@ bool is_time(std::string_view s) {
     if (pos + 1 != s.size()) return false;
   } else if (s[pos] == '+' || s[pos] == '-') {
     sign = s[pos] == '+' ? 1 : -1;
-    if (s.size() != pos + 6 || s[pos + 3] != ':' || !num(s, pos + 1, 2, oh) || !num(s, pos + 4, 2, om)) return false;
+    if (s.size() != pos + 6 || s[pos + 3] != ':' || !num(s, pos + 1, 2, oh) ||
+        !num(s, pos + 4, 2, om))
+      return false;
     if (oh > 23 || om > 59) return false;
   } else {
     return false;
@@ -151,7 +153,9 @@ bool uri_template_varspec(std::string_view v) {
       if (!digit(c)) return false;
     }
   }
-  if (name.empty() || name.front() == '.' || name.back() == '.' || name.find("..") != std::string_view::npos) return false;
+  if (name.empty() || name.front() == '.' || name.back() == '.' ||
+      name.find("..") != std::string_view::npos)
+    return false;
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
     if (c == '%') {
@@ -170,7 +174,9 @@ bool uri_template_expression(std::string_view e) {
   std::size_t start = 0;
   while (true) {
     const auto comma = e.find(',', start);
-    if (!uri_template_varspec(e.substr(start, comma == std::string_view::npos ? comma : comma - start))) return false;
+    if (!uri_template_varspec(
+            e.substr(start, comma == std::string_view::npos ? comma : comma - start)))
+      return false;
     if (comma == std::string_view::npos) return true;
     start = comma + 1;
   }
@@ -184,9 +190,12 @@ bool is_uri_template(std::string_view s) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c == '{') {
       const auto close = s.find('}', i);
-      if (close == std::string_view::npos || !uri_template_expression(s.substr(i + 1, close - i - 1))) return false;
+      if (close == std::string_view::npos ||
+          !uri_template_expression(s.substr(i + 1, close - i - 1)))
+        return false;
       i = close;
-    } else if (c < 0x20 || c == 0x7F || banned.find(static_cast<char>(c)) != std::string_view::npos) {
+    } else if (c < 0x20 || c == 0x7F ||
+               banned.find(static_cast<char>(c)) != std::string_view::npos) {
       return false;
     } else if (c == '%' && (i + 2 >= s.size() || !hexdigit(s[i + 1]) || !hexdigit(s[i + 2]))) {
       return false;
@@ -218,7 +227,8 @@ bool base64_decode(std::string_view in, std::string& out) {
         return false;
       }
     }
-    const unsigned triple = (static_cast<unsigned>(v[0]) << 18) | (static_cast<unsigned>(v[1]) << 12) |
+    const unsigned triple = (static_cast<unsigned>(v[0]) << 18) |
+                            (static_cast<unsigned>(v[1]) << 12) |
                             (static_cast<unsigned>(v[2]) << 6) | static_cast<unsigned>(v[3]);
     out.push_back(static_cast<char>((triple >> 16) & 0xFF));
     if (pad < 2) out.push_back(static_cast<char>((triple >> 8) & 0xFF));

@@ -43,7 +43,8 @@ bool host_label(std::string_view l, bool idn, std::u32string& cps) {
     if (!(alnum(c) || c == '-')) return false;
     cps.push_back(static_cast<char32_t>(std::tolower(static_cast<unsigned char>(c))));
   }
-  if (l.size() >= 4 && (l[0] == 'x' || l[0] == 'X') && (l[1] == 'n' || l[1] == 'N') && l[2] == '-' && l[3] == '-') {
+  if (l.size() >= 4 && (l[0] == 'x' || l[0] == 'X') && (l[1] == 'n' || l[1] == 'N') &&
+      l[2] == '-' && l[3] == '-') {
     std::string lower(l.substr(4));
     for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     // A-labels must decode to a valid U-label and re-encode to the same text.
@@ -80,9 +81,11 @@ bool hostname_impl(std::string_view s, bool idn) {
 
 bool dot_atom(std::string_view s, bool idn) {
   static constexpr std::string_view atext = "!#$%&'*+-/=?^_`{|}~";
-  if (s.empty() || s.front() == '.' || s.back() == '.' || s.find("..") != std::string_view::npos) return false;
+  if (s.empty() || s.front() == '.' || s.back() == '.' || s.find("..") != std::string_view::npos)
+    return false;
   for (char c : s) {
-    if (!(alnum(c) || c == '.' || atext.find(c) != std::string_view::npos || (idn && high(c)))) return false;
+    if (!(alnum(c) || c == '.' || atext.find(c) != std::string_view::npos || (idn && high(c))))
+      return false;
   }
   return true;
 }
@@ -122,8 +125,8 @@ bool uri_chars(std::string_view s, std::string_view extra, bool iri) {
     if (c == '%') {
       if (i + 2 >= s.size() || !hexdigit(s[i + 1]) || !hexdigit(s[i + 2])) return false;
       i += 2;
-    } else if (!(alnum(c) || allowed.find(c) != std::string_view::npos || extra.find(c) != std::string_view::npos ||
-                 (iri && high(c)))) {
+    } else if (!(alnum(c) || allowed.find(c) != std::string_view::npos ||
+                 extra.find(c) != std::string_view::npos || (iri && high(c)))) {
       return false;
     }
   }
@@ -170,7 +173,8 @@ bool uri_impl(std::string_view s, bool need_scheme, bool iri) {
   }
   const auto colon = s.find(':');
   const auto slash = s.find('/');
-  const bool scheme = colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash);
+  const bool scheme =
+      colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash);
   if (scheme) {
     const std::string_view name = s.substr(0, colon);
     if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0]))) return false;
@@ -219,7 +223,8 @@ bool is_ipv4(std::string_view s) {
 bool is_ipv6(std::string_view s) {
   if (s.empty()) return false;
   const auto gap = s.find("::");
-  if (gap != std::string_view::npos && s.find("::", gap + 1) != std::string_view::npos) return false;
+  if (gap != std::string_view::npos && s.find("::", gap + 1) != std::string_view::npos)
+    return false;
   auto groups = [](std::string_view part, bool allow_v4, int& count) {
     if (part.empty()) return true;
     const auto fields = split(part, ':');
@@ -240,7 +245,8 @@ bool is_ipv6(std::string_view s) {
   };
   int count = 0;
   if (gap == std::string_view::npos) return groups(s, true, count) && count == 8;
-  if (!groups(s.substr(0, gap), false, count) || !groups(s.substr(gap + 2), true, count)) return false;
+  if (!groups(s.substr(0, gap), false, count) || !groups(s.substr(gap + 2), true, count))
+    return false;
   return count < 8;
 }
 

@@ -40,13 +40,14 @@ bool kana_or_han(char32_t c) {
 // Scripts with cursive joining (Arabic, Syriac, N'Ko, Mandaic, Mongolian, Phags-pa, Manichaean).
 bool joining(char32_t c) {
   return in(c, 0x620, 0x64A) || in(c, 0x66E, 0x6D3) || in(c, 0x710, 0x74F) || in(c, 0x750, 0x77F) ||
-         in(c, 0x7CA, 0x7EA) || in(c, 0x840, 0x858) || in(c, 0x8A0, 0x8C9) || in(c, 0x1820, 0x1878) ||
-         in(c, 0xA840, 0xA872) || in(c, 0x10AC0, 0x10AE4);
+         in(c, 0x7CA, 0x7EA) || in(c, 0x840, 0x858) || in(c, 0x8A0, 0x8C9) ||
+         in(c, 0x1820, 0x1878) || in(c, 0xA840, 0xA872) || in(c, 0x10AC0, 0x10AE4);
 }
 
 // RFC 5892 section 2.6 exceptions that are DISALLOWED, plus U+302E/U+302F (Hangul tone marks).
 bool disallowed_exception(char32_t c) {
-  return c == 0x640 || c == 0x7FA || c == 0x302E || c == 0x302F || in(c, 0x3031, 0x3035) || c == 0x303B;
+  return c == 0x640 || c == 0x7FA || c == 0x302E || c == 0x302F || in(c, 0x3031, 0x3035) ||
+         c == 0x303B;
 }
 
 bool contextual_ok(const std::u32string& s, std::size_t i) {
@@ -54,16 +55,23 @@ bool contextual_ok(const std::u32string& s, std::size_t i) {
   const char32_t prev = i > 0 ? s[i - 1] : 0;
   const char32_t next = i + 1 < s.size() ? s[i + 1] : 0;
   switch (c) {
-    case 0xB7: return prev == 'l' && next == 'l';
-    case 0x375: return next != 0 && greek(next);
+    case 0xB7:
+      return prev == 'l' && next == 'l';
+    case 0x375:
+      return next != 0 && greek(next);
     case 0x5F3:
-    case 0x5F4: return prev != 0 && hebrew(prev);
-    case 0x30FB: return std::any_of(s.begin(), s.end(), kana_or_han);
-    case 0x200D: return prev != 0 && in_ranges(unicode_category("Virama"), prev);
+    case 0x5F4:
+      return prev != 0 && hebrew(prev);
+    case 0x30FB:
+      return std::any_of(s.begin(), s.end(), kana_or_han);
+    case 0x200D:
+      return prev != 0 && in_ranges(unicode_category("Virama"), prev);
     case 0x200C:
       // Simplified CONTEXTJ: after a virama, or between two letters of a joining script.
-      return prev != 0 && (in_ranges(unicode_category("Virama"), prev) || (joining(prev) && joining(next)));
-    default: return true;
+      return prev != 0 &&
+             (in_ranges(unicode_category("Virama"), prev) || (joining(prev) && joining(next)));
+    default:
+      return true;
   }
 }
 
@@ -71,7 +79,9 @@ bool code_point_ok(char32_t c) {
   if (c == '-' || in(c, 'a', 'z') || in(c, '0', '9')) return true;
   if (c < 0x80 || disallowed_exception(c)) return false;
   if (c == 0xDF || c == 0x3C2 || c == 0x6FD || c == 0x6FE || c == 0xF0B || c == 0x3007) return true;
-  if (c == 0xB7 || c == 0x375 || c == 0x5F3 || c == 0x5F4 || c == 0x30FB || c == 0x200C || c == 0x200D) return true;
+  if (c == 0xB7 || c == 0x375 || c == 0x5F3 || c == 0x5F4 || c == 0x30FB || c == 0x200C ||
+      c == 0x200D)
+    return true;
   return in_ranges(unicode_category("L"), c) || in_ranges(unicode_category("M"), c) ||
          in_ranges(unicode_category("Nd"), c);
 }
@@ -108,7 +118,8 @@ std::string punycode_encode(const std::u32string& in) {
         q = (q - t) / (kBase - t);
       }
       out.push_back(encode_digit(static_cast<std::uint32_t>(q)));
-      bias = adapt(static_cast<std::uint32_t>(delta), static_cast<std::uint32_t>(h + 1), h == basic);
+      bias =
+          adapt(static_cast<std::uint32_t>(delta), static_cast<std::uint32_t>(h + 1), h == basic);
       delta = 0;
       ++h;
     }
@@ -127,15 +138,18 @@ bool bidi_label_ok(const std::u32string& s) {
   bidi last = first;
   for (char32_t c : s) {
     const bidi b = bidi_class(c);
-    const bool common = b == bidi::EN || b == bidi::ES || b == bidi::CS || b == bidi::ET || b == bidi::ON ||
-                        b == bidi::BN || b == bidi::NSM;
-    const bool ok = rtl ? (common || b == bidi::R || b == bidi::AL || b == bidi::AN) : (common || b == bidi::L);
+    const bool common = b == bidi::EN || b == bidi::ES || b == bidi::CS || b == bidi::ET ||
+                        b == bidi::ON || b == bidi::BN || b == bidi::NSM;
+    const bool ok =
+        rtl ? (common || b == bidi::R || b == bidi::AL || b == bidi::AN) : (common || b == bidi::L);
     if (!ok) return false;
     en = en || b == bidi::EN;
     an = an || b == bidi::AN;
     if (b != bidi::NSM) last = b;
   }
-  if (rtl) return !(en && an) && (last == bidi::R || last == bidi::AL || last == bidi::EN || last == bidi::AN);
+  if (rtl)
+    return !(en && an) &&
+           (last == bidi::R || last == bidi::AL || last == bidi::EN || last == bidi::AN);
   return last == bidi::L || last == bidi::EN;
 }
 

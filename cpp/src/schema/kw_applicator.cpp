@@ -53,14 +53,16 @@ class combinator_kw final : public keyword {
     }
     if (mode_ == combine::any) {
       if (matched > 0) return true;
-      if (c.collect) c.report(name(), type_union_message(c, inst).value_or("must match at least one of the anyOf schemas, matched none"));
+      if (c.collect)
+        c.report(name(), type_union_message(c, inst).value_or(
+                             "must match at least one of the anyOf schemas, matched none"));
       return false;
     }
     if (matched == 1) return true;
     if (c.collect) {
       c.report(name(), matched == 0 ? "must match exactly one of the oneOf schemas, matched none"
-                                    : "must match exactly one of the oneOf schemas, matched " + std::to_string(first) +
-                                          " and " + std::to_string(second));
+                                    : "must match exactly one of the oneOf schemas, matched " +
+                                          std::to_string(first) + " and " + std::to_string(second));
     }
     return false;
   }
@@ -76,7 +78,8 @@ class combinator_kw final : public keyword {
     for (std::size_t i = 0; i < children_.size() && mergeable; ++i) {
       scratch.violations.clear();
       eval_node(c, *children_[i], inst, nullptr);
-      mergeable = !c.stop && scratch.violations.size() == 1 && scratch.violations[0].keyword == "type";
+      mergeable =
+          !c.stop && scratch.violations.size() == 1 && scratch.violations[0].keyword == "type";
       if (!mergeable) break;
       const std::string& m = scratch.violations[0].message;
       const auto got = m.rfind(", got ");
@@ -144,7 +147,8 @@ std::string quote_key(std::string_view key) { return "'" + truncate_text(key, 64
 
 class unevaluated_props_kw final : public keyword {
  public:
-  explicit unevaluated_props_kw(const node* n) : keyword("unevaluatedProperties", t_obj), node_(n) {}
+  explicit unevaluated_props_kw(const node* n)
+      : keyword("unevaluatedProperties", t_obj), node_(n) {}
   bool eval(eval_ctx& c, const json& inst, annotations* ann) const override {
     if (ann->all_props) return true;
     auto& seen = ann->props;
@@ -201,9 +205,11 @@ class unevaluated_items_kw final : public keyword {
 };
 
 std::vector<const node*> schema_list(build_ctx& b, std::string_view kw, const json& v) {
-  if (!v.is_array() || v.empty()) b.fail(kw, "'" + std::string(kw) + "' must be a non-empty array of schemas");
+  if (!v.is_array() || v.empty())
+    b.fail(kw, "'" + std::string(kw) + "' must be a non-empty array of schemas");
   std::vector<const node*> out;
-  for (std::size_t i = 0; i < v.size(); ++i) out.push_back(b.sub(v[i], "/" + std::string(kw) + "/" + std::to_string(i)));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.push_back(b.sub(v[i], "/" + std::string(kw) + "/" + std::to_string(i)));
   return out;
 }
 
@@ -211,14 +217,18 @@ std::vector<const node*> schema_list(build_ctx& b, std::string_view kw, const js
 
 void add_applicator_keywords(build_ctx& b) {
   if (!b.dia().applicator) return;
-  if (const json* v = b.get("allOf")) b.add(std::make_unique<combinator_kw>("allOf", combine::all, schema_list(b, "allOf", *v)));
-  if (const json* v = b.get("anyOf")) b.add(std::make_unique<combinator_kw>("anyOf", combine::any, schema_list(b, "anyOf", *v)));
-  if (const json* v = b.get("oneOf")) b.add(std::make_unique<combinator_kw>("oneOf", combine::one, schema_list(b, "oneOf", *v)));
+  if (const json* v = b.get("allOf"))
+    b.add(std::make_unique<combinator_kw>("allOf", combine::all, schema_list(b, "allOf", *v)));
+  if (const json* v = b.get("anyOf"))
+    b.add(std::make_unique<combinator_kw>("anyOf", combine::any, schema_list(b, "anyOf", *v)));
+  if (const json* v = b.get("oneOf"))
+    b.add(std::make_unique<combinator_kw>("oneOf", combine::one, schema_list(b, "oneOf", *v)));
   if (const json* v = b.get("not")) b.add(std::make_unique<not_kw>(b.sub(*v, "/not")));
   if (const json* v = b.get("if")) {
     const json* t = b.get("then");
     const json* e = b.get("else");
-    b.add(std::make_unique<if_kw>(b.sub(*v, "/if"), t ? b.sub(*t, "/then") : nullptr, e ? b.sub(*e, "/else") : nullptr));
+    b.add(std::make_unique<if_kw>(b.sub(*v, "/if"), t ? b.sub(*t, "/then") : nullptr,
+                                  e ? b.sub(*e, "/else") : nullptr));
   }
 }
 
@@ -226,8 +236,10 @@ void add_unevaluated_keywords(build_ctx& b) {
   if (!b.dia().unevaluated) return;
   const json* props = b.get("unevaluatedProperties");
   const json* items = b.get("unevaluatedItems");
-  if (props != nullptr) b.add(std::make_unique<unevaluated_props_kw>(b.sub(*props, "/unevaluatedProperties")));
-  if (items != nullptr) b.add(std::make_unique<unevaluated_items_kw>(b.sub(*items, "/unevaluatedItems")));
+  if (props != nullptr)
+    b.add(std::make_unique<unevaluated_props_kw>(b.sub(*props, "/unevaluatedProperties")));
+  if (items != nullptr)
+    b.add(std::make_unique<unevaluated_items_kw>(b.sub(*items, "/unevaluatedItems")));
   if (props != nullptr || items != nullptr) b.out.tracks = true;
 }
 

@@ -12,9 +12,13 @@ std::string plural(std::size_t n, const char* word) {
 
 class items_kw final : public keyword {
  public:
-  items_kw(std::string_view prefix_kw, std::vector<const node*> prefix, std::string_view rest_kw, const node* rest)
-      : keyword(prefix.empty() ? rest_kw : prefix_kw, t_arr), prefix_kw_(prefix_kw), rest_kw_(rest_kw),
-        prefix_(std::move(prefix)), rest_(rest) {
+  items_kw(std::string_view prefix_kw, std::vector<const node*> prefix, std::string_view rest_kw,
+           const node* rest)
+      : keyword(prefix.empty() ? rest_kw : prefix_kw, t_arr),
+        prefix_kw_(prefix_kw),
+        rest_kw_(rest_kw),
+        prefix_(std::move(prefix)),
+        rest_(rest) {
     for (std::size_t i = 0; i < prefix_.size(); ++i) labels_.push_back(std::to_string(i));
   }
   bool eval(eval_ctx& c, const json& inst, annotations* ann) const override {
@@ -36,7 +40,8 @@ class items_kw final : public keyword {
       }
       if (c.collect) {
         kw_guard g(c, rest_kw_);
-        c.report("", "must have at most " + plural(prefix_.size(), "item") + ", got " + std::to_string(n));
+        c.report("", "must have at most " + plural(prefix_.size(), "item") + ", got " +
+                         std::to_string(n));
       }
       return false;
     }
@@ -61,7 +66,11 @@ class items_kw final : public keyword {
 class contains_kw final : public keyword {
  public:
   contains_kw(const node* child, std::size_t min, std::size_t max, bool explicit_min)
-      : keyword("contains", t_arr), child_(child), min_(min), max_(max), explicit_min_(explicit_min) {}
+      : keyword("contains", t_arr),
+        child_(child),
+        min_(min),
+        max_(max),
+        explicit_min_(explicit_min) {}
   bool eval(eval_ctx& c, const json& inst, annotations* ann) const override {
     std::size_t count = 0;
     const bool bounded_above = max_ != static_cast<std::size_t>(-1);
@@ -79,8 +88,8 @@ class contains_kw final : public keyword {
     if (count < min_) {
       if (c.collect)
         c.report(explicit_min_ ? "minContains" : "contains",
-                 "must contain at least " + plural(min_, "item") + " matching the contains schema, got " +
-                     std::to_string(count));
+                 "must contain at least " + plural(min_, "item") +
+                     " matching the contains schema, got " + std::to_string(count));
       return false;
     }
     if (count > max_) {
@@ -100,12 +109,13 @@ class contains_kw final : public keyword {
 
 class count_kw final : public keyword {
  public:
-  count_kw(std::string_view name, std::size_t n, bool is_max) : keyword(name, t_arr), n_(n), max_(is_max) {}
+  count_kw(std::string_view name, std::size_t n, bool is_max)
+      : keyword(name, t_arr), n_(n), max_(is_max) {}
   bool eval(eval_ctx& c, const json& inst, annotations*) const override {
     const bool ok = max_ ? inst.size() <= n_ : inst.size() >= n_;
     if (!ok && c.collect)
-      c.report(name(), std::string("must have at ") + (max_ ? "most " : "least ") + plural(n_, "item") + ", got " +
-                           std::to_string(inst.size()));
+      c.report(name(), std::string("must have at ") + (max_ ? "most " : "least ") +
+                           plural(n_, "item") + ", got " + std::to_string(inst.size()));
     return ok;
   }
 
@@ -128,13 +138,14 @@ class unique_kw final : public keyword {
         }
         const auto r = json_equal(inst[i], inst[j], c.bounds->max_instance_depth);
         if (r == eq_result::too_deep) {
-          c.hit_limit("validation stopped: items nested too deep to compare (limits.max_instance_depth)");
+          c.hit_limit(
+              "validation stopped: items nested too deep to compare (limits.max_instance_depth)");
           return false;
         }
         if (r == eq_result::equal) {
           if (c.collect)
-            c.report(name(), "must not contain duplicate items (items " + std::to_string(i) + " and " +
-                                 std::to_string(j) + " are equal)");
+            c.report(name(), "must not contain duplicate items (items " + std::to_string(i) +
+                                 " and " + std::to_string(j) + " are equal)");
           return false;
         }
       }
@@ -144,8 +155,10 @@ class unique_kw final : public keyword {
 };
 
 std::size_t count_value(build_ctx& b, std::string_view kw, const json& v) {
-  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) return v.get<std::size_t>();
-  if (v.is_number_float() && v.get<double>() >= 0 && static_cast<double>(static_cast<std::size_t>(v.get<double>())) == v.get<double>())
+  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
+    return v.get<std::size_t>();
+  if (v.is_number_float() && v.get<double>() >= 0 &&
+      static_cast<double>(static_cast<std::size_t>(v.get<double>())) == v.get<double>())
     return static_cast<std::size_t>(v.get<double>());
   b.fail(kw, "'" + std::string(kw) + "' must be a non-negative integer");
 }
@@ -153,7 +166,8 @@ std::size_t count_value(build_ctx& b, std::string_view kw, const json& v) {
 std::vector<const node*> schema_list(build_ctx& b, std::string_view kw, const json& v) {
   if (!v.is_array()) b.fail(kw, "'" + std::string(kw) + "' must be an array of schemas");
   std::vector<const node*> out;
-  for (std::size_t i = 0; i < v.size(); ++i) out.push_back(b.sub(v[i], "/" + std::string(kw) + "/" + std::to_string(i)));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.push_back(b.sub(v[i], "/" + std::string(kw) + "/" + std::to_string(i)));
   return out;
 }
 
@@ -161,20 +175,25 @@ void add_items(build_ctx& b) {
   const json* items = b.get("items");
   if (b.dia().version == draft::d2020) {
     const json* prefix = b.get("prefixItems");
-    if (items != nullptr && items->is_array()) b.fail("items", "in 2020-12 'items' must be a schema; use prefixItems for tuples");
-    std::vector<const node*> pre = prefix ? schema_list(b, "prefixItems", *prefix) : std::vector<const node*>{};
+    if (items != nullptr && items->is_array())
+      b.fail("items", "in 2020-12 'items' must be a schema; use prefixItems for tuples");
+    std::vector<const node*> pre =
+        prefix ? schema_list(b, "prefixItems", *prefix) : std::vector<const node*>{};
     const node* rest = items ? b.sub(*items, "/items") : nullptr;
-    if (prefix || items) b.add(std::make_unique<items_kw>("prefixItems", std::move(pre), "items", rest));
+    if (prefix || items)
+      b.add(std::make_unique<items_kw>("prefixItems", std::move(pre), "items", rest));
     return;
   }
   if (items == nullptr) return;
   if (!items->is_array()) {
-    b.add(std::make_unique<items_kw>("items", std::vector<const node*>{}, "items", b.sub(*items, "/items")));
+    b.add(std::make_unique<items_kw>("items", std::vector<const node*>{}, "items",
+                                     b.sub(*items, "/items")));
     return;
   }
   const json* additional = b.get("additionalItems");
   const node* rest = additional ? b.sub(*additional, "/additionalItems") : nullptr;
-  b.add(std::make_unique<items_kw>("items", schema_list(b, "items", *items), "additionalItems", rest));
+  b.add(std::make_unique<items_kw>("items", schema_list(b, "items", *items), "additionalItems",
+                                   rest));
 }
 
 void add_contains(build_ctx& b) {
@@ -196,8 +215,10 @@ void add_contains(build_ctx& b) {
 
 void add_array_keywords(build_ctx& b) {
   if (b.dia().validation) {
-    if (const json* v = b.get("maxItems")) b.add(std::make_unique<count_kw>("maxItems", count_value(b, "maxItems", *v), true));
-    if (const json* v = b.get("minItems")) b.add(std::make_unique<count_kw>("minItems", count_value(b, "minItems", *v), false));
+    if (const json* v = b.get("maxItems"))
+      b.add(std::make_unique<count_kw>("maxItems", count_value(b, "maxItems", *v), true));
+    if (const json* v = b.get("minItems"))
+      b.add(std::make_unique<count_kw>("minItems", count_value(b, "minItems", *v), false));
     if (const json* v = b.get("uniqueItems")) {
       if (!v->is_boolean()) b.fail("uniqueItems", "'uniqueItems' must be true or false");
       if (v->get<bool>()) b.add(std::make_unique<unique_kw>());

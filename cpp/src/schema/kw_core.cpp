@@ -55,7 +55,8 @@ std::string_view with_article(std::string_view t) {
 
 class type_kw final : public keyword {
  public:
-  type_kw(std::uint8_t mask, std::string expected) : keyword("type", t_any), mask_(mask), expected_(std::move(expected)) {}
+  type_kw(std::uint8_t mask, std::string expected)
+      : keyword("type", t_any), mask_(mask), expected_(std::move(expected)) {}
   bool eval(eval_ctx& c, const json& inst, annotations*) const override {
     if ((type_bits(inst) & mask_) != 0) return true;
     if (c.collect) c.report(name(), "must be " + expected_ + ", got " + type_name(inst));
@@ -82,7 +83,8 @@ void add_type(build_ctx& b, const json& v) {
   std::vector<std::string> names;
   if (v.is_string()) {
     names.push_back(v.get<std::string>());
-  } else if (v.is_array() && !v.empty() && std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); })) {
+  } else if (v.is_array() && !v.empty() &&
+             std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); })) {
     for (const auto& e : v) names.push_back(e.get<std::string>());
   } else {
     b.fail("type", "'type' must be a type name or a non-empty array of type names");
@@ -113,13 +115,17 @@ bool value_equal(eval_ctx& c, const json& a, const json& b) {
     return a == b;
   }
   auto r = json_equal(a, b, c.bounds->max_instance_depth);
-  if (r == eq_result::too_deep) c.hit_limit("validation stopped: value nested too deep to compare (limits.max_instance_depth)");
+  if (r == eq_result::too_deep)
+    c.hit_limit("validation stopped: value nested too deep to compare (limits.max_instance_depth)");
   return r == eq_result::equal;
 }
 
 class const_kw final : public keyword {
  public:
-  explicit const_kw(json v) : keyword("const", t_any), value_(std::move(v)), msg_("must be equal to " + short_dump(value_)) {}
+  explicit const_kw(json v)
+      : keyword("const", t_any),
+        value_(std::move(v)),
+        msg_("must be equal to " + short_dump(value_)) {}
   bool eval(eval_ctx& c, const json& inst, annotations*) const override {
     if (value_equal(c, inst, value_)) return true;
     if (c.collect) c.report(name(), msg_);
@@ -133,7 +139,8 @@ class const_kw final : public keyword {
 
 class enum_kw final : public keyword {
  public:
-  explicit enum_kw(const json& values) : keyword("enum", t_any), values_(values.begin(), values.end()) {
+  explicit enum_kw(const json& values)
+      : keyword("enum", t_any), values_(values.begin(), values.end()) {
     msg_ = "must be one of [";
     std::size_t listed = 0;
     for (const auto& v : values_) {
@@ -141,7 +148,8 @@ class enum_kw final : public keyword {
       msg_ += (listed ? ", " : "") + short_dump(v, 40);
       ++listed;
     }
-    if (listed < values_.size()) msg_ += ", ... " + std::to_string(values_.size() - listed) + " more";
+    if (listed < values_.size())
+      msg_ += ", ... " + std::to_string(values_.size() - listed) + " more";
     msg_ += "]";
   }
   bool eval(eval_ctx& c, const json& inst, annotations*) const override {

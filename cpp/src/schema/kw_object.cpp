@@ -20,10 +20,14 @@ struct pattern_entry {
 
 class props_kw final : public keyword {
  public:
-  props_kw(std::vector<std::pair<std::string, const node*>> props, std::vector<pattern_entry> patterns,
-           const node* additional)
-      : keyword("properties", t_obj), props_(std::move(props)), patterns_(std::move(patterns)), additional_(additional) {
-    std::sort(props_.begin(), props_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  props_kw(std::vector<std::pair<std::string, const node*>> props,
+           std::vector<pattern_entry> patterns, const node* additional)
+      : keyword("properties", t_obj),
+        props_(std::move(props)),
+        patterns_(std::move(patterns)),
+        additional_(additional) {
+    std::sort(props_.begin(), props_.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
   }
   bool eval(eval_ctx& c, const json& inst, annotations* ann) const override {
     if (patterns_.empty() && additional_ == nullptr) return named_only(c, inst, ann);
@@ -43,12 +47,14 @@ class props_kw final : public keyword {
   }
 
  private:
-  bool apply(eval_ctx& c, std::string_view kw, const std::string* label, const node& n, const std::string& key,
-             const json& v) const {
+  bool apply(eval_ctx& c, std::string_view kw, const std::string* label, const node& n,
+             const std::string& key, const json& v) const {
     kw_guard g = label != nullptr ? kw_guard(c, kw, *label) : kw_guard(c, kw);
     if (n.is_bool && !n.bool_value) {
-      if (c.collect) c.report_named(kw, (kw == "additionalProperties" ? "unexpected property " : "property ") + quote_key(key) +
-                                      (kw == "additionalProperties" ? "" : " is not allowed"));
+      if (c.collect)
+        c.report_named(kw, (kw == "additionalProperties" ? "unexpected property " : "property ") +
+                               quote_key(key) +
+                               (kw == "additionalProperties" ? "" : " is not allowed"));
       return false;
     }
     return eval_child(c, n, v, &key, 0);
@@ -68,8 +74,8 @@ class props_kw final : public keyword {
     return ok;
   }
 
-  bool member(eval_ctx& c, const std::pair<std::string, const node*>* found, const std::string& key, const json& v,
-              annotations* ann) const {
+  bool member(eval_ctx& c, const std::pair<std::string, const node*>* found, const std::string& key,
+              const json& v, annotations* ann) const {
     bool matched = false;
     bool ok = true;
     if (found != nullptr) {
@@ -80,7 +86,8 @@ class props_kw final : public keyword {
     for (const auto& p : patterns_) {
       const auto r = p.re->search(key);
       if (r == match_result::too_long) {
-        c.hit_limit("validation stopped: a property name is too long to match against patternProperties");
+        c.hit_limit(
+            "validation stopped: a property name is too long to match against patternProperties");
         return false;
       }
       if (r != match_result::match) continue;
@@ -105,7 +112,8 @@ class props_kw final : public keyword {
 
 class required_kw final : public keyword {
  public:
-  explicit required_kw(std::vector<std::string> names) : keyword("required", t_obj), names_(std::move(names)) {}
+  explicit required_kw(std::vector<std::string> names)
+      : keyword("required", t_obj), names_(std::move(names)) {}
   bool eval(eval_ctx& c, const json& inst, annotations*) const override {
     bool ok = true;
     for (const auto& n : names_) {
@@ -123,7 +131,8 @@ class required_kw final : public keyword {
 
 class dep_required_kw final : public keyword {
  public:
-  dep_required_kw(std::string_view kw, std::vector<std::pair<std::string, std::vector<std::string>>> deps)
+  dep_required_kw(std::string_view kw,
+                  std::vector<std::pair<std::string, std::vector<std::string>>> deps)
       : keyword(kw, t_obj), deps_(std::move(deps)) {}
   bool eval(eval_ctx& c, const json& inst, annotations*) const override {
     bool ok = true;
@@ -134,7 +143,8 @@ class dep_required_kw final : public keyword {
         ok = false;
         if (!c.collect) return false;
         kw_guard g(c, trigger);
-        c.report("", "missing property " + quote_key(n) + " (required when " + quote_key(trigger) + " is present)");
+        c.report("", "missing property " + quote_key(n) + " (required when " + quote_key(trigger) +
+                         " is present)");
       }
     }
     return ok;
@@ -180,7 +190,8 @@ class names_kw final : public keyword {
       if (good) continue;
       ok = false;
       if (!c.collect) return false;
-      c.report(name(), "property name " + quote_key(it.key()) + " does not match the propertyNames schema");
+      c.report(name(),
+               "property name " + quote_key(it.key()) + " does not match the propertyNames schema");
     }
     return ok;
   }
@@ -191,12 +202,14 @@ class names_kw final : public keyword {
 
 class prop_count_kw final : public keyword {
  public:
-  prop_count_kw(std::string_view name, std::size_t n, bool is_max) : keyword(name, t_obj), n_(n), max_(is_max) {}
+  prop_count_kw(std::string_view name, std::size_t n, bool is_max)
+      : keyword(name, t_obj), n_(n), max_(is_max) {}
   bool eval(eval_ctx& c, const json& inst, annotations*) const override {
     const bool ok = max_ ? inst.size() <= n_ : inst.size() >= n_;
     if (!ok && c.collect)
-      c.report(name(), std::string("must have at ") + (max_ ? "most " : "least ") + std::to_string(n_) +
-                           (n_ == 1 ? " property" : " properties") + ", got " + std::to_string(inst.size()));
+      c.report(name(), std::string("must have at ") + (max_ ? "most " : "least ") +
+                           std::to_string(n_) + (n_ == 1 ? " property" : " properties") + ", got " +
+                           std::to_string(inst.size()));
     return ok;
   }
 
@@ -216,8 +229,10 @@ std::vector<std::string> string_list(build_ctx& b, std::string_view kw, const js
 }
 
 std::size_t count_value(build_ctx& b, std::string_view kw, const json& v) {
-  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) return v.get<std::size_t>();
-  if (v.is_number_float() && v.get<double>() >= 0 && static_cast<double>(static_cast<std::size_t>(v.get<double>())) == v.get<double>())
+  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
+    return v.get<std::size_t>();
+  if (v.is_number_float() && v.get<double>() >= 0 &&
+      static_cast<double>(static_cast<std::size_t>(v.get<double>())) == v.get<double>())
     return static_cast<std::size_t>(v.get<double>());
   b.fail(kw, "'" + std::string(kw) + "' must be a non-negative integer");
 }
@@ -228,18 +243,23 @@ void add_properties(build_ctx& b) {
   const node* additional = nullptr;
   if (const json* v = b.get("properties")) {
     if (!v->is_object()) b.fail("properties", "'properties' must be an object of schemas");
-    for (const auto& [k, s] : v->items()) props.emplace_back(k, b.sub(s, "/properties/" + pointer_escape(k)));
+    for (const auto& [k, s] : v->items())
+      props.emplace_back(k, b.sub(s, "/properties/" + pointer_escape(k)));
   }
   if (const json* v = b.get("patternProperties")) {
-    if (!v->is_object()) b.fail("patternProperties", "'patternProperties' must be an object of schemas");
+    if (!v->is_object())
+      b.fail("patternProperties", "'patternProperties' must be an object of schemas");
     for (const auto& [k, s] : v->items()) {
       std::string error;
       auto re = ecma_regex::compile(k, error);
-      if (!re) b.fail("patternProperties", "invalid regular expression " + short_dump(json(k), 80) + ": " + error);
+      if (!re)
+        b.fail("patternProperties",
+               "invalid regular expression " + short_dump(json(k), 80) + ": " + error);
       patterns.push_back({std::move(re), k, b.sub(s, "/patternProperties/" + pointer_escape(k))});
     }
   }
-  if (const json* v = b.get("additionalProperties")) additional = b.sub(*v, "/additionalProperties");
+  if (const json* v = b.get("additionalProperties"))
+    additional = b.sub(*v, "/additionalProperties");
   if (!props.empty() || !patterns.empty() || additional != nullptr)
     b.add(std::make_unique<props_kw>(std::move(props), std::move(patterns), additional));
 }
@@ -256,8 +276,10 @@ void add_dependencies(build_ctx& b, std::string_view kw, bool allow_required, bo
     } else if ((d.is_object() || d.is_boolean()) && allow_schemas) {
       schemas.emplace_back(k, b.sub(d, "/" + std::string(kw) + "/" + pointer_escape(k)));
     } else {
-      b.fail(kw, "each entry of '" + std::string(kw) + "' must be " +
-                     (allow_schemas ? (allow_required ? "an array of names or a schema" : "a schema") : "an array of names"));
+      b.fail(kw,
+             "each entry of '" + std::string(kw) + "' must be " +
+                 (allow_schemas ? (allow_required ? "an array of names or a schema" : "a schema")
+                                : "an array of names"));
     }
   }
   if (!req.empty()) b.add(std::make_unique<dep_required_kw>(kw, std::move(req)));
@@ -270,9 +292,14 @@ void add_object_keywords(build_ctx& b) {
   const bool val = b.dia().validation;
   const bool app = b.dia().applicator;
   if (val) {
-    if (const json* v = b.get("maxProperties")) b.add(std::make_unique<prop_count_kw>("maxProperties", count_value(b, "maxProperties", *v), true));
-    if (const json* v = b.get("minProperties")) b.add(std::make_unique<prop_count_kw>("minProperties", count_value(b, "minProperties", *v), false));
-    if (const json* v = b.get("required")) b.add(std::make_unique<required_kw>(string_list(b, "required", *v)));
+    if (const json* v = b.get("maxProperties"))
+      b.add(std::make_unique<prop_count_kw>("maxProperties", count_value(b, "maxProperties", *v),
+                                            true));
+    if (const json* v = b.get("minProperties"))
+      b.add(std::make_unique<prop_count_kw>("minProperties", count_value(b, "minProperties", *v),
+                                            false));
+    if (const json* v = b.get("required"))
+      b.add(std::make_unique<required_kw>(string_list(b, "required", *v)));
   }
   if (app) add_properties(b);
   if (b.dia().version != draft::d7) {
@@ -281,7 +308,8 @@ void add_object_keywords(build_ctx& b) {
   }
   if (val || app) add_dependencies(b, "dependencies", val, app);
   if (app) {
-    if (const json* v = b.get("propertyNames")) b.add(std::make_unique<names_kw>(b.sub(*v, "/propertyNames")));
+    if (const json* v = b.get("propertyNames"))
+      b.add(std::make_unique<names_kw>(b.sub(*v, "/propertyNames")));
   }
 }
 

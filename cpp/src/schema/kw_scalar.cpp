@@ -22,10 +22,18 @@ class bound_kw final : public keyword {
     const int cmp = compare_numbers(inst, limit_);
     bool ok = false;
     switch (op_) {
-      case bound_op::le: ok = cmp <= 0; break;
-      case bound_op::lt: ok = cmp < 0; break;
-      case bound_op::ge: ok = cmp >= 0; break;
-      case bound_op::gt: ok = cmp > 0; break;
+      case bound_op::le:
+        ok = cmp <= 0;
+        break;
+      case bound_op::lt:
+        ok = cmp < 0;
+        break;
+      case bound_op::ge:
+        ok = cmp >= 0;
+        break;
+      case bound_op::gt:
+        ok = cmp > 0;
+        break;
     }
     if (!ok && c.collect) c.report(name(), msg_);
     return ok;
@@ -52,13 +60,15 @@ class multiple_of_kw final : public keyword {
 
 class length_kw final : public keyword {
  public:
-  length_kw(std::string_view name, std::size_t n, bool is_max) : keyword(name, t_str), n_(n), max_(is_max) {}
+  length_kw(std::string_view name, std::size_t n, bool is_max)
+      : keyword(name, t_str), n_(n), max_(is_max) {}
   bool eval(eval_ctx& c, const json& inst, annotations*) const override {
     const std::size_t len = code_points(inst.get_ref<const std::string&>());
     const bool ok = max_ ? len <= n_ : len >= n_;
     if (!ok && c.collect) {
-      c.report(name(), std::string("must be at ") + (max_ ? "most " : "least ") + std::to_string(n_) +
-                           " character" + (n_ == 1 ? "" : "s") + " long, got " + std::to_string(len));
+      c.report(name(), std::string("must be at ") + (max_ ? "most " : "least ") +
+                           std::to_string(n_) + " character" + (n_ == 1 ? "" : "s") +
+                           " long, got " + std::to_string(len));
     }
     return ok;
   }
@@ -71,7 +81,9 @@ class length_kw final : public keyword {
 class pattern_kw final : public keyword {
  public:
   pattern_kw(std::unique_ptr<ecma_regex> re, const std::string& source)
-      : keyword("pattern", t_str), re_(std::move(re)), msg_("must match the pattern " + short_dump(json(source), 80)) {}
+      : keyword("pattern", t_str),
+        re_(std::move(re)),
+        msg_("must match the pattern " + short_dump(json(source), 80)) {}
   bool eval(eval_ctx& c, const json& inst, annotations*) const override {
     const auto r = re_->search(inst.get_ref<const std::string&>());
     if (r == match_result::too_long) {
@@ -106,7 +118,8 @@ class format_kw final : public keyword {
 
 class content_kw final : public keyword {
  public:
-  content_kw(bool base64, bool json_media) : keyword("contentMediaType", t_str), base64_(base64), json_(json_media) {}
+  content_kw(bool base64, bool json_media)
+      : keyword("contentMediaType", t_str), base64_(base64), json_(json_media) {}
   bool eval(eval_ctx& c, const json& inst, annotations*) const override {
     const std::string& s = inst.get_ref<const std::string&>();
     std::string decoded;
@@ -127,9 +140,11 @@ class content_kw final : public keyword {
 };
 
 std::size_t non_negative(build_ctx& b, std::string_view kw, const json& v) {
-  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) return v.get<std::size_t>();
+  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
+    return v.get<std::size_t>();
   if (v.is_number_float() && v.get<double>() >= 0 && std::floor(v.get<double>()) == v.get<double>())
-    return v.get<double>() > 1e18 ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(v.get<double>());
+    return v.get<double>() > 1e18 ? static_cast<std::size_t>(-1)
+                                  : static_cast<std::size_t>(v.get<double>());
   b.fail(kw, "'" + std::string(kw) + "' must be a non-negative integer");
 }
 
@@ -156,8 +171,10 @@ void add_numeric(build_ctx& b) {
 }
 
 void add_strings(build_ctx& b) {
-  if (const json* v = b.get("maxLength")) b.add(std::make_unique<length_kw>("maxLength", non_negative(b, "maxLength", *v), true));
-  if (const json* v = b.get("minLength")) b.add(std::make_unique<length_kw>("minLength", non_negative(b, "minLength", *v), false));
+  if (const json* v = b.get("maxLength"))
+    b.add(std::make_unique<length_kw>("maxLength", non_negative(b, "maxLength", *v), true));
+  if (const json* v = b.get("minLength"))
+    b.add(std::make_unique<length_kw>("minLength", non_negative(b, "minLength", *v), false));
   if (const json* v = b.get("pattern")) {
     if (!v->is_string()) b.fail("pattern", "'pattern' must be a regular expression string");
     std::string error;
@@ -181,7 +198,8 @@ void add_content(build_ctx& b) {
   const json* enc = b.get("contentEncoding");
   const json* media = b.get("contentMediaType");
   const bool base64 = enc != nullptr && enc->is_string() && enc->get<std::string>() == "base64";
-  const bool json_media = media != nullptr && media->is_string() && media->get<std::string>() == "application/json";
+  const bool json_media =
+      media != nullptr && media->is_string() && media->get<std::string>() == "application/json";
   if (base64 || json_media) b.add(std::make_unique<content_kw>(base64, json_media));
 }
 

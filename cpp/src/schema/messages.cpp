@@ -19,7 +19,8 @@ const json* at_pointer(const json& root, const std::string& ptr) {
       if (it == cur->end()) return nullptr;
       cur = &*it;
     } else if (cur->is_array()) {
-      if (t.empty() || t.size() > 18 || t.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+      if (t.empty() || t.size() > 18 || t.find_first_not_of("0123456789") != std::string::npos)
+        return nullptr;
       const auto idx = std::stoull(t);
       if (idx >= cur->size()) return nullptr;
       cur = &(*cur)[idx];
@@ -32,14 +33,16 @@ const json* at_pointer(const json& root, const std::string& ptr) {
 
 }  // namespace
 
-std::string format_violations(const validation_result& result, const json& instance, const format_options& opts) {
+std::string format_violations(const validation_result& result, const json& instance,
+                              const format_options& opts) {
   std::string out;
   const std::size_t n = result.violations.size();
   const std::size_t listed = std::min(n, opts.max_violations_listed);
   for (std::size_t i = 0; i < listed; ++i) {
     const violation& v = result.violations[i];
     if (!out.empty()) out += '\n';
-    out += v.instance_location.empty() ? std::string("(root)") : detail::truncate_text(v.instance_location, 120);
+    out += v.instance_location.empty() ? std::string("(root)")
+                                       : detail::truncate_text(v.instance_location, 120);
     out += ": ";
     out += v.message;
     if (v.message.find(", got ") == std::string::npos) {

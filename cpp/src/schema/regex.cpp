@@ -34,7 +34,8 @@ bool decode_utf8(std::string_view s, std::u32string& out) {
 }
 
 void emit_cp(std::wstring& out, char32_t cp) {
-  const bool plain = cp >= 0x80 || (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
+  const bool plain = cp >= 0x80 || (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') ||
+                     (cp >= 'A' && cp <= 'Z');
   if (plain) {
     out.push_back(static_cast<wchar_t>(cp));
     return;
@@ -56,10 +57,17 @@ std::string_view property_category(std::string name) {
   for (std::string_view prefix : {"General_Category=", "gc="}) {
     if (name.rfind(prefix, 0) == 0) name.erase(0, prefix.size());
   }
-  static const std::map<std::string, std::string_view> aliases = {
-      {"L", "L"},   {"Letter", "L"},           {"Lu", "Lu"}, {"Uppercase_Letter", "Lu"},
-      {"Ll", "Ll"}, {"Lowercase_Letter", "Ll"}, {"N", "N"},   {"Number", "N"},
-      {"Nd", "Nd"}, {"digit", "Nd"},            {"Decimal_Number", "Nd"}};
+  static const std::map<std::string, std::string_view> aliases = {{"L", "L"},
+                                                                  {"Letter", "L"},
+                                                                  {"Lu", "Lu"},
+                                                                  {"Uppercase_Letter", "Lu"},
+                                                                  {"Ll", "Ll"},
+                                                                  {"Lowercase_Letter", "Ll"},
+                                                                  {"N", "N"},
+                                                                  {"Number", "N"},
+                                                                  {"Nd", "Nd"},
+                                                                  {"digit", "Nd"},
+                                                                  {"Decimal_Number", "Nd"}};
   auto it = aliases.find(name);
   return it == aliases.end() ? std::string_view{} : it->second;
 }
@@ -123,7 +131,8 @@ struct translator {
       return true;
     }
     if (at(i + 2) == '<' && (at(i + 3) == '=' || at(i + 3) == '!')) {
-      if (!syntax_only) return fail("lookbehind assertions (?<= and (?<! are not supported by std::regex");
+      if (!syntax_only)
+        return fail("lookbehind assertions (?<= and (?<! are not supported by std::regex");
       // Syntax check only: a lookahead has the same grammar.
       out += at(i + 3) == '=' ? L"(?=" : L"(?!";
       i += 4;
@@ -163,7 +172,8 @@ struct translator {
     i = k + 1;
     const std::string_view cat = property_category(name);
     if (cat.empty())
-      return fail("Unicode property \\p{" + name + "} is not supported (supported: L, Lu, Ll, N, Nd and their long names)");
+      return fail("Unicode property \\p{" + name +
+                  "} is not supported (supported: L, Lu, Ll, N, Nd and their long names)");
     if (negate && in_class) return fail("\\P{...} inside a character class is not supported");
     std::wstring members;
     for (const auto& r : unicode_category(cat)) {
@@ -213,11 +223,20 @@ struct translator {
     const char32_t n = at(i + 1);
     i += 2;
     switch (n) {
-      case 0: return fail("pattern ends with a lone backslash");
-      case 'd': emit_class(kDigit, false); return true;
-      case 'w': emit_class(kWord, false); return true;
-      case 's': emit_class(kSpace, false); return true;
-      case 'D': case 'W': case 'S':
+      case 0:
+        return fail("pattern ends with a lone backslash");
+      case 'd':
+        emit_class(kDigit, false);
+        return true;
+      case 'w':
+        emit_class(kWord, false);
+        return true;
+      case 's':
+        emit_class(kSpace, false);
+        return true;
+      case 'D':
+      case 'W':
+      case 'S':
         if (in_class) {
           if (n == 'S') return fail("\\S inside a character class is not supported");
           out += n == 'D' ? L"\\D" : L"\\W";
@@ -225,12 +244,16 @@ struct translator {
           emit_class(n == 'D' ? kDigit : n == 'W' ? kWord : kSpace, true);
         }
         return true;
-      case 'p': return property(false);
-      case 'P': return property(true);
-      case 'u': return unicode_escape();
+      case 'p':
+        return property(false);
+      case 'P':
+        return property(true);
+      case 'u':
+        return unicode_escape();
       case 'c': {
         const char32_t l = at(i);
-        if (!((l >= 'a' && l <= 'z') || (l >= 'A' && l <= 'Z'))) return fail("\\c must be followed by a letter");
+        if (!((l >= 'a' && l <= 'z') || (l >= 'A' && l <= 'Z')))
+          return fail("\\c must be followed by a letter");
         ++i;
         emit_cp(out, l % 32);
         return true;
@@ -240,16 +263,21 @@ struct translator {
         std::size_t k = i + 1;
         for (; k < p.size() && p[k] != '>'; ++k) name.push_back(static_cast<char>(p[k]));
         auto it = named.find(name);
-        if (at(i) != '<' || k >= p.size() || it == named.end()) return fail("\\k<name> refers to an unknown group");
+        if (at(i) != '<' || k >= p.size() || it == named.end())
+          return fail("\\k<name> refers to an unknown group");
         out += L"\\" + std::to_wstring(it->second);
         i = k + 1;
         return true;
       }
-      case '/': out.push_back(L'/'); return true;
+      case '/':
+        out.push_back(L'/');
+        return true;
       default:
         // Unicode-mode patterns allow identity escapes only for syntax characters.
-        if (n < 0x80 && std::isalpha(static_cast<int>(n)) && std::string_view("bBtnvfrx").find(static_cast<char>(n)) == std::string_view::npos)
-          return fail(std::string("\\") + static_cast<char>(n) + " is not a valid escape in ECMA-262 unicode mode");
+        if (n < 0x80 && std::isalpha(static_cast<int>(n)) &&
+            std::string_view("bBtnvfrx").find(static_cast<char>(n)) == std::string_view::npos)
+          return fail(std::string("\\") + static_cast<char>(n) +
+                      " is not a valid escape in ECMA-262 unicode mode");
         out.push_back(L'\\');
         if (n < 0x80) {
           out.push_back(static_cast<wchar_t>(n));
@@ -267,7 +295,8 @@ bool is_literal(std::string_view s) {
 
 }  // namespace
 
-bool translate_pattern(std::string_view pattern, std::wstring& out, std::string& error, bool syntax_only) {
+bool translate_pattern(std::string_view pattern, std::wstring& out, std::string& error,
+                       bool syntax_only) {
   std::u32string cps;
   if (!decode_utf8(pattern, cps)) {
     error = "the pattern is not valid UTF-8";
@@ -341,7 +370,8 @@ std::unique_ptr<ecma_regex> ecma_regex::compile(std::string_view pattern, std::s
 
 match_result ecma_regex::search(std::string_view utf8) const {
   if (use_literal_) {
-    const bool hit = anchored_ ? utf8.substr(0, literal_.size()) == literal_ : utf8.find(literal_) != std::string_view::npos;
+    const bool hit = anchored_ ? utf8.substr(0, literal_.size()) == literal_
+                               : utf8.find(literal_) != std::string_view::npos;
     return hit ? match_result::match : match_result::no_match;
   }
   if (run_) return match_class_run(*run_, utf8);

@@ -44,15 +44,16 @@ class ecma_regex {
 
  private:
   std::optional<std::wregex> re_;
-  std::string literal_;      ///< set for patterns without metacharacters
-  bool anchored_ = false;    ///< literal_ must be a prefix ("^literal")
+  std::string literal_;    ///< set for patterns without metacharacters
+  bool anchored_ = false;  ///< literal_ must be a prefix ("^literal")
   bool use_literal_ = false;
   std::optional<class_run> run_;  ///< set when the pattern is a class_run
 };
 
 /// Translates ECMA-262 `pattern` to std::regex ECMAScript syntax over UTF-32; false + error on
 /// unsupported or malformed input. `syntax_only` maps lookbehind to lookahead for syntax checks.
-bool translate_pattern(std::string_view pattern, std::wstring& out, std::string& error, bool syntax_only);
+bool translate_pattern(std::string_view pattern, std::wstring& out, std::string& error,
+                       bool syntax_only);
 
 /// Decodes UTF-8 into UTF-32; invalid sequences become U+FFFD. Returns false if over `max_len`.
 bool utf8_to_wide(std::string_view s, std::wstring& out, std::size_t max_len);

@@ -16,7 +16,10 @@ void add_escape_class(class_run& r, char e) {
   }
 }
 
-bool is_punct(char c) { return c >= 0x21 && c < 0x7F && !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')); }
+bool is_punct(char c) {
+  return c >= 0x21 && c < 0x7F &&
+         !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+}
 
 // Parses "[...]" at s[pos]; leaves pos after "]". ASCII members only.
 bool parse_bracket(std::string_view s, std::size_t& pos, class_run& r) {
@@ -43,7 +46,8 @@ bool parse_bracket(std::string_view s, std::size_t& pos, class_run& r) {
       c = e;
     } else if (c == '-' && pending >= 0 && pos + 1 < s.size() && s[pos + 1] != ']') {
       char hi = s[pos + 1];
-      if (hi == '\\' || static_cast<unsigned char>(hi) >= 0x80 || hi == '[' || hi < pending) return false;
+      if (hi == '\\' || static_cast<unsigned char>(hi) >= 0x80 || hi == '[' || hi < pending)
+        return false;
       for (int k = pending; k <= hi; ++k) r.set.set(static_cast<std::size_t>(k));
       pos += 2;
       pending = -1;
@@ -62,7 +66,8 @@ bool parse_bracket(std::string_view s, std::size_t& pos, class_run& r) {
 bool parse_count(std::string_view s, std::size_t& pos, std::size_t& out) {
   const std::size_t start = pos;
   out = 0;
-  while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9' && pos - start < 9) out = out * 10 + static_cast<std::size_t>(s[pos++] - '0');
+  while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9' && pos - start < 9)
+    out = out * 10 + static_cast<std::size_t>(s[pos++] - '0');
   return pos > start;
 }
 
@@ -96,7 +101,8 @@ bool parse_quantifier(std::string_view s, std::size_t& pos, class_run& r) {
 }  // namespace
 
 std::optional<class_run> parse_class_run(std::string_view p) {
-  if (p.size() < 3 || p.front() != '^' || p.back() != '$' || p[p.size() - 2] == '\\') return std::nullopt;
+  if (p.size() < 3 || p.front() != '^' || p.back() != '$' || p[p.size() - 2] == '\\')
+    return std::nullopt;
   const std::string_view body = p.substr(1, p.size() - 2);
   class_run r;
   std::size_t pos = 0;

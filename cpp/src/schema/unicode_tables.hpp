@@ -17,8 +17,31 @@ struct code_range {
 std::span<const code_range> unicode_category(std::string_view name);
 
 /// Unicode bidirectional classes (UAX #9).
-enum class bidi : unsigned char { L, R, AL, EN, ES, ET, AN, CS, NSM, BN, ON, B, S, WS,
-                                  LRE, LRO, RLE, RLO, PDF, LRI, RLI, FSI, PDI };
+enum class bidi : unsigned char {
+  L,
+  R,
+  AL,
+  EN,
+  ES,
+  ET,
+  AN,
+  CS,
+  NSM,
+  BN,
+  ON,
+  B,
+  S,
+  WS,
+  LRE,
+  LRO,
+  RLE,
+  RLO,
+  PDF,
+  LRI,
+  RLI,
+  FSI,
+  PDI
+};
 
 /// The bidirectional class of `cp` (L for unassigned code points).
 bidi bidi_class(char32_t cp) noexcept;

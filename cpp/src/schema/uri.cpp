@@ -90,7 +90,8 @@ bool has_scheme(std::string_view uri) {
   if (uri.empty() || !std::isalpha(static_cast<unsigned char>(uri[0]))) return false;
   for (char c : uri) {
     if (c == ':') return true;
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '.') return false;
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '.')
+      return false;
   }
   return false;
 }

@@ -1,12 +1,11 @@
 // Descriptor plumbing for the stdio transport.
 #include "transport/stdio_fds.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <csignal>
 #include <cstdio>
+#include <fcntl.h>
 #include <iostream>
+#include <unistd.h>
 
 namespace mcpcxx::stdio_detail {
 

@@ -1,10 +1,9 @@
 // Input side of the stdio transport.
 #include "transport/stdio_reader.hpp"
 
+#include <cstdio>
 #include <fcntl.h>
 #include <unistd.h>
-
-#include <cstdio>
 
 #include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/jsonrpc.hpp"
@@ -65,11 +64,10 @@ void line_reader::on_line(std::string_view line) {
 
 void line_reader::on_overlong() {
   writer_->send(jsonrpc::serialize_error(
-      std::nullopt,
-      {error_code::invalid_request,
-       "Message exceeds the maximum size of " + std::to_string(max_line_bytes_) +
-           " bytes; send smaller messages.",
-       nullptr}));
+      std::nullopt, {error_code::invalid_request,
+                     "Message exceeds the maximum size of " + std::to_string(max_line_bytes_) +
+                         " bytes; send smaller messages.",
+                     nullptr}));
 }
 
 void log_stdio(const std::function<void(std::string_view)>& writer, std::string_view level,

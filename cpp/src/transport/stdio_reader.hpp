@@ -3,14 +3,16 @@
 // Thread-safety: start() once; the read chain runs on io threads; release() after they stopped.
 #pragma once
 
-#include <asio/io_context.hpp>
-#include <asio/posix/stream_descriptor.hpp>
 #include <functional>
 #include <memory>
 #include <system_error>
 #include <vector>
 
+#include <asio/io_context.hpp>
+#include <asio/posix/stream_descriptor.hpp>
+
 #include "mcpcxx/session.hpp"
+
 #include "transport/stdio_framing.hpp"
 #include "transport/stdio_writer.hpp"
 

@@ -1,15 +1,16 @@
 // serve_stdio / serve_fds: wires a line_reader and a frame_writer around one session, then
 // orchestrates the end of serving (stdin EOF -> drain -> cancel -> flush; stdout EPIPE -> stop).
-#include <unistd.h>
-
 #include <algorithm>
-#include <asio/executor_work_guard.hpp>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <unistd.h>
+
+#include <asio/executor_work_guard.hpp>
 
 #include "mcpcxx/stdio.hpp"
+
 #include "transport/stdio_fds.hpp"
 #include "transport/stdio_reader.hpp"
 #include "transport/stdio_writer.hpp"
@@ -35,7 +36,9 @@ class serve_state {
       read_error_ = ec;
     });
   }
-  void end_output(const std::error_code& ec) { set([&] { write_error_ = ec; }); }
+  void end_output(const std::error_code& ec) {
+    set([&] { write_error_ = ec; });
+  }
   /// Blocks until input ended or output failed.
   void wait_for_end() {
     std::unique_lock lock(mutex_);
@@ -220,7 +223,8 @@ int serve_fds(server& srv, int in_fd, int out_fd, const stdio_options& options) 
   try {
     return run_transport(srv, in_fd, guard.stream_fd(), options);
   } catch (const std::exception& e) {
-    log_stdio(srv.options().log_writer, "error", std::string("stdio transport failed: ") + e.what());
+    log_stdio(srv.options().log_writer, "error",
+              std::string("stdio transport failed: ") + e.what());
     return 2;
   }
 }

@@ -1,13 +1,13 @@
 // The stdio frame writer: a FIFO drained by a single chain of gather writes.
 #include "transport/stdio_writer.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <asio/post.hpp>
 #include <asio/write.hpp>
-#include <cstring>
 
 namespace mcpcxx::stdio_detail {
 
@@ -69,10 +69,9 @@ void frame_writer::pump() {
     buffers_.emplace_back(asio::buffer(f));
     buffers_.emplace_back(asio::buffer(k_newline, 1));
   }
-  asio::async_write(*out_, buffers_,
-                    [self = shared_from_this()](const std::error_code& ec, std::size_t) {
-                      self->written(ec);
-                    });
+  asio::async_write(
+      *out_, buffers_,
+      [self = shared_from_this()](const std::error_code& ec, std::size_t) { self->written(ec); });
 }
 
 void frame_writer::written(const std::error_code& ec) {

@@ -3,8 +3,6 @@
 // returned, each followed by "\n", with one write in flight at a time on the io_context.
 #pragma once
 
-#include <asio/io_context.hpp>
-#include <asio/posix/stream_descriptor.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -14,6 +12,9 @@
 #include <string>
 #include <system_error>
 #include <vector>
+
+#include <asio/io_context.hpp>
+#include <asio/posix/stream_descriptor.hpp>
 
 namespace mcpcxx::stdio_detail {
 

@@ -1,8 +1,8 @@
 // Requests run concurrently on the worker pool; registration while serving is safe.
-#include <gtest/gtest.h>
-
 #include <future>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "support/collecting_sink.hpp"
 
@@ -35,7 +35,8 @@ TEST(concurrency_test, a_request_can_wait_for_a_later_request_without_deadlock) 
 
 TEST(concurrency_test, registering_while_serving_is_safe) {
   server srv(captured_log{}.options());
-  srv.add_tool({.name = "t0"}, [](const json&, request_context&) { return tool_result::text("x"); });
+  srv.add_tool({.name = "t0"},
+               [](const json&, request_context&) { return tool_result::text("x"); });
   harness h(srv, false);
   std::thread writer([&] {
     for (int i = 1; i < 200; ++i) {

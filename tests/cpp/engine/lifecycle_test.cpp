@@ -49,7 +49,8 @@ TEST_F(lifecycle_test, second_initialize_is_an_invalid_request) {
   h.initialize();
   json r = h.roundtrip(request(1, "initialize", {{"protocolVersion", "2025-11-25"}}));
   EXPECT_EQ(r["error"]["code"], -32600);
-  EXPECT_NE(r["error"]["message"].get<std::string>().find("already initialized"), std::string::npos);
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("already initialized"),
+            std::string::npos);
 }
 
 TEST_F(lifecycle_test, initialize_without_protocol_version_is_invalid_params) {
@@ -80,19 +81,24 @@ TEST_F(lifecycle_test, ping_works_before_and_after_initialize) {
 
 TEST_F(lifecycle_test, modern_request_needs_both_meta_fields) {
   harness h(srv);
-  json r = h.roundtrip(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"},
-                            {"params", {{"_meta", {{"io.modelcontextprotocol/protocolVersion",
-                                                    "2026-07-28"}}}}}}
-                           .dump());
+  json r = h.roundtrip(
+      json{{"jsonrpc", "2.0"},
+           {"id", 1},
+           {"method", "tools/list"},
+           {"params", {{"_meta", {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"}}}}}}
+          .dump());
   EXPECT_EQ(r["error"]["code"], -32602);
-  EXPECT_EQ(r["error"]["data"]["missing"], json::array({"io.modelcontextprotocol/clientCapabilities"}));
+  EXPECT_EQ(r["error"]["data"]["missing"],
+            json::array({"io.modelcontextprotocol/clientCapabilities"}));
 }
 
 TEST_F(lifecycle_test, unsupported_modern_version_lists_supported_versions) {
   harness h(srv);
-  json params = {{"_meta", {{"io.modelcontextprotocol/protocolVersion", "2030-01-01"},
-                            {"io.modelcontextprotocol/clientCapabilities", json::object()}}}};
-  json r = h.roundtrip(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}, {"params", params}}.dump());
+  json params = {{"_meta",
+                  {{"io.modelcontextprotocol/protocolVersion", "2030-01-01"},
+                   {"io.modelcontextprotocol/clientCapabilities", json::object()}}}};
+  json r = h.roundtrip(
+      json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}, {"params", params}}.dump());
   EXPECT_EQ(r["error"]["code"], -32022);
   EXPECT_EQ(r["error"]["data"]["requested"], "2030-01-01");
   EXPECT_EQ(r["error"]["data"]["supported"][0], "2026-07-28");
@@ -124,7 +130,8 @@ TEST_F(lifecycle_test, server_discover_reports_versions_capabilities_and_cache_h
 TEST_F(lifecycle_test, legacy_only_methods_are_not_found_in_the_modern_era) {
   harness h(srv);
   for (const char* m : {"ping", "initialize", "logging/setLevel"}) {
-    json r = h.roundtrip(modern_request(1, m, {{"level", "info"}, {"protocolVersion", "2025-11-25"}}));
+    json r =
+        h.roundtrip(modern_request(1, m, {{"level", "info"}, {"protocolVersion", "2025-11-25"}}));
     if (std::string(m) == "initialize") {
       // initialize always selects the legacy era, even with modern _meta present.
       EXPECT_TRUE(r.contains("result")) << m;

@@ -1,7 +1,8 @@
 // Registries: validation at registration, order, pagination, cache invalidation, list_changed.
+#include "engine/registry.hpp"
+
 #include <gtest/gtest.h>
 
-#include "engine/registry.hpp"
 #include "support/collecting_sink.hpp"
 
 namespace mcpcxx::testing {
@@ -24,15 +25,20 @@ TEST(registry_test, tool_names_are_validated_at_registration) {
 
 TEST(registry_test, schemas_that_do_not_compile_fail_at_registration) {
   server srv(captured_log{}.options());
-  EXPECT_THROW(srv.add_tool({.name = "t", .input_schema = {{"type", "object"}, {"minimum", "x"}}}, noop()),
-               std::exception);
-  EXPECT_THROW(srv.add_tool({.name = "t2", .input_schema = {{"$ref", "https://example.com/s.json"}}}, noop()),
-               std::exception);
-  EXPECT_THROW(srv.add_tool({.name = "t3", .input_schema = json::array()}, noop()), std::invalid_argument);
-  EXPECT_THROW(srv.add_resource_template({.uri_template = "x://{a", .name = "n"},
-                                         [](const std::string&, const std::map<std::string, std::string>&,
-                                            request_context&) { return std::vector<resource_contents>{}; }),
+  EXPECT_THROW(
+      srv.add_tool({.name = "t", .input_schema = {{"type", "object"}, {"minimum", "x"}}}, noop()),
+      std::exception);
+  EXPECT_THROW(
+      srv.add_tool({.name = "t2", .input_schema = {{"$ref", "https://example.com/s.json"}}},
+                   noop()),
+      std::exception);
+  EXPECT_THROW(srv.add_tool({.name = "t3", .input_schema = json::array()}, noop()),
                std::invalid_argument);
+  EXPECT_THROW(
+      srv.add_resource_template({.uri_template = "x://{a", .name = "n"},
+                                [](const std::string&, const std::map<std::string, std::string>&,
+                                   request_context&) { return std::vector<resource_contents>{}; }),
+      std::invalid_argument);
 }
 
 TEST(registry_test, pages_follow_registration_order_with_opaque_cursors) {
@@ -61,7 +67,8 @@ TEST(registry_test, invalid_cursors_are_invalid_params) {
   server srv(captured_log{}.options());
   srv.add_tool({.name = "a"}, noop());
   harness h(srv);
-  for (const json& c : {json("garbage!"), json(""), json(42), json(detail::encode_cursor(0, "zzz"))}) {
+  for (const json& c :
+       {json("garbage!"), json(""), json(42), json(detail::encode_cursor(0, "zzz"))}) {
     json r = h.roundtrip(modern_request(1, "tools/list", {{"cursor", c}}));
     EXPECT_EQ(r["error"]["code"], -32602) << c.dump();
   }
@@ -115,14 +122,19 @@ TEST(registry_test, resources_templates_prompts_and_not_found_per_era) {
   json r = h.roundtrip(modern_request(1, "resources/read", {{"uri", "item://7"}}))["result"];
   EXPECT_EQ(r["contents"][0]["text"], "item 7");
   EXPECT_EQ(r["ttlMs"], 60000);
-  EXPECT_EQ(h.roundtrip(modern_request(2, "resources/read", {{"uri", "nope://x"}}))["error"]["code"], -32602);
-  EXPECT_EQ(h.roundtrip(modern_request(3, "resources/read", {{"uri", "item://gone"}}))["error"]["code"], -32602);
+  EXPECT_EQ(
+      h.roundtrip(modern_request(2, "resources/read", {{"uri", "nope://x"}}))["error"]["code"],
+      -32602);
+  EXPECT_EQ(
+      h.roundtrip(modern_request(3, "resources/read", {{"uri", "item://gone"}}))["error"]["code"],
+      -32602);
   harness l(srv);
   l.initialize();
   json nf = l.roundtrip(request(4, "resources/read", {{"uri", "nope://x"}}));
   EXPECT_EQ(nf["error"]["code"], -32002);
   EXPECT_EQ(nf["error"]["data"]["uri"], "nope://x");
-  EXPECT_EQ(l.roundtrip(request(5, "resources/subscribe", {{"uri", "memo://a"}}))["result"], json::object());
+  EXPECT_EQ(l.roundtrip(request(5, "resources/subscribe", {{"uri", "memo://a"}}))["result"],
+            json::object());
   l.sink->clear();
   srv.notify_resource_updated("memo://a");
   auto frames = l.sink->wait_for(1);
@@ -135,7 +147,8 @@ TEST(registry_test, prompts_check_required_arguments_and_completion_caps_values)
   srv.add_prompt({.name = "p", .arguments = {{.name = "x", .required = true}}},
                  [](const std::map<std::string, std::string>& a, request_context&) {
                    prompt_result r;
-                   r.messages = json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", a.at("x")}}}}});
+                   r.messages = json::array(
+                       {{{"role", "user"}, {"content", {{"type", "text"}, {"text", a.at("x")}}}}});
                    return r;
                  });
   srv.set_completion_handler([](const completion_request&, request_context&) {
@@ -144,20 +157,26 @@ TEST(registry_test, prompts_check_required_arguments_and_completion_caps_values)
     return r;
   });
   harness h(srv);
-  EXPECT_EQ(h.roundtrip(modern_request(1, "prompts/get", {{"name", "p"}, {"arguments", {{"x", "hi"}}}}))
-                ["result"]["messages"][0]["content"]["text"], "hi");
+  EXPECT_EQ(h.roundtrip(modern_request(
+                1, "prompts/get",
+                {{"name", "p"},
+                 {"arguments", {{"x", "hi"}}}}))["result"]["messages"][0]["content"]["text"],
+            "hi");
   json miss = h.roundtrip(modern_request(2, "prompts/get", {{"name", "p"}}));
   EXPECT_EQ(miss["error"]["code"], -32602);
   EXPECT_EQ(miss["error"]["data"]["missing"][0], "x");
-  EXPECT_EQ(h.roundtrip(modern_request(3, "prompts/get", {{"name", "q"}}))["error"]["message"], "Unknown prompt: q");
-  json bad = h.roundtrip(modern_request(4, "prompts/get", {{"name", "p"}, {"arguments", {{"x", 1}}}}));
+  EXPECT_EQ(h.roundtrip(modern_request(3, "prompts/get", {{"name", "q"}}))["error"]["message"],
+            "Unknown prompt: q");
+  json bad =
+      h.roundtrip(modern_request(4, "prompts/get", {{"name", "p"}, {"arguments", {{"x", 1}}}}));
   EXPECT_EQ(bad["error"]["code"], -32602);
   json c = h.roundtrip(modern_request(5, "completion/complete",
                                       {{"ref", {{"type", "ref/prompt"}, {"name", "p"}}},
                                        {"argument", {{"name", "x"}, {"value", ""}}}}));
   EXPECT_EQ(c["result"]["completion"]["values"].size(), 100u);
   EXPECT_EQ(c["result"]["completion"]["hasMore"], true);
-  EXPECT_EQ(h.roundtrip(modern_request(6, "completion/complete", {{"ref", "p"}}))["error"]["code"], -32602);
+  EXPECT_EQ(h.roundtrip(modern_request(6, "completion/complete", {{"ref", "p"}}))["error"]["code"],
+            -32602);
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // The tools/call pipeline: every row of the error model, observed on the wire.
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "support/collecting_sink.hpp"
 
@@ -28,8 +28,9 @@ class tools_call_test : public ::testing::Test {
     auto o = log.options();
     o.expose_exception_details = expose;
     srv = std::make_unique<server>(o);
-    srv->add_tool({.name = "count", .input_schema = k_args_schema},
-                  [](const json& a, request_context&) { return tool_result::text(a["count"].dump()); });
+    srv->add_tool(
+        {.name = "count", .input_schema = k_args_schema},
+        [](const json& a, request_context&) { return tool_result::text(a["count"].dump()); });
     srv->add_tool({.name = "missing_thing"}, [](const json&, request_context&) -> tool_result {
       throw tool_error("Issue lookup failed: issue ENG-42 was not found. List recent issues first.",
                        error_category::not_found, false, "ENG-42");
@@ -40,11 +41,14 @@ class tools_call_test : public ::testing::Test {
     srv->add_tool({.name = "custom_protocol"}, [](const json&, request_context&) -> tool_result {
       throw protocol_error(-31000, "Quota exhausted", {{"quota", "daily"}});
     });
-    const json out = {{"type", "object"}, {"properties", {{"n", {{"type", "integer"}}}}}, {"required", {"n"}}};
-    srv->add_tool({.name = "good_out", .output_schema = out},
-                  [](const json&, request_context&) { return tool_result::structured({{"n", 1}}); });
-    srv->add_tool({.name = "bad_out", .output_schema = out},
-                  [](const json&, request_context&) { return tool_result::structured({{"n", "one"}}); });
+    const json out = {
+        {"type", "object"}, {"properties", {{"n", {{"type", "integer"}}}}}, {"required", {"n"}}};
+    srv->add_tool({.name = "good_out", .output_schema = out}, [](const json&, request_context&) {
+      return tool_result::structured({{"n", 1}});
+    });
+    srv->add_tool({.name = "bad_out", .output_schema = out}, [](const json&, request_context&) {
+      return tool_result::structured({{"n", "one"}});
+    });
     srv->add_tool({.name = "error_out", .output_schema = out}, [](const json&, request_context&) {
       tool_result r = tool_result::text("explicit failure");
       r.is_error = true;
@@ -52,13 +56,16 @@ class tools_call_test : public ::testing::Test {
     });
     srv->add_tool({.name = "slow", .timeout = std::chrono::milliseconds(50)},
                   [](const json&, request_context& ctx) {
-                    while (!ctx.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                    while (!ctx.cancelled())
+                      std::this_thread::sleep_for(std::chrono::milliseconds(2));
                     return tool_result::text("late");
                   });
-    srv->add_tool({.name = "slow_read", .annotations = {{"readOnlyHint", true}},
+    srv->add_tool({.name = "slow_read",
+                   .annotations = {{"readOnlyHint", true}},
                    .timeout = std::chrono::milliseconds(50)},
                   [](const json&, request_context& ctx) {
-                    while (!ctx.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                    while (!ctx.cancelled())
+                      std::this_thread::sleep_for(std::chrono::milliseconds(2));
                     return tool_result::text("late");
                   });
     srv->add_tool({.name = "wait_cancel"}, [this](const json&, request_context& ctx) {
@@ -75,7 +82,9 @@ class tools_call_test : public ::testing::Test {
   json call_tool(harness& h, const json& params, int id = 7) {
     return h.roundtrip(modern_request(id, "tools/call", params));
   }
-  std::string text_of(const json& r) { return r["result"]["content"][0]["text"].get<std::string>(); }
+  std::string text_of(const json& r) {
+    return r["result"]["content"][0]["text"].get<std::string>();
+  }
 };
 
 TEST_F(tools_call_test, a_missing_name_or_non_object_arguments_is_invalid_params) {
@@ -97,7 +106,8 @@ TEST_F(tools_call_test, b_unknown_tool_names_the_closest_tools) {
 
 TEST_F(tools_call_test, c_invalid_arguments_are_a_tool_error_naming_each_violation) {
   harness h(*srv);
-  json r = call_tool(h, {{"name", "count"}, {"arguments", {{"count", 99}, {"token", "sk-secret-value"}}}});
+  json r = call_tool(
+      h, {{"name", "count"}, {"arguments", {{"count", 99}, {"token", "sk-secret-value"}}}});
   ASSERT_TRUE(r.contains("result")) << r.dump();
   EXPECT_EQ(r["result"]["isError"], true);
   const std::string t = text_of(r);
@@ -124,7 +134,8 @@ TEST_F(tools_call_test, d_tool_error_text_is_exact_with_structured_details) {
   harness h(*srv);
   json r = call_tool(h, {{"name", "missing_thing"}});
   EXPECT_EQ(r["result"]["isError"], true);
-  EXPECT_EQ(text_of(r), "Issue lookup failed: issue ENG-42 was not found. List recent issues first.");
+  EXPECT_EQ(text_of(r),
+            "Issue lookup failed: issue ENG-42 was not found. List recent issues first.");
   EXPECT_EQ(r["result"]["structuredContent"]["category"], "not_found");
   EXPECT_EQ(r["result"]["structuredContent"]["resource"], "ENG-42");
   EXPECT_EQ(r["result"]["structuredContent"]["retryable"], false);
@@ -156,7 +167,8 @@ TEST_F(tools_call_test, f_unexpected_exceptions_are_sanitized_and_logged_with_a_
   EXPECT_NE(t.find(ref), std::string::npos);
   bool logged = false;
   for (const auto& line : log.snapshot()) {
-    if (line.find(ref) != std::string::npos && line.find("hunter2") != std::string::npos) logged = true;
+    if (line.find(ref) != std::string::npos && line.find("hunter2") != std::string::npos)
+      logged = true;
   }
   EXPECT_TRUE(logged);
 }
@@ -194,7 +206,8 @@ TEST_F(tools_call_test, h_deadline_gives_timeout_with_unknown_outcome_for_writes
 TEST_F(tools_call_test, i_cancelled_requests_get_no_response_and_the_handler_sees_it) {
   harness h(*srv, false);
   h.s.receive(modern_request(11, "tools/call", {{"name", "wait_cancel"}}));
-  h.s.receive(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":11,"reason":"user"}})");
+  h.s.receive(
+      R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":11,"reason":"user"}})");
   h.s.wait_idle();
   EXPECT_TRUE(observed_cancel.load());
   EXPECT_TRUE(h.sink->frames().empty());
@@ -203,7 +216,8 @@ TEST_F(tools_call_test, i_cancelled_requests_get_no_response_and_the_handler_see
 TEST_F(tools_call_test, duplicate_in_flight_ids_are_invalid_requests) {
   harness h(*srv, false);
   h.s.receive(modern_request(12, "tools/call", {{"name", "wait_cancel"}}));
-  json dup = h.roundtrip(modern_request(12, "tools/call", {{"name", "count"}, {"arguments", {{"count", 1}}}}));
+  json dup = h.roundtrip(
+      modern_request(12, "tools/call", {{"name", "count"}, {"arguments", {{"count", 1}}}}));
   EXPECT_EQ(dup["error"]["code"], -32600);
   h.s.cancel(std::int64_t{12}, "test over");
   h.s.wait_idle();

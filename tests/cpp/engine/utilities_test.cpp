@@ -29,7 +29,9 @@ TEST_F(utilities_test, progress_notifications_echo_the_token_and_precede_the_res
   harness h(srv);
   json meta = modern_meta();
   meta["progressToken"] = "tok-1";
-  h.s.receive(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"},
+  h.s.receive(json{{"jsonrpc", "2.0"},
+                   {"id", 1},
+                   {"method", "tools/call"},
                    {"params", {{"name", "work"}, {"_meta", meta}}}}
                   .dump());
   auto frames = h.sink->frames();
@@ -52,8 +54,10 @@ TEST_F(utilities_test, non_increasing_progress_is_refused) {
 TEST_F(utilities_test, legacy_set_level_filters_log_notifications) {
   harness h(srv);
   h.initialize();
-  EXPECT_EQ(h.roundtrip(request(1, "logging/setLevel", {{"level", "warning"}}))["result"], json::object());
-  EXPECT_EQ(h.roundtrip(request(2, "logging/setLevel", {{"level", "loud"}}))["error"]["code"], -32602);
+  EXPECT_EQ(h.roundtrip(request(1, "logging/setLevel", {{"level", "warning"}}))["result"],
+            json::object());
+  EXPECT_EQ(h.roundtrip(request(2, "logging/setLevel", {{"level", "loud"}}))["error"]["code"],
+            -32602);
   h.sink->clear();
   h.s.receive(request(3, "tools/call", {{"name", "work"}}));
   auto frames = h.sink->frames();
@@ -67,12 +71,16 @@ TEST_F(utilities_test, modern_log_level_comes_from_request_meta) {
   harness h(srv);
   json meta = modern_meta();
   meta["io.modelcontextprotocol/logLevel"] = "debug";
-  h.s.receive(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"},
+  h.s.receive(json{{"jsonrpc", "2.0"},
+                   {"id", 1},
+                   {"method", "tools/call"},
                    {"params", {{"name", "work"}, {"_meta", meta}}}}
                   .dump());
   EXPECT_EQ(h.sink->frames().size(), 3u);  // two log messages and the response (no token)
   meta["io.modelcontextprotocol/logLevel"] = "verbose";
-  json r = h.roundtrip(json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"},
+  json r = h.roundtrip(json{{"jsonrpc", "2.0"},
+                            {"id", 2},
+                            {"method", "tools/call"},
                             {"params", {{"name", "work"}, {"_meta", meta}}}}
                            .dump());
   EXPECT_EQ(r["error"]["code"], -32602);

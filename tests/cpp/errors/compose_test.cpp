@@ -21,8 +21,8 @@ TEST(Compose, ExistingEndPunctuationIsNotDoubled) {
 }
 
 TEST(Compose, TrailingSeparatorsAndSpacesAreCleaned) {
-  EXPECT_EQ(compose_tool_error_message({" Search ", "  acme/widgets ; ", "  access denied,  ",
-                                        "ask for access:", ""}),
+  EXPECT_EQ(compose_tool_error_message(
+                {" Search ", "  acme/widgets ; ", "  access denied,  ", "ask for access:", ""}),
             "Search failed: acme/widgets. Access denied. Ask for access.");
 }
 
@@ -43,8 +43,7 @@ TEST(Compose, IdentifiersAreNeverRecased) {
 }
 
 TEST(Compose, ResourceAfterColonKeepsItsCase) {
-  EXPECT_EQ(compose_tool_error_message({"Read", "the file", "", "", ""}),
-            "Read failed: the file.");
+  EXPECT_EQ(compose_tool_error_message({"Read", "the file", "", "", ""}), "Read failed: the file.");
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 // Error types: wire names, tool_error details, protocol_error code policy, not-found.
-#include <gtest/gtest.h>
+#include "mcpcxx/errors.hpp"
 
 #include <cmath>
 #include <limits>
 
+#include <gtest/gtest.h>
+
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/error_codes.hpp"
-#include "mcpcxx/errors.hpp"
 
 namespace mcpcxx {
 namespace {
@@ -48,8 +49,8 @@ TEST(Effects, RoundTripEveryValue) {
 }
 
 TEST(LogLevels, RoundTripInOrder) {
-  const char* names[] = {"debug", "info", "notice", "warning", "error", "critical", "alert",
-                         "emergency"};
+  const char* names[] = {"debug", "info",     "notice", "warning",
+                         "error", "critical", "alert",  "emergency"};
   for (int i = 0; i < 8; ++i) {
     const auto level = static_cast<log_level>(i);
     EXPECT_EQ(to_string(level), names[i]);
@@ -73,8 +74,8 @@ TEST(ToolError, DefaultsAndExactMessage) {
   EXPECT_EQ(e.effect(), error_effect::not_applied);
   EXPECT_FALSE(e.resource().has_value());
   EXPECT_FALSE(e.retry_after_seconds().has_value());
-  EXPECT_EQ(e.details(), json({{"category", "internal"}, {"retryable", false},
-                               {"effect", "not_applied"}}));
+  EXPECT_EQ(e.details(),
+            json({{"category", "internal"}, {"retryable", false}, {"effect", "not_applied"}}));
 }
 
 TEST(ToolError, DetailsWithEveryField) {
@@ -95,11 +96,11 @@ TEST(ToolError, ZeroRetryAfterIsKept) {
 }
 
 TEST(ToolError, RejectsUnusableRetryAfter) {
-  for (double bad : {-1.0, std::numeric_limits<double>::infinity(),
-                     std::numeric_limits<double>::quiet_NaN()}) {
+  for (double bad :
+       {-1.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
     try {
-      tool_error e("m", error_category::rate_limited, true, std::nullopt,
-                   error_effect::not_applied, bad);
+      tool_error e("m", error_category::rate_limited, true, std::nullopt, error_effect::not_applied,
+                   bad);
       ADD_FAILURE() << "accepted " << bad;
     } catch (const std::invalid_argument& ex) {
       EXPECT_NE(std::string(ex.what()).find("retry_after_seconds"), std::string::npos);
@@ -125,13 +126,11 @@ TEST(ProtocolError, AcceptsApplicationAndPermittedSpecCodes) {
   }
 }
 
-TEST(ProtocolError, DataDefaultsToNull) {
-  EXPECT_TRUE(protocol_error(1, "m").data().is_null());
-}
+TEST(ProtocolError, DataDefaultsToNull) { EXPECT_TRUE(protocol_error(1, "m").data().is_null()); }
 
 TEST(ProtocolError, RefusesReservedCodesNamingCodeAndRange) {
-  for (int code : {-32700, -32600, -32601, -32000, -32020, -32021, -32022, -32042, -32768,
-                   -32099}) {
+  for (int code :
+       {-32700, -32600, -32601, -32000, -32020, -32021, -32022, -32042, -32768, -32099}) {
     try {
       protocol_error e(code, "m");
       ADD_FAILURE() << "accepted " << code;

@@ -1,12 +1,12 @@
 // Runs every tests/golden/*.txtar through the stdio transport of mcpcxx_example_server, compares
 // the replies as JSON, and validates each reply against the MCP schema of its revision.
 // MCPCXX_UPDATE_GOLDEN=1 rewrites the server sections from the actual replies.
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+
+#include <gtest/gtest.h>
 
 #include "mcp_schema.hpp"
 #include "transcript.hpp"
@@ -38,7 +38,8 @@ client_facts read_client(const transcript& t) {
   client_facts f;
   for (const auto& line : t.client) {
     json m = json::parse(line, nullptr, false);
-    if (!m.is_object() || !m.contains("id") || !m.contains("method") || !m["method"].is_string()) continue;
+    if (!m.is_object() || !m.contains("id") || !m.contains("method") || !m["method"].is_string())
+      continue;
     const bool modern = m.contains("params") && m["params"].is_object() &&
                         m["params"].contains("_meta") && m["params"]["_meta"].is_object() &&
                         m["params"]["_meta"].contains("io.modelcontextprotocol/protocolVersion") &&

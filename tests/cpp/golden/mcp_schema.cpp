@@ -10,13 +10,20 @@ namespace {
 
 const std::map<std::string, std::string>& result_defs() {
   static const std::map<std::string, std::string> m = {
-      {"initialize", "InitializeResult"},         {"ping", "EmptyResult"},
-      {"server/discover", "DiscoverResult"},      {"logging/setLevel", "EmptyResult"},
-      {"tools/list", "ListToolsResult"},          {"tools/call", "CallToolResult"},
-      {"resources/list", "ListResourcesResult"},  {"resources/templates/list", "ListResourceTemplatesResult"},
-      {"resources/read", "ReadResourceResult"},   {"resources/subscribe", "EmptyResult"},
-      {"resources/unsubscribe", "EmptyResult"},   {"prompts/list", "ListPromptsResult"},
-      {"prompts/get", "GetPromptResult"},         {"completion/complete", "CompleteResult"}};
+      {"initialize", "InitializeResult"},
+      {"ping", "EmptyResult"},
+      {"server/discover", "DiscoverResult"},
+      {"logging/setLevel", "EmptyResult"},
+      {"tools/list", "ListToolsResult"},
+      {"tools/call", "CallToolResult"},
+      {"resources/list", "ListResourcesResult"},
+      {"resources/templates/list", "ListResourceTemplatesResult"},
+      {"resources/read", "ReadResourceResult"},
+      {"resources/subscribe", "EmptyResult"},
+      {"resources/unsubscribe", "EmptyResult"},
+      {"prompts/list", "ListPromptsResult"},
+      {"prompts/get", "GetPromptResult"},
+      {"completion/complete", "CompleteResult"}};
   return m;
 }
 
@@ -39,7 +46,8 @@ std::string mcp_schema::schema_revision(const std::string& revision) {
   return revision == "2024-11-05" ? "2025-03-26" : revision;
 }
 
-std::string mcp_schema::validate(const std::string& rev, const std::string& def, const json& value) {
+std::string mcp_schema::validate(const std::string& rev, const std::string& def,
+                                 const json& value) {
   const std::string key = rev + "#" + def;
   auto it = compiled_.find(key);
   if (it == compiled_.end()) {
@@ -80,9 +88,11 @@ std::string mcp_schema::check(const std::string& revision, const std::string& me
   }
   if (message.contains("method")) {
     auto n = notification_defs().find(message["method"].get<std::string>());
-    return validate(rev, n != notification_defs().end() ? n->second : "JSONRPCNotification", message);
+    return validate(rev, n != notification_defs().end() ? n->second : "JSONRPCNotification",
+                    message);
   }
-  std::string out = validate(rev, draft07(rev) ? "JSONRPCResponse" : "JSONRPCResultResponse", message);
+  std::string out =
+      validate(rev, draft07(rev) ? "JSONRPCResponse" : "JSONRPCResultResponse", message);
   auto d = result_defs().find(method);
   if (d != result_defs().end() && message.contains("result")) {
     const std::string def = (d->second == "DiscoverResult" && rev != "2026-07-28") ? "" : d->second;

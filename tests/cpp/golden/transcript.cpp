@@ -1,18 +1,17 @@
 // Golden transcript parsing, running and comparing.
 #include "transcript.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <fstream>
 #include <algorithm>
+#include <fcntl.h>
+#include <fstream>
 #include <map>
+#include <poll.h>
 #include <regex>
+#include <spawn.h>
 #include <sstream>
 #include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
 
 extern char** environ;
 
@@ -89,16 +88,18 @@ std::string drain(int fd_out, int fd_err, std::string& err) {
 
 }  // namespace
 
-std::vector<std::string> run(const std::string& binary, const transcript& t, std::string& stderr_text,
-                             int& exit_code) {
+std::vector<std::string> run(const std::string& binary, const transcript& t,
+                             std::string& stderr_text, int& exit_code) {
   int in[2], out[2], err[2];
-  if (::pipe(in) != 0 || ::pipe(out) != 0 || ::pipe(err) != 0) throw std::runtime_error("pipe failed");
+  if (::pipe(in) != 0 || ::pipe(out) != 0 || ::pipe(err) != 0)
+    throw std::runtime_error("pipe failed");
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, in[0], 0);
   posix_spawn_file_actions_adddup2(&fa, out[1], 1);
   posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-  for (int fd : {in[1], out[0], err[0], in[0], out[1], err[1]}) posix_spawn_file_actions_addclose(&fa, fd);
+  for (int fd : {in[1], out[0], err[0], in[0], out[1], err[1]})
+    posix_spawn_file_actions_addclose(&fa, fd);
   std::vector<std::string> env_store;
   for (char** e = environ; *e != nullptr; ++e) env_store.emplace_back(*e);
   for (const auto& e : t.env) env_store.push_back(e);
@@ -190,8 +191,8 @@ std::string compare(const std::vector<json>& expected, const std::vector<json>& 
     if (i >= got_notes.size()) return "missing notification " + normalize(want_notes[i]).dump();
     if (i >= want_notes.size()) return "unexpected notification " + normalize(got_notes[i]).dump();
     if (normalize(want_notes[i]) != normalize(got_notes[i])) {
-      return "notification #" + std::to_string(i) + "\n  expected " + normalize(want_notes[i]).dump() +
-             "\n  actual   " + normalize(got_notes[i]).dump();
+      return "notification #" + std::to_string(i) + "\n  expected " +
+             normalize(want_notes[i]).dump() + "\n  actual   " + normalize(got_notes[i]).dump();
     }
   }
   return "";

@@ -27,8 +27,8 @@ void save_server_section(const transcript& t, const std::vector<json>& replies);
 
 /// Runs `binary` with `t.env`, writes the client lines, closes stdin, returns stdout lines.
 /// `exit_code` receives the server's exit status (-1 when it did not exit normally).
-std::vector<std::string> run(const std::string& binary, const transcript& t, std::string& stderr_text,
-                             int& exit_code);
+std::vector<std::string> run(const std::string& binary, const transcript& t,
+                             std::string& stderr_text, int& exit_code);
 
 /// Replaces volatile values (reference ids) so runs compare equal.
 json normalize(json v);

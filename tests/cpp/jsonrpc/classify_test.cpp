@@ -110,8 +110,8 @@ TEST(Classify, MethodMustBeAString) {
 
 TEST(Classify, ParamsMustBeStructured) {
   for (const char* v : {"1", "null", R"("x")", "true"}) {
-    const message m = parse(std::string(R"({"jsonrpc":"2.0","id":"p","method":"m","params":)") +
-                            v + "}");
+    const message m =
+        parse(std::string(R"({"jsonrpc":"2.0","id":"p","method":"m","params":)") + v + "}");
     EXPECT_EQ(m.kind, message_kind::invalid) << v;
     EXPECT_EQ(m.error.code, error_code::invalid_request);
     EXPECT_EQ(m.id, request_id{std::string("p")});
@@ -159,10 +159,10 @@ TEST(Classify, ErrorResponseWithNullIdIsAResponseWithoutId) {
 }
 
 TEST(Classify, ResultResponseNeedsAValidId) {
-  for (const char* text : {R"({"jsonrpc":"2.0","result":{}})",
-                           R"({"jsonrpc":"2.0","id":null,"result":{}})",
-                           R"({"jsonrpc":"2.0","id":1.5,"result":{}})",
-                           R"({"jsonrpc":"2.0","error":{"code":1,"message":"m"}})"}) {
+  for (const char* text :
+       {R"({"jsonrpc":"2.0","result":{}})", R"({"jsonrpc":"2.0","id":null,"result":{}})",
+        R"({"jsonrpc":"2.0","id":1.5,"result":{}})",
+        R"({"jsonrpc":"2.0","error":{"code":1,"message":"m"}})"}) {
     const message m = parse(text);
     EXPECT_EQ(m.kind, message_kind::invalid) << text;
     EXPECT_EQ(m.error.code, error_code::invalid_request);
@@ -180,9 +180,8 @@ TEST(Classify, ResponseWithBothResultAndError) {
 }
 
 TEST(Classify, MalformedErrorObject) {
-  for (const char* e : {"1", R"({"code":"x","message":"m"})", R"({"code":1})",
-                        R"({"message":"m"})", R"({"code":1.5,"message":"m"})",
-                        R"({"code":1,"message":2})"}) {
+  for (const char* e : {"1", R"({"code":"x","message":"m"})", R"({"code":1})", R"({"message":"m"})",
+                        R"({"code":1.5,"message":"m"})", R"({"code":1,"message":2})"}) {
     const message m = parse(std::string(R"({"jsonrpc":"2.0","id":1,"error":)") + e + "}");
     EXPECT_EQ(m.kind, message_kind::invalid) << e;
     EXPECT_EQ(m.error.code, error_code::invalid_request);
@@ -211,12 +210,14 @@ TEST(Classify, ErrorMessagesAreSingleShortSentences) {
     EXPECT_LT(m.error.message.size(), 160u) << m.error.message;
     EXPECT_EQ(m.error.message.back(), '.') << m.error.message;
     EXPECT_EQ(m.error.message.find(". "), std::string::npos) << "one sentence: " << m.error.message;
-    EXPECT_NE(m.error.message.find("; "), std::string::npos) << "says what to do: " << m.error.message;
+    EXPECT_NE(m.error.message.find("; "), std::string::npos)
+        << "says what to do: " << m.error.message;
   }
 }
 
 TEST(Batch, ArrayIsClassifiedAsBatch) {
-  const message m = parse(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"}])");
+  const message m =
+      parse(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"}])");
   ASSERT_EQ(m.kind, message_kind::batch);
   ASSERT_TRUE(m.body.is_array());
   EXPECT_EQ(m.body.size(), 2u);

@@ -1,7 +1,7 @@
 // parse(): -32700 for bad JSON and bad UTF-8, limits enforced before parsing.
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/jsonrpc.hpp"
@@ -52,14 +52,14 @@ TEST(ParseErrors, EscapedSurrogatePairIsAccepted) {
 }
 
 TEST(ParseErrors, OverlongEncodingsAreRejected) {
-  expect_parse_error(request_with_string("\xC0\xAF"), "not valid UTF-8");          // '/'
+  expect_parse_error(request_with_string("\xC0\xAF"), "not valid UTF-8");  // '/'
   expect_parse_error(request_with_string("\xC1\xBF"), "not valid UTF-8");
   expect_parse_error(request_with_string("\xE0\x80\xAF"), "not valid UTF-8");
   expect_parse_error(request_with_string("\xF0\x80\x80\xAF"), "not valid UTF-8");
 }
 
 TEST(ParseErrors, EncodedSurrogatesAndOutOfRangeAreRejected) {
-  expect_parse_error(request_with_string("\xED\xA0\x80"), "not valid UTF-8");  // U+D800
+  expect_parse_error(request_with_string("\xED\xA0\x80"), "not valid UTF-8");      // U+D800
   expect_parse_error(request_with_string("\xF4\x90\x80\x80"), "not valid UTF-8");  // > U+10FFFF
   expect_parse_error(request_with_string("\xFF"), "not valid UTF-8");
   expect_parse_error(request_with_string("\x80"), "not valid UTF-8");
@@ -148,8 +148,8 @@ TEST(Limits, MillionDeepInputDoesNotReachTheParser) {
 TEST(Limits, BracketsInsideStringsDoNotCount) {
   parse_limits limits;
   limits.max_depth = 2;
-  const message m = parse(R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"s":"[[[{{{\"[["}})",
-                          limits);
+  const message m =
+      parse(R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"s":"[[[{{{\"[["}})", limits);
   EXPECT_EQ(m.kind, message_kind::request) << m.error.message;
   EXPECT_EQ(parse(R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"s":[1]}})", limits).kind,
             message_kind::invalid);

@@ -35,8 +35,11 @@ TEST(Serialize, ResultRoundTripsThroughParse) {
 }
 
 TEST(Serialize, IllFormedUtf8InResultIsReplacedNotThrown) {
-  const std::string out = serialize_result(request_id{std::int64_t{1}}, json("a\xFF" "b"));
-  EXPECT_EQ(out, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"a\xEF\xBF\xBD" "b\"}");
+  const std::string out = serialize_result(request_id{std::int64_t{1}}, json("a\xFF"
+                                                                             "b"));
+  EXPECT_EQ(out,
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"a\xEF\xBF\xBD"
+            "b\"}");
 }
 
 TEST(Serialize, ErrorWithoutDataOmitsIt) {
@@ -45,8 +48,9 @@ TEST(Serialize, ErrorWithoutDataOmitsIt) {
 }
 
 TEST(Serialize, ErrorWithData) {
-  EXPECT_EQ(serialize_error(request_id{std::string("q")}, {-32601, "m", json{{"method", "x"}}}),
-            R"({"jsonrpc":"2.0","id":"q","error":{"code":-32601,"message":"m","data":{"method":"x"}}})");
+  EXPECT_EQ(
+      serialize_error(request_id{std::string("q")}, {-32601, "m", json{{"method", "x"}}}),
+      R"({"jsonrpc":"2.0","id":"q","error":{"code":-32601,"message":"m","data":{"method":"x"}}})");
 }
 
 TEST(Serialize, ErrorWithFalsyButNonNullData) {
@@ -57,8 +61,9 @@ TEST(Serialize, ErrorWithFalsyButNonNullData) {
 }
 
 TEST(Serialize, ErrorWithoutIdWritesNull) {
-  EXPECT_EQ(serialize_error(std::nullopt, {-32700, "Message is \"bad\"", nullptr}),
-            R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Message is \"bad\""}})");
+  EXPECT_EQ(
+      serialize_error(std::nullopt, {-32700, "Message is \"bad\"", nullptr}),
+      R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Message is \"bad\""}})");
 }
 
 TEST(Serialize, ParseErrorRepliesAreThemselvesValidResponses) {

@@ -1,12 +1,12 @@
 // is_valid() on typical tool arguments performs no heap allocation, and a compiled schema is
 // safe to use from several threads at once.
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <cstdlib>
 #include <new>
 #include <thread>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "mcpcxx/json_schema.hpp"
 
@@ -50,7 +50,8 @@ const char* kToolSchema = R"({
 
 TEST(schema_alloc, is_valid_success_path_does_not_allocate) {
   auto compiled = schema::compile(json::parse(kToolSchema));
-  const json args = json::parse(R"({"query":"weather in paris","limit":10,"mode":"fast","tag":"x-demo",
+  const json args =
+      json::parse(R"({"query":"weather in paris","limit":10,"mode":"fast","tag":"x-demo",
     "verbose":true,"score":0.5,"filters":{"lang":"fr","since":"2024"},"ids":[1,2,3]})");
   ASSERT_TRUE(compiled->is_valid(args));
   g_allocations = 0;

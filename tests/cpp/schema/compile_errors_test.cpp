@@ -1,7 +1,7 @@
 // compile() rejects bad schemas with a schema_error that names the location and the fix.
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "mcpcxx/json_schema.hpp"
 
@@ -20,10 +20,13 @@ std::string error_of(const json& s, const schema::compile_options& o = {}) {
   return {};
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST(schema_compile_errors, remote_ref_is_never_fetched) {
-  const std::string e = error_of(json::parse(R"({"properties":{"a":{"$ref":"https://example.com/s.json"}}})"));
+  const std::string e =
+      error_of(json::parse(R"({"properties":{"a":{"$ref":"https://example.com/s.json"}}})"));
   EXPECT_TRUE(has(e, "never fetched")) << e;
   EXPECT_TRUE(has(e, "#/properties/a/$ref")) << e;
   EXPECT_TRUE(has(e, "registry")) << e;
@@ -37,10 +40,12 @@ TEST(schema_compile_errors, unresolvable_local_refs) {
 }
 
 TEST(schema_compile_errors, unknown_schema_dialect) {
-  const std::string e = error_of(json::parse(R"({"$schema":"https://example.com/my-dialect","type":"string"})"));
+  const std::string e =
+      error_of(json::parse(R"({"$schema":"https://example.com/my-dialect","type":"string"})"));
   EXPECT_TRUE(has(e, "unknown $schema")) << e;
   EXPECT_TRUE(has(e, "2020-12")) << e;
-  EXPECT_TRUE(has(error_of(json::parse(R"({"$schema":"http://json-schema.org/draft-04/schema#"})")), "unknown $schema"));
+  EXPECT_TRUE(has(error_of(json::parse(R"({"$schema":"http://json-schema.org/draft-04/schema#"})")),
+                  "unknown $schema"));
   EXPECT_TRUE(has(error_of(json::parse(R"({"$schema":5})")), "URI string"));
   schema::compile_options o;
   o.default_dialect = "urn:nope";
@@ -48,16 +53,20 @@ TEST(schema_compile_errors, unknown_schema_dialect) {
 }
 
 TEST(schema_compile_errors, known_dialects_compile) {
-  EXPECT_NO_THROW(schema::compile(json::parse(R"({"$schema":"https://json-schema.org/draft/2020-12/schema"})")));
-  EXPECT_NO_THROW(schema::compile(json::parse(R"({"$schema":"http://json-schema.org/draft-07/schema#"})")));
-  EXPECT_NO_THROW(schema::compile(json::parse(R"({"$schema":"http://json-schema.org/draft-07/schema"})")));
+  EXPECT_NO_THROW(schema::compile(
+      json::parse(R"({"$schema":"https://json-schema.org/draft/2020-12/schema"})")));
+  EXPECT_NO_THROW(
+      schema::compile(json::parse(R"({"$schema":"http://json-schema.org/draft-07/schema#"})")));
+  EXPECT_NO_THROW(
+      schema::compile(json::parse(R"({"$schema":"http://json-schema.org/draft-07/schema"})")));
 }
 
 TEST(schema_compile_errors, bad_regex) {
   const std::string e = error_of(json::parse(R"({"pattern":"(unclosed"})"));
   EXPECT_TRUE(has(e, "invalid regular expression")) << e;
   EXPECT_TRUE(has(e, "#/pattern")) << e;
-  EXPECT_TRUE(has(error_of(json::parse(R"({"patternProperties":{"[z-a]":true}})")), "patternProperties"));
+  EXPECT_TRUE(
+      has(error_of(json::parse(R"({"patternProperties":{"[z-a]":true}})")), "patternProperties"));
   EXPECT_TRUE(has(error_of(json::parse(R"({"pattern":"(?<=a)b"})")), "lookbehind"));
   EXPECT_TRUE(has(error_of(json::parse(R"({"pattern":"\\p{Greek}"})")), "not supported"));
   EXPECT_TRUE(has(error_of(json::parse(R"({"pattern":"\\a"})")), "not a valid escape"));
@@ -83,9 +92,11 @@ TEST(schema_compile_errors, root_must_be_object_or_boolean) {
 
 TEST(schema_compile_errors, unsupported_required_vocabulary) {
   schema::compile_options o;
-  o.registry["https://example.com/meta"] = json::parse(R"({"$schema":"https://json-schema.org/draft/2020-12/schema",
+  o.registry["https://example.com/meta"] =
+      json::parse(R"({"$schema":"https://json-schema.org/draft/2020-12/schema",
     "$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true,"https://example.com/vocab/x":true}})");
-  EXPECT_TRUE(has(error_of(json::parse(R"({"$schema":"https://example.com/meta"})"), o), "unsupported vocabulary"));
+  EXPECT_TRUE(has(error_of(json::parse(R"({"$schema":"https://example.com/meta"})"), o),
+                  "unsupported vocabulary"));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// format_violations(): the model-facing text (pointer, message, received type, truncation, secrecy).
+// format_violations(): the model-facing text (pointer, message, received type, truncation,
+// secrecy).
 #include <gtest/gtest.h>
 
 #include "mcpcxx/json_schema.hpp"
@@ -16,12 +17,14 @@ std::string text_for(const json& s, const json& instance, schema::format_options
 
 TEST(schema_formatter, one_line_per_violation_with_type) {
   const json s = json::parse(R"({"required":["key"],"properties":{"count":{"maximum":50}}})");
-  EXPECT_EQ(text_for(s, json::parse(R"({"count":51})")),
-            "(root): missing required property 'key' (got object)\n/count: must be <= 50 (got integer)");
+  EXPECT_EQ(
+      text_for(s, json::parse(R"({"count":51})")),
+      "(root): missing required property 'key' (got object)\n/count: must be <= 50 (got integer)");
 }
 
 TEST(schema_formatter, type_messages_are_not_repeated) {
-  EXPECT_EQ(text_for(json::parse(R"({"type":"object"})"), "x"), "(root): must be an object, got string");
+  EXPECT_EQ(text_for(json::parse(R"({"type":"object"})"), "x"),
+            "(root): must be an object, got string");
 }
 
 TEST(schema_formatter, never_echoes_string_values) {
@@ -31,7 +34,8 @@ TEST(schema_formatter, never_echoes_string_values) {
   const std::string text = text_for(s, inst);
   EXPECT_EQ(text.find("hunter2"), std::string::npos) << text;
   EXPECT_EQ(text.find("sk-live"), std::string::npos) << text;
-  EXPECT_NE(text.find("/password: must be at most 3 characters long, got 19"), std::string::npos) << text;
+  EXPECT_NE(text.find("/password: must be at most 3 characters long, got 19"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("(got string)"), std::string::npos) << text;
 }
 
@@ -52,13 +56,15 @@ TEST(schema_formatter, caps_the_list_with_and_n_more) {
   EXPECT_NE(text.find("\nand 5 more"), std::string::npos) << text;
   schema::format_options fo;
   fo.max_violations_listed = 2;
-  const std::string short_text = text_for(json::parse(R"({"additionalProperties":false})"), inst, fo);
+  const std::string short_text =
+      text_for(json::parse(R"({"additionalProperties":false})"), inst, fo);
   EXPECT_NE(short_text.find("\nand 13 more"), std::string::npos) << short_text;
 }
 
 TEST(schema_formatter, long_property_names_are_truncated) {
   const std::string key(500, 'k');
-  const std::string text = text_for(json::parse(R"({"additionalProperties":false})"), json{{key, 1}});
+  const std::string text =
+      text_for(json::parse(R"({"additionalProperties":false})"), json{{key, 1}});
   EXPECT_LT(text.size(), 200u);
   EXPECT_NE(text.find("..."), std::string::npos);
 }

@@ -1,7 +1,7 @@
 // Bounds: deep instances, reference cycles, exponential schemas, violation caps, compile limits.
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "mcpcxx/json_schema.hpp"
 
@@ -52,7 +52,8 @@ TEST(schema_limits, nesting_within_the_bound_is_validated) {
 }
 
 TEST(schema_limits, reference_cycle_without_progress_is_bounded) {
-  auto compiled = schema::compile(json::parse(R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},
+  auto compiled =
+      schema::compile(json::parse(R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},
                                                   "$ref":"#/$defs/a"})"));
   auto r = compiled->validate(1);
   EXPECT_FALSE(r.valid);

@@ -8,10 +8,12 @@ namespace {
 using mcpcxx::json;
 namespace schema = mcpcxx::schema;
 
-schema::validation_result check(const json& s, const json& instance, const schema::compile_options& o = {}) {
+schema::validation_result check(const json& s, const json& instance,
+                                const schema::compile_options& o = {}) {
   auto compiled = schema::compile(s, o);
   auto r = compiled->validate(instance);
-  EXPECT_EQ(r.valid, compiled->is_valid(instance)) << "validate() and is_valid() disagree on " << instance.dump();
+  EXPECT_EQ(r.valid, compiled->is_valid(instance))
+      << "validate() and is_valid() disagree on " << instance.dump();
   return r;
 }
 
@@ -53,7 +55,8 @@ TEST(schema_messages, enum_lists_values_and_truncates_long_lists) {
 }
 
 TEST(schema_messages, ref_appears_in_keyword_location) {
-  const json s = json::parse(R"({"$defs":{"small":{"maximum":1}},"properties":{"a":{"$ref":"#/$defs/small"}}})");
+  const json s = json::parse(
+      R"({"$defs":{"small":{"maximum":1}},"properties":{"a":{"$ref":"#/$defs/small"}}})");
   auto r = check(s, json::parse(R"({"a":2})"));
   ASSERT_EQ(r.violations.size(), 1u);
   EXPECT_EQ(r.violations[0].keyword_location, "/properties/a/$ref/maximum");
@@ -61,7 +64,8 @@ TEST(schema_messages, ref_appears_in_keyword_location) {
 }
 
 TEST(schema_messages, pointers_escape_keys_and_use_indices) {
-  const json s = json::parse(R"({"properties":{"a/b~c":{"type":"array","items":{"type":"string"}}}})");
+  const json s =
+      json::parse(R"({"properties":{"a/b~c":{"type":"array","items":{"type":"string"}}}})");
   auto r = check(s, json::parse(R"({"a/b~c":["x","y",3]})"));
   ASSERT_EQ(r.violations.size(), 1u);
   EXPECT_EQ(r.violations[0].instance_location, "/a~1b~0c/2");
@@ -84,7 +88,8 @@ TEST(schema_messages, unexpected_properties_are_named) {
 }
 
 TEST(schema_messages, order_is_stable_across_runs) {
-  const json s = json::parse(R"({"required":["b","a"],"properties":{"x":{"type":"string"},"y":{"minimum":3}}})");
+  const json s = json::parse(
+      R"({"required":["b","a"],"properties":{"x":{"type":"string"},"y":{"minimum":3}}})");
   const json inst = json::parse(R"({"x":1,"y":1})");
   auto first = check(s, inst);
   ASSERT_EQ(first.violations.size(), 4u);
@@ -106,15 +111,19 @@ TEST(schema_messages, combinators_report_at_their_keyword) {
   EXPECT_EQ(r.violations.at(0).message, "must be a string or an integer, got number");
   r = check(json::parse(R"({"anyOf":[{"type":"string"},{"type":"null"}]})"), 3);
   EXPECT_EQ(r.violations.at(0).message, "must be a string or null, got integer");
-  r = check(json::parse(R"({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}}})"),
-            json::parse(R"({"a":1.5})"));
+  r = check(
+      json::parse(
+          R"({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}}})"),
+      json::parse(R"({"a":1.5})"));
   EXPECT_EQ(r.violations.at(0).message, "must be a string, an integer or null, got number");
   EXPECT_EQ(r.violations.at(0).instance_location, "/a");
   EXPECT_EQ(r.violations.at(0).keyword_location, "/properties/a/anyOf");
   r = check(json::parse(R"({"anyOf":[{"type":"string","minLength":2},{"type":"null"}]})"), "x");
-  EXPECT_EQ(r.violations.at(0).message, "must match at least one of the anyOf schemas, matched none");
+  EXPECT_EQ(r.violations.at(0).message,
+            "must match at least one of the anyOf schemas, matched none");
   r = check(json::parse(R"({"oneOf":[{"minimum":0},{"maximum":10}]})"), 5);
-  EXPECT_EQ(r.violations.at(0).message, "must match exactly one of the oneOf schemas, matched 0 and 1");
+  EXPECT_EQ(r.violations.at(0).message,
+            "must match exactly one of the oneOf schemas, matched 0 and 1");
   r = check(json::parse(R"({"not":{"type":"null"}})"), nullptr);
   EXPECT_EQ(r.violations.at(0).message, "must not match the schema in 'not'");
   r = check(json::parse(R"({"if":{"minimum":0},"then":{"multipleOf":2}})"), 3);
@@ -129,11 +138,17 @@ TEST(schema_messages, string_and_array_messages) {
             R"(must match the pattern "^[a-z]+$")");
   EXPECT_EQ(check(json::parse(R"({"minItems":2})"), json::array({1})).violations.at(0).message,
             "must have at least 2 items, got 1");
-  EXPECT_EQ(check(json::parse(R"({"uniqueItems":true})"), json::parse("[1,2,1.0]")).violations.at(0).message,
+  EXPECT_EQ(check(json::parse(R"({"uniqueItems":true})"), json::parse("[1,2,1.0]"))
+                .violations.at(0)
+                .message,
             "must not contain duplicate items (items 0 and 2 are equal)");
-  EXPECT_EQ(check(json::parse(R"({"prefixItems":[true],"items":false})"), json::parse("[1,2]")).violations.at(0).message,
+  EXPECT_EQ(check(json::parse(R"({"prefixItems":[true],"items":false})"), json::parse("[1,2]"))
+                .violations.at(0)
+                .message,
             "must have at most 1 item, got 2");
-  EXPECT_EQ(check(json::parse(R"({"dependentRequired":{"a":["b"]}})"), json::parse(R"({"a":1})")).violations.at(0).message,
+  EXPECT_EQ(check(json::parse(R"({"dependentRequired":{"a":["b"]}})"), json::parse(R"({"a":1})"))
+                .violations.at(0)
+                .message,
             "missing property 'b' (required when 'a' is present)");
 }
 
@@ -144,9 +159,15 @@ TEST(schema_semantics, numbers_compare_by_value) {
   EXPECT_TRUE(check(json::parse(R"({"const":1.0})"), json::parse("1")).valid);
   EXPECT_TRUE(check(json::parse(R"({"multipleOf":0.01})"), json::parse("0.07")).valid);
   EXPECT_FALSE(check(json::parse(R"({"multipleOf":0.01})"), json::parse("0.075")).valid);
-  EXPECT_TRUE(check(json::parse(R"({"maximum":18446744073709551615})"), json::parse("18446744073709551615")).valid);
-  EXPECT_FALSE(check(json::parse(R"({"maximum":9223372036854775807})"), json::parse("9223372036854775808")).valid);
-  EXPECT_TRUE(check(json::parse(R"({"minimum":-9223372036854775808})"), json::parse("-9223372036854775808")).valid);
+  EXPECT_TRUE(
+      check(json::parse(R"({"maximum":18446744073709551615})"), json::parse("18446744073709551615"))
+          .valid);
+  EXPECT_FALSE(
+      check(json::parse(R"({"maximum":9223372036854775807})"), json::parse("9223372036854775808"))
+          .valid);
+  EXPECT_TRUE(
+      check(json::parse(R"({"minimum":-9223372036854775808})"), json::parse("-9223372036854775808"))
+          .valid);
 }
 
 TEST(schema_semantics, lengths_count_code_points) {

@@ -1,8 +1,9 @@
 // ECMA-262 pattern semantics on top of std::regex, including the documented deviations.
+#include "schema/regex.hpp"
+
 #include <gtest/gtest.h>
 
 #include "mcpcxx/json_schema.hpp"
-#include "schema/regex.hpp"
 
 namespace {
 
@@ -33,7 +34,9 @@ TEST(schema_regex, ascii_classes_follow_ecma) {
 TEST(schema_regex, code_point_semantics) {
   EXPECT_TRUE(matches("^.$", "\xF0\x9F\x90\xB2"));
   EXPECT_FALSE(matches("^.$", "\n"));
-  EXPECT_FALSE(matches("^a.b$", "a\xE2\x80\xA8" "b"));  // U+2028 LINE SEPARATOR
+  EXPECT_FALSE(matches("^a.b$",
+                       "a\xE2\x80\xA8"
+                       "b"));  // U+2028 LINE SEPARATOR
   EXPECT_TRUE(matches("^a[.]b$", "a.b"));
   EXPECT_TRUE(matches("^\\ud83d\\udc32*$", "\xF0\x9F\x90\xB2\xF0\x9F\x90\xB2"));
   EXPECT_TRUE(matches("^\\u{1F432}$", "\xF0\x9F\x90\xB2"));
@@ -57,7 +60,8 @@ TEST(schema_regex, documented_deviations_are_rejected_at_compile_time) {
 }
 
 TEST(schema_regex, pattern_properties_use_the_same_engine) {
-  auto c = schema::compile(json::parse(R"({"patternProperties":{"^x-":{"type":"string"},"\\d$":{"type":"integer"}},
+  auto c = schema::compile(
+      json::parse(R"({"patternProperties":{"^x-":{"type":"string"},"\\d$":{"type":"integer"}},
                                           "additionalProperties":false})"));
   EXPECT_TRUE(c->is_valid(json::parse(R"({"x-a":"s","n1":1})")));
   EXPECT_FALSE(c->is_valid(json::parse(R"({"x-a":1})")));
@@ -79,10 +83,11 @@ namespace {
 
 // The "^[class]{m,n}$" fast path must agree with the general std::regex translation.
 TEST(schema_regex, class_run_fast_path_agrees_with_std_regex) {
-  const char* patterns[] = {"^[a-z0-9_-]{3,8}$", "^[^a-c]+$", "^\\d*$", "^\\w{2}$", "^[\\d.]{1,}$",
-                            "^[a\\-z]+$", "^[-x]+$", "^[A-Fa-f0-9]{4,}$"};
-  const char* values[] = {"", "ab", "abc", "abc_12-x", "abcdefghi", "ABC", "x-y", "d", "1.5", "12",
-                          "\xC3\xA9\xC3\xA9", "a-z", "--x", "beef", "bEeF0"};
+  const char* patterns[] = {"^[a-z0-9_-]{3,8}$", "^[^a-c]+$",  "^\\d*$",  "^\\w{2}$",
+                            "^[\\d.]{1,}$",      "^[a\\-z]+$", "^[-x]+$", "^[A-Fa-f0-9]{4,}$"};
+  const char* values[] = {"",    "ab",   "abc",  "abc_12-x", "abcdefghi",        "ABC",
+                          "x-y", "d",    "1.5",  "12",       "\xC3\xA9\xC3\xA9", "a-z",
+                          "--x", "beef", "bEeF0"};
   for (const char* p : patterns) {
     ASSERT_TRUE(mcpcxx::schema::detail::parse_class_run(p).has_value()) << p;
     std::wstring translated;

@@ -1,7 +1,5 @@
 // Runs the official JSON-Schema-Test-Suite (draft2020-12 and draft7, including optional/) from
 // MCPCXX_SHARED_DIR. The only tolerated failures are listed in kSkips below, each with a reason.
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +7,8 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "mcpcxx/json_schema.hpp"
 
@@ -19,10 +19,10 @@ namespace schema = mcpcxx::schema;
 namespace {
 
 struct skip_entry {
-  const char* draft;        ///< "draft2020-12" or "draft7"
-  const char* file;         ///< path under the draft folder
-  const char* case_desc;    ///< test case description
-  const char* test_desc;    ///< test description, or "*" for the whole case
+  const char* draft;      ///< "draft2020-12" or "draft7"
+  const char* file;       ///< path under the draft folder
+  const char* case_desc;  ///< test case description
+  const char* test_desc;  ///< test description, or "*" for the whole case
   const char* reason;
 };
 
@@ -30,7 +30,8 @@ struct skip_entry {
 // entry that matches nothing, fails the run so the list stays minimal and accurate.
 const std::vector<skip_entry> kSkips = {
     {"draft2020-12", "ref.json", "remote ref, containing refs itself", "*",
-     "needs the official 2020-12 meta-schema documents, which are not bundled (remote $ref is never fetched)"},
+     "needs the official 2020-12 meta-schema documents, which are not bundled (remote $ref is "
+     "never fetched)"},
     {"draft2020-12", "defs.json", "validate definition against metaschema", "*",
      "needs the official 2020-12 meta-schema documents, which are not bundled"},
     {"draft7", "ref.json", "remote ref, containing refs itself", "*",
@@ -58,7 +59,8 @@ std::map<std::string, json> load_remotes(const fs::path& dir) {
 const skip_entry* find_skip(const std::string& draft, const std::string& file, const std::string& c,
                             const std::string& t) {
   for (const auto& s : kSkips) {
-    if (draft == s.draft && file == s.file && c == s.case_desc && (std::string(s.test_desc) == "*" || t == s.test_desc))
+    if (draft == s.draft && file == s.file && c == s.case_desc &&
+        (std::string(s.test_desc) == "*" || t == s.test_desc))
       return &s;
   }
   return nullptr;
@@ -68,8 +70,8 @@ struct file_stats {
   int passed = 0, failed = 0, skipped = 0;
 };
 
-void run_case(const std::string& draft, const std::string& file, const json& tc, schema::compile_options& opts,
-              file_stats& st, std::set<const skip_entry*>& used) {
+void run_case(const std::string& draft, const std::string& file, const json& tc,
+              schema::compile_options& opts, file_stats& st, std::set<const skip_entry*>& used) {
   const std::string cdesc = tc.at("description");
   std::shared_ptr<const schema::compiled_schema> compiled;
   std::string compile_error;
@@ -87,7 +89,8 @@ void run_case(const std::string& draft, const std::string& file, const json& tc,
       const bool fast = compiled->is_valid(t.at("data"));
       const auto full = compiled->validate(t.at("data"));
       ok = fast == expected && full.valid == expected && (full.valid || !full.violations.empty());
-      if (!ok) detail = "is_valid=" + std::to_string(fast) + " validate=" + std::to_string(full.valid);
+      if (!ok)
+        detail = "is_valid=" + std::to_string(fast) + " validate=" + std::to_string(full.valid);
     } else {
       detail = "compile failed: " + compile_error;
     }
@@ -134,14 +137,16 @@ void run_draft(const std::string& draft, const std::string& dialect) {
     opts.assert_formats = rel.rfind("optional/format/", 0) == 0;
     file_stats st;
     for (const auto& tc : load(path)) run_case(draft, rel, tc, opts, st, used);
-    std::cout << "[suite] " << draft << "/" << rel << ": " << st.passed << "/" << (st.passed + st.failed)
-              << " passed" << (st.skipped ? ", " + std::to_string(st.skipped) + " skipped" : std::string()) << "\n";
+    std::cout << "[suite] " << draft << "/" << rel << ": " << st.passed << "/"
+              << (st.passed + st.failed) << " passed"
+              << (st.skipped ? ", " + std::to_string(st.skipped) + " skipped" : std::string())
+              << "\n";
     total_pass += st.passed;
     total_fail += st.failed;
     total_skip += st.skipped;
   }
-  std::cout << "[suite] " << draft << " total: " << total_pass << " passed, " << total_fail << " failed, "
-            << total_skip << " skipped\n";
+  std::cout << "[suite] " << draft << " total: " << total_pass << " passed, " << total_fail
+            << " failed, " << total_skip << " skipped\n";
   for (const auto& s : kSkips) {
     if (draft == s.draft && used.count(&s) == 0)
       ADD_FAILURE() << "kSkips entry matches no test: " << s.file << " | " << s.case_desc;
@@ -150,6 +155,8 @@ void run_draft(const std::string& draft, const std::string& dialect) {
 
 }  // namespace
 
-TEST(json_schema_suite, draft2020_12) { run_draft("draft2020-12", "https://json-schema.org/draft/2020-12/schema"); }
+TEST(json_schema_suite, draft2020_12) {
+  run_draft("draft2020-12", "https://json-schema.org/draft/2020-12/schema");
+}
 
 TEST(json_schema_suite, draft7) { run_draft("draft7", "http://json-schema.org/draft-07/schema#"); }

@@ -1,8 +1,8 @@
 // line_splitter: newline framing, "\r\n", blank lines, chunk boundaries, over-long lines.
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "transport/stdio_framing.hpp"
 
@@ -30,13 +30,9 @@ TEST(Framing, SplitsOnNewlines) {
   EXPECT_EQ(split("a\nbb\nccc\n", 100, 100), (lines{"a", "bb", "ccc"}));
 }
 
-TEST(Framing, AcceptsCrLf) {
-  EXPECT_EQ(split("a\r\nb\r\n", 100, 100), (lines{"a", "b"}));
-}
+TEST(Framing, AcceptsCrLf) { EXPECT_EQ(split("a\r\nb\r\n", 100, 100), (lines{"a", "b"})); }
 
-TEST(Framing, KeepsALoneCrInsideALine) {
-  EXPECT_EQ(split("a\rb\n", 100, 100), (lines{"a\rb"}));
-}
+TEST(Framing, KeepsALoneCrInsideALine) { EXPECT_EQ(split("a\rb\n", 100, 100), (lines{"a\rb"})); }
 
 TEST(Framing, SkipsBlankAndWhitespaceOnlyLines) {
   EXPECT_EQ(split("\n\r\n  \n\t\r\nx\n\n", 100, 100), (lines{"x"}));

@@ -1,14 +1,15 @@
 // serve_stdio with protect_stdout, in a forked child whose fds 0/1/2 are pipes: stray printf,
 // std::cout and write(1, ...) from a tool land on stderr, and fd 1 is restored afterwards.
-#include <gtest/gtest.h>
-#include <sys/wait.h>
-
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
 
 #include "mcpcxx/server.hpp"
 #include "mcpcxx/stdio.hpp"
+
 #include "stdio/stdio_test_support.hpp"
 
 namespace mcpcxx {

@@ -1,15 +1,16 @@
 // serve_fds end to end with a real mcpcxx::server over pipes: exchange, bad lines, over-long
 // lines, EOF draining and cancelling, EPIPE, concurrency, regular files, descriptor flags.
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <future>
 #include <mutex>
 #include <set>
 #include <thread>
 
+#include <gtest/gtest.h>
+
 #include "mcpcxx/server.hpp"
 #include "mcpcxx/stdio.hpp"
+
 #include "stdio/stdio_test_support.hpp"
 
 namespace mcpcxx {
@@ -37,21 +38,19 @@ class Serve : public ::testing::Test {
       log_.emplace_back(line);
     };
     srv_ = std::make_unique<server>(std::move(o));
-    srv_->add_tool(spec("echo"),
-                   [](const json& a, request_context&) {
-                     return tool_result::text(a.at("text").get<std::string>());
-                   });
-    srv_->add_tool(spec("held"),
-                   [this](const json&, request_context& ctx) {
-                     started_.set_value();
-                     while (release_.wait_for(1ms) != std::future_status::ready) {
-                       if (ctx.cancelled()) {
-                         saw_cancel_ = true;
-                         return tool_result::text("cancelled");
-                       }
-                     }
-                     return tool_result::text("released");
-                   });
+    srv_->add_tool(spec("echo"), [](const json& a, request_context&) {
+      return tool_result::text(a.at("text").get<std::string>());
+    });
+    srv_->add_tool(spec("held"), [this](const json&, request_context& ctx) {
+      started_.set_value();
+      while (release_.wait_for(1ms) != std::future_status::ready) {
+        if (ctx.cancelled()) {
+          saw_cancel_ = true;
+          return tool_result::text("cancelled");
+        }
+      }
+      return tool_result::text("released");
+    });
   }
   void start(stdio_options o = {}) {
     if (!srv_) make_server();
@@ -66,8 +65,9 @@ class Serve : public ::testing::Test {
     return json::parse(*line);
   }
   void initialize() {
-    send(R"({"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
-         "\n");
+    send(
+        R"({"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+        "\n");
     const json r = reply();
     ASSERT_EQ(r.at("id"), "init") << r;
     send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
@@ -115,8 +115,9 @@ TEST_F(Serve, InitializeAndPing) {
 
 TEST_F(Serve, InitializeResultCarriesTheNegotiatedVersion) {
   start();
-  send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}})"
-       "\n");
+  send(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}})"
+      "\n");
   const json r = reply();
   EXPECT_EQ(r.at("result").at("protocolVersion"), "2025-06-18") << r;
   EXPECT_EQ(finish(), 0);
@@ -229,8 +230,11 @@ TEST_F(Serve, ConcurrentRequestsGetWholeRepliesInAnyOrder) {
   std::thread sender([&] {
     std::string burst;
     for (int i = 0; i < k_calls; ++i) {
-      const std::string text(static_cast<std::size_t>((i * 7919) % 20000), static_cast<char>('a' + i % 26));
-      burst += json{{"jsonrpc", "2.0"}, {"id", i}, {"method", "tools/call"},
+      const std::string text(static_cast<std::size_t>((i * 7919) % 20000),
+                             static_cast<char>('a' + i % 26));
+      burst += json{{"jsonrpc", "2.0"},
+                    {"id", i},
+                    {"method", "tools/call"},
                     {"params", {{"name", "echo"}, {"arguments", {{"text", text}}}}}}
                    .dump() +
                "\n";
@@ -296,7 +300,7 @@ TEST(ServeFiles, RegularFilesAsInputAndOutput) {
 }
 
 TEST(ServeFiles, ReadErrorEndsServingWithNonZero) {
-  pipe_fds in;   // reading the write end fails with EBADF: an I/O failure, not EOF
+  pipe_fds in;  // reading the write end fails with EBADF: an I/O failure, not EOF
   pipe_fds out;
   server_options o;
   std::mutex m;

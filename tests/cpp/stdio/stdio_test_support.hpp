@@ -3,14 +3,14 @@
 #pragma once
 
 #include <fcntl.h>
+#include <optional>
 #include <poll.h>
+#include <string>
+#include <thread>
 #include <unistd.h>
 
 #include <asio/executor_work_guard.hpp>
 #include <asio/io_context.hpp>
-#include <optional>
-#include <string>
-#include <thread>
 
 namespace mcpcxx::stdio_test {
 

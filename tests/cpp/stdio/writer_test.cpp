@@ -1,17 +1,16 @@
 // frame_writer: ordered, newline-terminated, never interleaved; EPIPE ends it without a crash.
-#include <gtest/gtest.h>
-
 #include <cerrno>
 #include <cstdlib>
 #include <future>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <thread>
 #include <vector>
 
-#include "stdio/stdio_test_support.hpp"
-
 #include <asio/error.hpp>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "stdio/stdio_test_support.hpp"
 #include "transport/stdio_fds.hpp"
 #include "transport/stdio_writer.hpp"
 
