@@ -65,6 +65,7 @@ class http_server_impl {
   std::uint16_t port_ = 0;
   mutable std::mutex lock_;
   std::condition_variable stopped_cv_;
+  std::condition_variable closed_cv_;
   bool started_ = false;
   bool stopped_ = false;
   bool stop_begun_ = false;
@@ -192,7 +193,12 @@ void http_server_impl::stop(std::chrono::milliseconds grace) {
     s->engine().shutdown(std::chrono::milliseconds(0));
   }
   for (auto& c : live_connections()) c->force_close();
-  // Let the connections run their close handlers, then end the loop.
+  {
+    // Every close handler must run before the loop ends: it detaches the connection from the
+    // reply channels that engine threads may still hold, so none outlives the io_context.
+    std::unique_lock g(lock_);
+    closed_cv_.wait_for(g, std::chrono::seconds(5), [&] { return connections_.empty(); });
+  }
   asio::post(io_, [this] { io_.stop(); });
   for (auto& t : threads_) {
     if (t.joinable()) t.join();
