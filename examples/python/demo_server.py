@@ -98,8 +98,11 @@ async def slow_count(n: Annotated[int, Field(ge=1, le=100)], ctx: Context) -> in
 
 @server.tool
 def noisy(text: str) -> str:
-    """print() to stdout: the engine keeps it off the wire."""
+    """print() and a raw write to fd 1: the engine keeps both off the wire."""
+    import os
+
     print("this stray print goes to stderr, not the MCP stream")
+    os.write(1, b"a raw write to fd 1 goes to stderr too\n")
     return text
 
 

@@ -236,6 +236,8 @@ class Server:
         str (text), bytes (blob) or JSON-compatible data; raise ResourceNotFound for a URI that
         does not exist.
         """
+        if not isinstance(uri, str) or not uri:
+            raise TypeError("@server.resource needs the resource URI or URI template as a str")
 
         def register(fn: F) -> F:
             from mcpcxx._primitives import resource_spec, resource_wrapper

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pathlib
 import subprocess
 import sys
+import types
 
 import mcpcxx
 import mcpcxx.testing
@@ -26,9 +27,12 @@ def test_package_is_typed() -> None:
 def test_all_lists_exactly_the_public_names() -> None:
     for name in mcpcxx.__all__:
         assert hasattr(mcpcxx, name), name
-    public = {n for n in vars(mcpcxx) if not n.startswith("_")}
-    modules = {"testing", "asgi"}  # public submodules (asgi: the ASGI adapter)
-    assert public - modules - {"annotations"} == set(mcpcxx.__all__)
+    public = {
+        n
+        for n, v in vars(mcpcxx).items()
+        if not n.startswith("_") and not isinstance(v, types.ModuleType)  # submodules: testing, ...
+    }
+    assert public - {"annotations"} == set(mcpcxx.__all__)
     for name in mcpcxx.testing.__all__:
         assert hasattr(mcpcxx.testing, name)
 

@@ -53,6 +53,7 @@ def test_stray_print_does_not_corrupt_stdout(command: list[str]) -> None:
     assert replies[0]["result"]["content"][0]["text"] == "hi"
     assert replies[1]["result"]["content"][0]["text"] == "ü"
     assert b"this stray print goes to stderr" in proc.stderr
+    assert b"a raw write to fd 1 goes to stderr too" in proc.stderr
 
 
 def test_every_error_path_over_stdio() -> None:

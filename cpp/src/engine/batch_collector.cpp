@@ -35,12 +35,15 @@ class batch_collector final : public frame_sink {
       std::lock_guard lock(mutex_);
       replies_.push_back(std::move(frame));
       if (replies_.size() < expected_) return;
-      batch = "[";
+      std::size_t total = 2 + replies_.size();
+      for (const auto& r : replies_) total += r.size();
+      batch.reserve(total);
+      batch.push_back('[');
       for (std::size_t i = 0; i < replies_.size(); ++i) {
-        if (i) batch += ',';
-        batch += replies_[i];
+        if (i != 0) batch.push_back(',');
+        batch.append(replies_[i]);
       }
-      batch += ']';
+      batch.push_back(']');
     }
     session_->send(target_, std::move(batch), frame_kind::response);
   }

@@ -60,10 +60,10 @@ class engine : public std::enable_shared_from_this<engine> {
   std::vector<std::string> prompt_names() const;
   completion_handler completion() const;
 
-  /// Serialized `result` of a list method for (method, era, cursor); nullopt for a bad cursor.
+  /// Serialized `result` of a list method for (method, era, cursor); null for a bad cursor.
   /// Cached until the registry behind `method` changes.
-  std::optional<std::string> list_result(std::string_view method, bool modern,
-                                         const std::optional<std::string>& cursor);
+  std::shared_ptr<const std::string> list_result(std::string_view method, bool modern,
+                                                 const std::optional<std::string>& cursor);
 
   /// The ServerCapabilities object currently advertised.
   json capabilities() const;
@@ -106,7 +106,7 @@ class engine : public std::enable_shared_from_this<engine> {
   completion_handler completion_;
 
   std::mutex cache_mutex_;
-  std::unordered_map<std::string, std::string> list_cache_;
+  std::unordered_map<std::string, std::shared_ptr<const std::string>> list_cache_;
   std::uint64_t cache_generation_ = 0;
 
   std::mutex sessions_mutex_;

@@ -42,10 +42,10 @@ json engine::build_list_page(std::string_view method, std::size_t start) const {
   return page_json(prompts_, "prompts", start, n);
 }
 
-std::optional<std::string> engine::list_result(std::string_view method, bool modern,
+std::shared_ptr<const std::string> engine::list_result(std::string_view method, bool modern,
                                                const std::optional<std::string>& cursor) {
   const auto start = resolve_cursor(method, cursor);
-  if (!start) return std::nullopt;
+  if (!start) return nullptr;
   // Keyed by the resolved position, so hostile cursor variants cannot grow the cache.
   std::string key(method);
   key += modern ? "|m|" : "|l|";
@@ -63,7 +63,7 @@ std::optional<std::string> engine::list_result(std::string_view method, bool mod
     result["cacheScope"] = options_.cache_scope;
     result["_meta"] = {{"io.modelcontextprotocol/serverInfo", server_info_}};
   }
-  std::string text = result.dump();
+  auto text = std::make_shared<const std::string>(result.dump());
   std::lock_guard lock(cache_mutex_);
   // A registration between our read and now makes this page stale: serve it, do not cache it.
   if (generation == cache_generation_) list_cache_.emplace(std::move(key), text);
@@ -100,7 +100,7 @@ void engine::broadcast_legacy(std::string_view method, const json& params) {
   }
   const std::string frame = jsonrpc::serialize_notification(method, params);
   for (const auto& s : live) {
-    if (!s->legacy().version.empty()) s->send(nullptr, frame, frame_kind::notification);
+    if (!s->legacy_version().empty()) s->send(nullptr, frame, frame_kind::notification);
   }
 }
 
@@ -115,7 +115,7 @@ void engine::notify_resource_updated(std::string_view uri) {
   const std::string frame =
       jsonrpc::serialize_notification("notifications/resources/updated", {{"uri", uri}});
   for (const auto& s : live) {
-    if (s->legacy().subscriptions.count(std::string(uri)) != 0) {
+    if (s->subscribed(std::string(uri))) {
       s->send(nullptr, frame, frame_kind::notification);
     }
   }

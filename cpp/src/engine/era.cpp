@@ -75,11 +75,14 @@ std::optional<jsonrpc::error_object> route(call& c, const method_info*& m) {
   const json* meta = meta_of(c.params);
   const bool has_modern_meta =
       meta != nullptr && (meta->contains(k_version_key) || meta->contains(k_caps_key));
-  const legacy_state l = c.session->legacy();
+  std::string negotiated;
   if (c.method != "initialize" && has_modern_meta) {
     if (auto err = modern_facts(c, *meta)) return err;
+    negotiated = c.session->legacy_version();
   } else {
+    const legacy_state l = c.session->legacy();
     legacy_facts(c, l);
+    negotiated = l.version;
   }
   if (meta != nullptr) {
     if (auto it = meta->find("progressToken");
@@ -88,7 +91,7 @@ std::optional<jsonrpc::error_object> route(call& c, const method_info*& m) {
     }
   }
   m = find_method(c.method);
-  return gate(c, m, !l.version.empty());
+  return gate(c, m, !negotiated.empty());
 }
 
 void run_method(call& c, const method_info& m) {

@@ -105,7 +105,7 @@ void session_state::receive_request(jsonrpc::message msg, const std::shared_ptr<
 
 void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to) {
   const auto target = reply_to ? reply_to : sink_;
-  if (legacy().version != "2025-03-26") {
+  if (legacy_version() != "2025-03-26") {
     engine_->count(outcome::protocol_error, "batch_not_allowed");
     send(target, jsonrpc::serialize_error(std::nullopt, wire::batch_not_allowed()),
          frame_kind::response);
@@ -192,6 +192,16 @@ bool session_state::wait_idle_for(std::chrono::milliseconds timeout) const {
 std::size_t session_state::in_flight_count() const {
   std::lock_guard lock(mutex_);
   return running_;
+}
+
+std::string session_state::legacy_version() const {
+  std::lock_guard lock(mutex_);
+  return legacy_.version;
+}
+
+bool session_state::subscribed(const std::string& uri) const {
+  std::lock_guard lock(mutex_);
+  return legacy_.subscriptions.count(uri) != 0;
 }
 
 legacy_state session_state::legacy() const {

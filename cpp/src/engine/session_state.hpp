@@ -58,6 +58,10 @@ class session_state : public std::enable_shared_from_this<session_state> {
 
   /// Copy of the legacy state.
   legacy_state legacy() const;
+  /// The negotiated legacy version alone ("" before initialize); cheaper than legacy().
+  std::string legacy_version() const;
+  /// Whether this session subscribed to `uri` (legacy resources/subscribe).
+  bool subscribed(const std::string& uri) const;
   /// Mutates the legacy state under the lock.
   template <class Fn>
   void update_legacy(Fn&& fn) {

@@ -58,7 +58,7 @@ class writer {
 }  // namespace
 
 std::string serialize_result(const request_id& id, const json& result) {
-  writer w(128);
+  writer w(512);  // typical tools/call results fit without regrowth
   w.raw(R"({"jsonrpc":"2.0","id":)");
   w.id(id);
   w.raw(R"(,"result":)");

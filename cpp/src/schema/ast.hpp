@@ -76,6 +76,8 @@ struct eval_ctx {
 
   /// Records a violation of `keyword` at the current locations (collect mode only).
   void report(std::string_view keyword, std::string message);
+  /// Like report(""), for a location that already ends at the keyword: names it `keyword`.
+  void report_named(std::string_view keyword, std::string message);
   /// Marks a bound as exceeded; the instance is then invalid.
   void hit_limit(std::string message);
   /// The current instance location as a JSON pointer.
@@ -125,7 +127,9 @@ class kw_guard {
       c_.kpath.push_back(b);
     }
   }
-  ~kw_guard() { c_.kpath.resize(c_.kpath.size() - n_); }
+  ~kw_guard() {
+    if (n_ != 0) c_.kpath.resize(c_.kpath.size() - n_);
+  }
   kw_guard(const kw_guard&) = delete;
   kw_guard& operator=(const kw_guard&) = delete;
 

@@ -33,6 +33,36 @@ constexpr std::array<const char*, 6> kMaps = {"properties",       "patternProper
                                               "dependencies"};
 constexpr std::array<const char*, 4> kArrays = {"allOf", "anyOf", "oneOf", "prefixItems"};
 
+bool ends_with_name(const std::string& uri, std::string_view name) {
+  return uri.size() > name.size() && uri.compare(uri.size() - name.size(), name.size(), name) == 0 &&
+         uri[uri.size() - name.size() - 1] == '/';
+}
+
+// Sets the vocabulary flags of `d` from a meta-schema's $vocabulary; returns the first required
+// vocabulary this validator does not know, or "".
+std::string apply_vocabulary(dialect& d, const json& vocab, bool assert_formats) {
+  static constexpr std::array<std::string_view, 9> known = {
+      "core", "applicator", "unevaluated", "validation", "meta-data", "format", "format-annotation",
+      "format-assertion", "content"};
+  std::string unsupported;
+  auto has = [&](std::string_view name) {
+    for (const auto& [k, v] : vocab.items()) {
+      if (ends_with_name(k, name)) return true;
+    }
+    return false;
+  };
+  for (const auto& [k, v] : vocab.items()) {
+    const bool ok = k.rfind("https://json-schema.org/draft/", 0) == 0 &&
+                    std::any_of(known.begin(), known.end(), [&](std::string_view n) { return ends_with_name(k, n); });
+    if (!ok && v.is_boolean() && v.get<bool>() && unsupported.empty()) unsupported = k;
+  }
+  d.applicator = has("applicator");
+  d.validation = has("validation");
+  d.unevaluated = has("unevaluated") || (d.version == draft::d2019 && d.applicator);
+  d.format_assert = has("format-assertion") || assert_formats;
+  return unsupported;
+}
+
 }  // namespace
 
 compiler::compiler(const compile_options& opts) : opts_(opts) {}
@@ -73,29 +103,9 @@ const dialect* compiler::dialect_for(const std::string& raw, const location* at)
     d = *base;
     auto vocab = doc->second.find("$vocabulary");
     if (vocab != doc->second.end() && vocab->is_object()) {
-      auto has = [&](std::string_view name) {
-        for (const auto& [k, v] : vocab->items()) {
-          if (k.size() > name.size() && k.compare(k.size() - name.size(), name.size(), name) == 0 &&
-              k[k.size() - name.size() - 1] == '/')
-            return true;
-        }
-        return false;
-      };
-      for (const auto& [k, v] : vocab->items()) {
-        static constexpr std::array<std::string_view, 9> known = {
-            "core",   "applicator",        "unevaluated",       "validation", "meta-data",
-            "format", "format-annotation", "format-assertion", "content"};
-        bool ok = k.rfind("https://json-schema.org/draft/", 0) == 0 &&
-                  std::any_of(known.begin(), known.end(), [&](std::string_view n) {
-                    return k.size() > n.size() && k.compare(k.size() - n.size(), n.size(), n) == 0;
-                  });
-        if (!ok && v.is_boolean() && v.get<bool>() && at != nullptr)
-          fail(*at, "$schema", "meta-schema '" + raw + "' requires unsupported vocabulary '" + k + "'");
-      }
-      d.applicator = has("applicator");
-      d.validation = has("validation");
-      d.unevaluated = has("unevaluated") || (d.version == draft::d2019 && d.applicator);
-      d.format_assert = has("format-assertion") || opts_.assert_formats;
+      const std::string unsupported = apply_vocabulary(d, *vocab, opts_.assert_formats);
+      if (!unsupported.empty() && at != nullptr)
+        fail(*at, "$schema", "meta-schema '" + raw + "' requires unsupported vocabulary '" + unsupported + "'");
     }
   }
   const dialect* out = &parts_.dialects.emplace_back(d);

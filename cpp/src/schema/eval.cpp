@@ -95,6 +95,12 @@ void eval_ctx::report(std::string_view keyword, std::string message) {
   out->violations.push_back(std::move(v));
 }
 
+void eval_ctx::report_named(std::string_view keyword, std::string message) {
+  const std::size_t before = out != nullptr ? out->violations.size() : 0;
+  report("", std::move(message));
+  if (out != nullptr && out->violations.size() > before) out->violations.back().keyword = keyword;
+}
+
 void eval_ctx::hit_limit(std::string message) {
   if (stop) return;
   if (out != nullptr) {

@@ -1,6 +1,7 @@
 // In-place applicators: allOf, anyOf, oneOf, not, if/then/else; and unevaluatedProperties /
 // unevaluatedItems, which read the annotations their sibling keywords collected.
 #include <algorithm>
+#include <optional>
 
 #include "schema/compiler.hpp"
 #include "schema/values.hpp"
@@ -52,7 +53,7 @@ class combinator_kw final : public keyword {
     }
     if (mode_ == combine::any) {
       if (matched > 0) return true;
-      if (c.collect) c.report(name(), "must match at least one of the anyOf schemas, matched none");
+      if (c.collect) c.report(name(), type_union_message(c, inst).value_or("must match at least one of the anyOf schemas, matched none"));
       return false;
     }
     if (matched == 1) return true;
@@ -62,6 +63,32 @@ class combinator_kw final : public keyword {
                                           " and " + std::to_string(second));
     }
     return false;
+  }
+
+  // When every branch fails only on `type` ("nullable" unions), one merged type message reads
+  // better than "matched none": "must be a string or null, got integer".
+  std::optional<std::string> type_union_message(eval_ctx& c, const json& inst) const {
+    validation_result scratch;
+    validation_result* saved = c.out;
+    c.out = &scratch;
+    std::string expected;
+    bool mergeable = true;
+    for (std::size_t i = 0; i < children_.size() && mergeable; ++i) {
+      scratch.violations.clear();
+      eval_node(c, *children_[i], inst, nullptr);
+      mergeable = !c.stop && scratch.violations.size() == 1 && scratch.violations[0].keyword == "type";
+      if (!mergeable) break;
+      const std::string& m = scratch.violations[0].message;
+      const auto got = m.rfind(", got ");
+      if (m.rfind("must be ", 0) != 0 || got == std::string::npos) {
+        mergeable = false;
+        break;
+      }
+      expected += (i == 0 ? "" : i + 1 == children_.size() ? " or " : ", ") + m.substr(8, got - 8);
+    }
+    c.out = saved;
+    if (!mergeable) return std::nullopt;
+    return "must be " + expected + ", got " + type_name(inst);
   }
 
   combine mode_;

@@ -28,8 +28,13 @@ class props_kw final : public keyword {
   bool eval(eval_ctx& c, const json& inst, annotations* ann) const override {
     if (patterns_.empty() && additional_ == nullptr) return named_only(c, inst, ann);
     bool ok = true;
+    // Instance objects iterate in key order, as props_ is sorted: one merge walk finds the
+    // matching property schema for each member.
+    auto next = props_.begin();
     for (auto it = inst.begin(); it != inst.end(); ++it) {
-      if (!member(c, it.key(), it.value(), ann)) {
+      while (next != props_.end() && next->first < it.key()) ++next;
+      const bool named = next != props_.end() && next->first == it.key();
+      if (!member(c, named ? &*next : nullptr, it.key(), it.value(), ann)) {
         ok = false;
         if (!c.collect || c.stop) return false;
       }
@@ -42,7 +47,7 @@ class props_kw final : public keyword {
              const json& v) const {
     kw_guard g = label != nullptr ? kw_guard(c, kw, *label) : kw_guard(c, kw);
     if (n.is_bool && !n.bool_value) {
-      if (c.collect) c.report("", (kw == "additionalProperties" ? "unexpected property " : "property ") + quote_key(key) +
+      if (c.collect) c.report_named(kw, (kw == "additionalProperties" ? "unexpected property " : "property ") + quote_key(key) +
                                       (kw == "additionalProperties" ? "" : " is not allowed"));
       return false;
     }
@@ -63,12 +68,11 @@ class props_kw final : public keyword {
     return ok;
   }
 
-  bool member(eval_ctx& c, const std::string& key, const json& v, annotations* ann) const {
+  bool member(eval_ctx& c, const std::pair<std::string, const node*>* found, const std::string& key, const json& v,
+              annotations* ann) const {
     bool matched = false;
     bool ok = true;
-    auto found = std::lower_bound(props_.begin(), props_.end(), key,
-                                  [](const auto& p, const std::string& k) { return p.first < k; });
-    if (found != props_.end() && found->first == key) {
+    if (found != nullptr) {
       matched = true;
       ok = apply(c, "properties", &found->first, *found->second, key, v);
       if (!ok && (!c.collect || c.stop)) return false;

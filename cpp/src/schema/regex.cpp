@@ -99,6 +99,10 @@ struct translator {
         ++i;
       } else if (c == '(' && !in_class) {
         if (!group()) return false;
+      } else if (c == '.' && !in_class) {
+        // ECMA-262 `.` excludes all four line terminators, not only \n and \r.
+        out += L"[^\n\r\u2028\u2029]";
+        ++i;
       } else {
         if (c < 0x80) {
           out.push_back(static_cast<wchar_t>(c));
@@ -331,6 +335,7 @@ std::unique_ptr<ecma_regex> ecma_regex::compile(std::string_view pattern, std::s
     out->anchored_ = true;
     out->literal_ = std::string(pattern.substr(1));
   }
+  out->run_ = parse_class_run(pattern);
   return out;
 }
 
@@ -339,6 +344,7 @@ match_result ecma_regex::search(std::string_view utf8) const {
     const bool hit = anchored_ ? utf8.substr(0, literal_.size()) == literal_ : utf8.find(literal_) != std::string_view::npos;
     return hit ? match_result::match : match_result::no_match;
   }
+  if (run_) return match_class_run(*run_, utf8);
   thread_local std::wstring buffer;
   if (!utf8_to_wide(utf8, buffer, max_input)) return match_result::too_long;
   return std::regex_search(buffer, *re_) ? match_result::match : match_result::no_match;

@@ -2,6 +2,7 @@
 // std::wregex over UTF-32 so that `.`, quantifiers and classes work on code points.
 #pragma once
 
+#include <bitset>
 #include <memory>
 #include <optional>
 #include <regex>
@@ -12,6 +13,20 @@ namespace mcpcxx::schema::detail {
 
 /// Outcome of matching one string.
 enum class match_result { match, no_match, too_long };
+
+/// "^[class]{min,max}$" over ASCII members: the shape most tool-schema patterns have.
+struct class_run {
+  std::bitset<128> set;
+  bool negated = false;
+  std::size_t min = 1;
+  std::size_t max = 1;
+};
+
+/// Recognizes `pattern` as a class_run, or nullopt for any other shape.
+std::optional<class_run> parse_class_run(std::string_view pattern);
+
+/// Matches `utf8` against `r` exactly as the ECMA-262 pattern would.
+match_result match_class_run(const class_run& r, std::string_view utf8) noexcept;
 
 /// A compiled pattern; immutable and safe to use from several threads.
 class ecma_regex {
@@ -32,6 +47,7 @@ class ecma_regex {
   std::string literal_;      ///< set for patterns without metacharacters
   bool anchored_ = false;    ///< literal_ must be a prefix ("^literal")
   bool use_literal_ = false;
+  std::optional<class_run> run_;  ///< set when the pattern is a class_run
 };
 
 /// Translates ECMA-262 `pattern` to std::regex ECMAScript syntax over UTF-32; false + error on

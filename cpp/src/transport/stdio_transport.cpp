@@ -134,7 +134,10 @@ std::string describe(const std::error_code& ec) {
 /// (session::shutdown with no further wait) and gives their handlers a moment to return.
 void drain(session& s, serve_state& state, const stdio_options& options,
            const line_reader::log_writer& log) {
-  if (!state.write_error() && wait_until_idle(s, state, options.drain_grace, true)) return;
+  if (!state.write_error() && wait_until_idle(s, state, options.drain_grace, true)) {
+    s.shutdown(0ms);  // nothing is running; marks the session closed to late frames
+    return;
+  }
   if (!state.write_error()) {
     log_stdio(log, "warning",
               "stdin closed; cancelling " + std::to_string(s.in_flight()) +
@@ -153,7 +156,8 @@ int finish_serving(session& s, frame_writer& writer, serve_state& state,
                    const stdio_options& options, const line_reader::log_writer& log) {
   state.wait_for_end();
   drain(s, state, options, log);
-  const bool flushed = !state.write_error() && writer.flush(std::max(options.drain_grace, k_cancel_grace));
+  const bool flushed =
+      !state.write_error() && writer.flush(std::max(options.drain_grace, k_cancel_grace));
   if (const auto ec = state.write_error()) {
     log_stdio(log, "warning", "writing to stdout failed: " + describe(ec) + "; stopped serving");
     return 1;

@@ -75,6 +75,7 @@ TEST(schema_messages, unexpected_properties_are_named) {
   EXPECT_EQ(r.violations[0].message, "unexpected property 'beta'");
   EXPECT_EQ(r.violations[1].message, "unexpected property 'zeta'");
   EXPECT_EQ(r.violations[0].keyword_location, "/additionalProperties");
+  EXPECT_EQ(r.violations[0].keyword, "additionalProperties");
   const json u = json::parse(R"({"properties":{"a":true},"unevaluatedProperties":false})");
   r = check(u, json::parse(R"({"a":1,"b":2})"));
   ASSERT_EQ(r.violations.size(), 1u);
@@ -102,6 +103,15 @@ TEST(schema_messages, order_is_stable_across_runs) {
 TEST(schema_messages, combinators_report_at_their_keyword) {
   auto r = check(json::parse(R"({"anyOf":[{"type":"string"},{"type":"integer"}]})"), 1.5);
   EXPECT_EQ(r.violations.at(0).keyword, "anyOf");
+  EXPECT_EQ(r.violations.at(0).message, "must be a string or an integer, got number");
+  r = check(json::parse(R"({"anyOf":[{"type":"string"},{"type":"null"}]})"), 3);
+  EXPECT_EQ(r.violations.at(0).message, "must be a string or null, got integer");
+  r = check(json::parse(R"({"properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}}})"),
+            json::parse(R"({"a":1.5})"));
+  EXPECT_EQ(r.violations.at(0).message, "must be a string, an integer or null, got number");
+  EXPECT_EQ(r.violations.at(0).instance_location, "/a");
+  EXPECT_EQ(r.violations.at(0).keyword_location, "/properties/a/anyOf");
+  r = check(json::parse(R"({"anyOf":[{"type":"string","minLength":2},{"type":"null"}]})"), "x");
   EXPECT_EQ(r.violations.at(0).message, "must match at least one of the anyOf schemas, matched none");
   r = check(json::parse(R"({"oneOf":[{"minimum":0},{"maximum":10}]})"), 5);
   EXPECT_EQ(r.violations.at(0).message, "must match exactly one of the oneOf schemas, matched 0 and 1");

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "mcpcxx/json_schema.hpp"
+#include "schema/regex.hpp"
 
 namespace {
 
@@ -31,6 +32,9 @@ TEST(schema_regex, ascii_classes_follow_ecma) {
 
 TEST(schema_regex, code_point_semantics) {
   EXPECT_TRUE(matches("^.$", "\xF0\x9F\x90\xB2"));
+  EXPECT_FALSE(matches("^.$", "\n"));
+  EXPECT_FALSE(matches("^a.b$", "a\xE2\x80\xA8" "b"));  // U+2028 LINE SEPARATOR
+  EXPECT_TRUE(matches("^a[.]b$", "a.b"));
   EXPECT_TRUE(matches("^\\ud83d\\udc32*$", "\xF0\x9F\x90\xB2\xF0\x9F\x90\xB2"));
   EXPECT_TRUE(matches("^\\u{1F432}$", "\xF0\x9F\x90\xB2"));
   EXPECT_TRUE(matches("^\\p{L}+$", "\xC3\xA9t\xC3\xA9"));
@@ -67,6 +71,33 @@ TEST(schema_regex, format_regex_accepts_ecma_syntax_std_regex_cannot_run) {
   EXPECT_TRUE(c->is_valid("(?<=a)b"));
   EXPECT_FALSE(c->is_valid("(unclosed"));
   EXPECT_FALSE(c->is_valid("\\a"));
+}
+
+}  // namespace
+
+namespace {
+
+// The "^[class]{m,n}$" fast path must agree with the general std::regex translation.
+TEST(schema_regex, class_run_fast_path_agrees_with_std_regex) {
+  const char* patterns[] = {"^[a-z0-9_-]{3,8}$", "^[^a-c]+$", "^\\d*$", "^\\w{2}$", "^[\\d.]{1,}$",
+                            "^[a\\-z]+$", "^[-x]+$", "^[A-Fa-f0-9]{4,}$"};
+  const char* values[] = {"", "ab", "abc", "abc_12-x", "abcdefghi", "ABC", "x-y", "d", "1.5", "12",
+                          "\xC3\xA9\xC3\xA9", "a-z", "--x", "beef", "bEeF0"};
+  for (const char* p : patterns) {
+    ASSERT_TRUE(mcpcxx::schema::detail::parse_class_run(p).has_value()) << p;
+    std::wstring translated;
+    std::string error;
+    ASSERT_TRUE(mcpcxx::schema::detail::translate_pattern(p, translated, error, false)) << p;
+    const std::wregex re(translated, std::regex::ECMAScript);
+    for (const char* v : values) {
+      std::wstring wide;
+      ASSERT_TRUE(mcpcxx::schema::detail::utf8_to_wide(v, wide, 1000));
+      EXPECT_EQ(matches(p, v), std::regex_search(wide, re)) << p << " on " << v;
+    }
+  }
+  EXPECT_FALSE(mcpcxx::schema::detail::parse_class_run("^[a-z]+?$").has_value());
+  EXPECT_FALSE(mcpcxx::schema::detail::parse_class_run("^[a-z]+\\$").has_value());
+  EXPECT_FALSE(mcpcxx::schema::detail::parse_class_run("^[\xC3\xA9]+$").has_value());
 }
 
 }  // namespace

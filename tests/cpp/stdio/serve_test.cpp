@@ -295,6 +295,25 @@ TEST(ServeFiles, RegularFilesAsInputAndOutput) {
   ::close(out_fd);
 }
 
+TEST(ServeFiles, ReadErrorEndsServingWithNonZero) {
+  pipe_fds in;   // reading the write end fails with EBADF: an I/O failure, not EOF
+  pipe_fds out;
+  server_options o;
+  std::mutex m;
+  std::vector<std::string> log;
+  o.log_writer = [&](std::string_view l) {
+    std::lock_guard lock(m);
+    log.emplace_back(l);
+  };
+  server srv(o);
+  stdio_options so;
+  so.protect_stdout = false;
+  EXPECT_NE(serve_fds(srv, in.write, out.write, so), 0);
+  std::lock_guard lock(m);
+  ASSERT_FALSE(log.empty());
+  EXPECT_NE(log.back().find("reading stdin failed"), std::string::npos) << log.back();
+}
+
 TEST(ServeFiles, UnusableDescriptorIsReportedNotThrown) {
   server_options o;
   std::vector<std::string> log;
