@@ -25,7 +25,10 @@ connection::connection(asio::ip::tcp::socket socket, transport_context& ctx, end
       on_closed_(std::move(on_closed)),
       parser_(limits_of(ctx.opts)) {}
 
-connection::~connection() = default;
+connection::~connection() {
+  // A connection whose last handler let go of it without close() must still leave the registry.
+  if (!closed_ && on_closed_) on_closed_(this);
+}
 
 void connection::start() {
   asio::post(strand_, [self = shared_from_this()] {

@@ -41,6 +41,15 @@ post_exchange::~post_exchange() {
   if (done_) return;
   if (streaming_) {
     out_->end_stream();
+  } else if (setup_.modern) {
+    // A stateless request is only cancelled by its own disconnect (already finished) or by stop.
+    response r;
+    r.status = 503;
+    r.body = jsonrpc::serialize_error(
+        setup_.id,
+        {error_code::internal_error,
+         "Service unavailable: the server stopped before the request finished; retry", nullptr});
+    out_->send(r);
   } else {
     response r;
     r.status = 204;

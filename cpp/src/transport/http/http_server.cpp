@@ -1,6 +1,7 @@
 // http_server: the acceptor, the I/O threads, the connection registry, the session reaper and
 // the graceful stop sequence.
 #include <condition_variable>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
@@ -61,6 +62,8 @@ class http_server_impl {
   asio::io_context io_;
   asio::ip::tcp::acceptor acceptor_;
   asio::steady_timer reaper_;
+  // Keeps run() going until stop() has let every connection close.
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   std::vector<std::thread> threads_;
   std::uint16_t port_ = 0;
   mutable std::mutex lock_;
@@ -92,6 +95,7 @@ void http_server_impl::start() {
   resolve_auth_urls();
   do_accept();
   schedule_reaper();
+  work_.emplace(io_.get_executor());
   for (std::size_t i = 0; i < ctx_->opts.io_threads; ++i) {
     threads_.emplace_back([this] { io_.run(); });
   }
@@ -192,7 +196,18 @@ void http_server_impl::stop(std::chrono::milliseconds grace) {
     s->engine().shutdown(std::chrono::milliseconds(0));
   }
   for (auto& c : live_connections()) c->force_close();
-  // Let the connections run their close handlers, then end the loop.
+  // Every close handler must run before the loop ends: it detaches the connection from the
+  // reply channels that engine threads may still hold, so none outlives the io_context.
+  auto close_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < close_deadline) {
+    {
+      std::lock_guard g(lock_);
+      std::erase_if(connections_, [](const auto& e) { return e.second.expired(); });
+      if (connections_.empty()) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  work_.reset();
   asio::post(io_, [this] { io_.stop(); });
   for (auto& t : threads_) {
     if (t.joinable()) t.join();
