@@ -23,6 +23,17 @@ json legacy_capabilities(const json& caps, std::string_view version) {
   return out;
 }
 
+// 2026-07-28 delivers list changes and resource updates only through subscriptions/listen, which
+// this engine does not implement yet, so the modern era must not advertise them.
+json modern_capabilities(json caps) {
+  for (const char* family : {"tools", "resources", "prompts"}) {
+    if (!caps.contains(family)) continue;
+    caps[family].erase("listChanged");
+    caps[family].erase("subscribe");
+  }
+  return caps;
+}
+
 }  // namespace
 
 void handle_initialize(call& c) {
@@ -65,7 +76,7 @@ void handle_discover(call& c) {
   json versions = json::array();
   for (const char* s : k_supported_versions) versions.push_back(s);
   json result = {{"supportedVersions", std::move(versions)},
-                 {"capabilities", c.eng().capabilities()},
+                 {"capabilities", modern_capabilities(c.eng().capabilities())},
                  {"ttlMs", c.eng().options().list_ttl_ms},
                  {"cacheScope", c.eng().options().cache_scope}};
   if (const auto& ins = c.eng().options().instructions) result["instructions"] = *ins;
