@@ -3,20 +3,19 @@
 // line with throughput and latency percentiles. Built by bench/http_load/run.sh.
 // Usage: load --port P [--host H] [--path /mcp] [--connections N] [--seconds S] [--warmup S]
 //             [--era modern|legacy] [--tool NAME]
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
+#include <arpa/inet.h>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string>
+#include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -59,11 +58,11 @@ class connection {
   // Sends one POST and reads the response; returns the HTTP status (0 on failure).
   int post(const std::string& body, const std::string& extra_headers, std::string& reply_body,
            std::string* session_id = nullptr) {
-    std::string req = "POST " + cfg_.path + " HTTP/1.1\r\nHost: " + cfg_.host + ":" + std::to_string(cfg_.port) +
-                      "\r\nContent-Type: application/json\r\n"
-                      "Accept: application/json, text/event-stream\r\n" +
-                      extra_headers + "Content-Length: " + std::to_string(body.size()) +
-                      "\r\n\r\n" + body;
+    std::string req =
+        "POST " + cfg_.path + " HTTP/1.1\r\nHost: " + cfg_.host + ":" + std::to_string(cfg_.port) +
+        "\r\nContent-Type: application/json\r\n"
+        "Accept: application/json, text/event-stream\r\n" +
+        extra_headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
     if (!send_all(req)) return 0;
     return read_response(reply_body, session_id);
   }
@@ -146,8 +145,8 @@ std::string call_body(const config& c, long id) {
   std::string params = R"({"name":")" + c.tool + R"(","arguments":{"text":"hello world"})";
   if (c.modern) params += "," + modern_meta();
   params += "}";
-  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-         R"(,"method":"tools/call","params":)" + params + "}";
+  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":)" +
+         params + "}";
 }
 
 // Legacy handshake; returns the headers every later request carries.
@@ -171,7 +170,8 @@ void run_worker(const config& c, clock_type::time_point measure_from, clock_type
                 worker_result& out) {
   connection conn(c);
   std::string headers = c.modern ? "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n"
-                                   "Mcp-Name: " + c.tool + "\r\n"
+                                   "Mcp-Name: " +
+                                       c.tool + "\r\n"
                                  : legacy_handshake(conn);
   std::string body;
   for (long id = 1;; ++id) {
@@ -203,17 +203,26 @@ config parse_args(int argc, char** argv) {
   config c;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
-    if (k == "--host") c.host = v;
-    else if (k == "--port") c.port = std::atoi(v.c_str());
-    else if (k == "--path") c.path = v;
-    else if (k == "--connections") c.connections = std::atoi(v.c_str());
-    else if (k == "--seconds") c.seconds = std::atof(v.c_str());
-    else if (k == "--warmup") c.warmup = std::atof(v.c_str());
-    else if (k == "--era") c.modern = v == "modern";
-    else if (k == "--tool") c.tool = v;
+    if (k == "--host")
+      c.host = v;
+    else if (k == "--port")
+      c.port = std::atoi(v.c_str());
+    else if (k == "--path")
+      c.path = v;
+    else if (k == "--connections")
+      c.connections = std::atoi(v.c_str());
+    else if (k == "--seconds")
+      c.seconds = std::atof(v.c_str());
+    else if (k == "--warmup")
+      c.warmup = std::atof(v.c_str());
+    else if (k == "--era")
+      c.modern = v == "modern";
+    else if (k == "--tool")
+      c.tool = v;
   }
   if (c.port == 0 || c.connections < 1) {
-    std::fprintf(stderr, "usage: load --port P [--connections N] [--seconds S] [--era modern|legacy]\n");
+    std::fprintf(stderr,
+                 "usage: load --port P [--connections N] [--seconds S] [--era modern|legacy]\n");
     std::exit(2);
   }
   return c;
@@ -243,9 +252,10 @@ int main(int argc, char** argv) {
   }
   double rps = static_cast<double>(all.size()) / c.seconds;
   double p50 = percentile(all, 0.50), p90 = percentile(all, 0.90), p99 = percentile(all, 0.99);
-  std::printf("{\"connections\":%d,\"era\":\"%s\",\"requests\":%zu,\"errors\":%ld,\"rps\":%.0f,"
-              "\"p50_ms\":%.3f,\"p90_ms\":%.3f,\"p99_ms\":%.3f}\n",
-              c.connections, c.modern ? "modern" : "legacy", all.size(), errors, rps, p50 / 1000,
-              p90 / 1000, p99 / 1000);
+  std::printf(
+      "{\"connections\":%d,\"era\":\"%s\",\"requests\":%zu,\"errors\":%ld,\"rps\":%.0f,"
+      "\"p50_ms\":%.3f,\"p90_ms\":%.3f,\"p99_ms\":%.3f}\n",
+      c.connections, c.modern ? "modern" : "legacy", all.size(), errors, rps, p50 / 1000,
+      p90 / 1000, p99 / 1000);
   return errors == 0 ? 0 : 1;
 }
