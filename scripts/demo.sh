@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# Sets up, builds the example server, and runs the scripted demo client against it over stdio,
-# printing the raw wire for a success and for each error path.
+# The README's main job. Sets everything up, then:
+#  1. the issue tracker demo (examples/issue_tracker): a Python server on SQLite built with the
+#     mcpcxx package, driven by a scripted client that prints every exchange as raw JSON-RPC
+#     (not found, locked, approval required, protected branch, upstream timeout, rate limited);
+#  2. the C++ example server answering a scripted client over stdio, printing the raw wire for
+#     a success and for every protocol and tool error path.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-MCPCXX_SKIP_PY=1 bash scripts/setup.sh
+bash scripts/setup.sh
 cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DMCPCXX_BUILD_TESTS=OFF \
       -DMCPCXX_BUILD_BENCH=OFF >/dev/null
 cmake --build build/demo --target mcpcxx_example_server -j "$(nproc)"
+venv=build/venv-demo
+[[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check .
+echo "######## issue tracker demo (Python tools on the mcpcxx engine) ########"
+"$venv/bin/python" examples/issue_tracker/client.py
+echo
+echo "######## wire demo (C++ example server over stdio) ########"
 python3 scripts/demo_client.py build/demo/examples/cpp/mcpcxx_example_server

@@ -10,7 +10,7 @@ from typing import Any
 
 from conftest import SOURCE_DIR
 
-CLIENT = SOURCE_DIR / "examples" / "python" / "issue_tracker" / "client.py"
+CLIENT = SOURCE_DIR / "examples" / "issue_tracker" / "client.py"
 
 
 def exchanges(output: str) -> list[tuple[str, dict[str, Any]]]:

@@ -4,7 +4,7 @@ Its tools exercise the founding document's failure cases, each with the wire sha
 have: not found, locked by another workflow, protected branch / approval required, an upstream
 timeout with an unknown outcome, and rate limiting. Run it over stdio:
 
-    python examples/python/issue_tracker/server.py            # or: python -m mcpcxx run ...
+    python examples/issue_tracker/server.py            # or: python -m mcpcxx run ...
 
 The database lives at $ISSUE_TRACKER_DB (default: issue_tracker.db in the temp directory).
 """

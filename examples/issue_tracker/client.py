@@ -1,6 +1,6 @@
 """Scripted client for the issue tracker: prints every exchange as raw JSON-RPC.
 
-python examples/python/issue_tracker/client.py [--legacy]
+python examples/issue_tracker/client.py [--legacy]
 """
 
 from __future__ import annotations
