@@ -10,8 +10,8 @@ py="${PYTHON:-python3}"
 stage() { printf '\n---- %s ----\n' "$*"; }
 
 stage "lint: ruff check, ruff format --check, mypy --strict"
-"$py" -m ruff check python/mcpcxx tests/python examples/python bench/import_compare.py bench/python_stdio_throughput.py
-"$py" -m ruff format --check python/mcpcxx tests/python examples/python bench/import_compare.py bench/python_stdio_throughput.py
+"$py" -m ruff check python/mcpcxx tests/python examples/python examples/issue_tracker bench/import_compare.py bench/python_stdio_throughput.py
+"$py" -m ruff format --check python/mcpcxx tests/python examples/python examples/issue_tracker bench/import_compare.py bench/python_stdio_throughput.py
 "$py" -m mypy --strict python/mcpcxx
 
 stage "wheel (pip wheel ., persistent build dir build/wheel-*)"
