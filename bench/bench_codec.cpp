@@ -9,23 +9,7 @@
 
 #include "mcpcxx/jsonrpc.hpp"
 
-namespace {
-
-std::atomic<std::size_t> g_allocations{0};
-
-}  // namespace
-
-// Counting allocator for the allocs/op counter; the benchmark is single-threaded.
-// These replacements pair malloc with free on purpose; GCC 12 cannot see through the replaced
-// global operators and reports every inlined new/delete pair as mismatched.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "alloc_counter.hpp"
 
 namespace {
 
@@ -46,9 +30,9 @@ const json k_result = json::parse(
 /// Runs `op` and reports allocations per iteration.
 template <class Op>
 void measure(benchmark::State& state, Op&& op) {
-  const std::size_t before = g_allocations.load(std::memory_order_relaxed);
+  const std::size_t before = mcpcxx::bench::allocation_count();
   for (auto _ : state) op();
-  const std::size_t after = g_allocations.load(std::memory_order_relaxed);
+  const std::size_t after = mcpcxx::bench::allocation_count();
   state.counters["allocs/op"] =
       benchmark::Counter(static_cast<double>(after - before), benchmark::Counter::kAvgIterations);
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * k_request.size()));

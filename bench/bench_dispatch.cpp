@@ -10,22 +10,7 @@
 
 #include "mcpcxx/mcpcxx.hpp"
 
-namespace {
-
-std::atomic<std::uint64_t> g_allocs{0};
-
-}  // namespace
-
-// These replacements pair malloc with free on purpose; GCC 12 cannot see through the replaced
-// global operators and reports every inlined new/delete pair as mismatched.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "alloc_counter.hpp"
 
 namespace {
 
@@ -70,12 +55,13 @@ std::unique_ptr<mcpcxx::server> make_server(int extra_tools) {
 }
 
 void report_allocs(benchmark::State& state, std::uint64_t before) {
-  state.counters["allocs_per_iter"] = benchmark::Counter(
-      static_cast<double>(g_allocs.load() - before) / static_cast<double>(state.iterations()));
+  state.counters["allocs_per_iter"] =
+      benchmark::Counter(static_cast<double>(mcpcxx::bench::allocation_count() - before) /
+                         static_cast<double>(state.iterations()));
 }
 
 void BM_dispatch_floor_parse_dump(benchmark::State& state) {
-  const auto before = g_allocs.load();
+  const auto before = mcpcxx::bench::allocation_count();
   for (auto _ : state) {
     std::string out = json::parse(k_call).dump();
     benchmark::DoNotOptimize(out);
@@ -99,7 +85,7 @@ void run_dispatch(benchmark::State& state, const std::string& frame, int extra_t
   auto sink = std::make_shared<last_frame_sink>();
   auto session = srv->open_session(sink, {mcpcxx::transport_kind::in_process, true});
   session.receive(frame);  // warm the list cache
-  const auto before = g_allocs.load();
+  const auto before = mcpcxx::bench::allocation_count();
   for (auto _ : state) {
     session.receive(frame);
     benchmark::DoNotOptimize(sink->last.data());
@@ -127,7 +113,7 @@ void BM_dispatch_tools_list_100_cache_hit_only(benchmark::State& state) {
   auto sink = std::make_shared<last_frame_sink>();
   auto session = srv->open_session(sink, {mcpcxx::transport_kind::in_process, true});
   const auto parsed = mcpcxx::jsonrpc::parse(k_list);
-  const auto before = g_allocs.load();
+  const auto before = mcpcxx::bench::allocation_count();
   for (auto _ : state) {
     state.PauseTiming();
     auto msg = parsed;
