@@ -24,13 +24,32 @@ class session_state;
 /// What a frame handed to a sink is.
 enum class frame_kind { response, notification };
 
+/// Facts about one outbound frame that a transport may need beyond its bytes.
+struct frame_info {
+  frame_kind kind = frame_kind::response;
+  /// The error-model row (docs/error-model.md) the frame reports, e.g. "P8"; empty for results,
+  /// tool results (isError ones included) and notifications. Transports map it to a status
+  /// through the situation table instead of re-reading the frame.
+  std::string_view situation;
+  /// True when the reply was served under the stateless 2026-07-28 revision.
+  bool modern = false;
+};
+
 /// Destination of outbound frames (one JSON text each, no trailing newline).
 class frame_sink {
  public:
   virtual ~frame_sink() = default;
   /// Called from any engine thread; the final reply to a request has kind response.
   virtual void send(std::string frame, frame_kind kind) = 0;
+  /// Called by the engine for every frame; transports that need the row or the era override it.
+  /// The default forwards to send(frame, kind). `info.situation` is valid only during the call.
+  virtual void send_frame(std::string frame, const frame_info& info) {
+    send(std::move(frame), info.kind);
+  }
 };
+
+/// Which era a transport already knows a message belongs to (HTTP reads MCP-Protocol-Version).
+enum class era_hint { unknown, legacy, modern };
 
 /// Which transport feeds a session; decides era rules that differ per transport.
 enum class transport_kind { stdio, http, in_process };
