@@ -29,7 +29,7 @@ from mcpcxx._errors import (
 )
 from mcpcxx._server import Server
 
-__version__ = "0.1.0"
+__version__: str = _core.__version__  # project(VERSION) in CMakeLists.txt, via the extension
 
 __all__ = [
     "Audio",

@@ -12,6 +12,8 @@ import sys
 import threading
 from typing import Any, TextIO
 
+from mcpcxx._core import __version__
+
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
 
@@ -67,7 +69,10 @@ class StdioPeer:
         out["_meta"] = {
             "io.modelcontextprotocol/protocolVersion": MODERN,
             "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {"name": "mcpcxx-inspect", "version": "0.1.0"},
+            "io.modelcontextprotocol/clientInfo": {
+                "name": "mcpcxx-inspect",
+                "version": __version__,
+            },
             **(out.get("_meta") or {}),
         }
         return out
@@ -148,7 +153,7 @@ def _session(peer: Any, args: argparse.Namespace) -> None:
             {
                 "protocolVersion": peer.version,
                 "capabilities": {},
-                "clientInfo": {"name": "mcpcxx-inspect", "version": "0.1.0"},
+                "clientInfo": {"name": "mcpcxx-inspect", "version": __version__},
             },
         )
         if "error" in init:

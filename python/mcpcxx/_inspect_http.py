@@ -8,6 +8,7 @@ import urllib.error
 import urllib.request
 from typing import Any, TextIO
 
+from mcpcxx._core import __version__
 from mcpcxx._inspect import MODERN, InspectError
 
 
@@ -78,7 +79,10 @@ class HttpPeer:
         out["_meta"] = {
             "io.modelcontextprotocol/protocolVersion": MODERN,
             "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {"name": "mcpcxx-inspect", "version": "0.1.0"},
+            "io.modelcontextprotocol/clientInfo": {
+                "name": "mcpcxx-inspect",
+                "version": __version__,
+            },
             **(out.get("_meta") or {}),
         }
         return out
