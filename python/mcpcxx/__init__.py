@@ -6,6 +6,7 @@ validation and the exact wire shape of every error. See docs/python.md.
 
 from __future__ import annotations
 
+from mcpcxx import _core
 from mcpcxx._content import (
     Audio,
     Completion,

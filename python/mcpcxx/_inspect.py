@@ -12,7 +12,7 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from mcpcxx._core import __version__
+from mcpcxx._core import __version__ as _version
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
@@ -71,7 +71,7 @@ class StdioPeer:
             "io.modelcontextprotocol/clientCapabilities": {},
             "io.modelcontextprotocol/clientInfo": {
                 "name": "mcpcxx-inspect",
-                "version": __version__,
+                "version": _version,
             },
             **(out.get("_meta") or {}),
         }
@@ -153,7 +153,7 @@ def _session(peer: Any, args: argparse.Namespace) -> None:
             {
                 "protocolVersion": peer.version,
                 "capabilities": {},
-                "clientInfo": {"name": "mcpcxx-inspect", "version": __version__},
+                "clientInfo": {"name": "mcpcxx-inspect", "version": _version},
             },
         )
         if "error" in init:

@@ -8,7 +8,7 @@ import urllib.error
 import urllib.request
 from typing import Any, TextIO
 
-from mcpcxx._core import __version__
+from mcpcxx._core import __version__ as _version
 from mcpcxx._inspect import MODERN, InspectError
 
 
@@ -81,7 +81,7 @@ class HttpPeer:
             "io.modelcontextprotocol/clientCapabilities": {},
             "io.modelcontextprotocol/clientInfo": {
                 "name": "mcpcxx-inspect",
-                "version": __version__,
+                "version": _version,
             },
             **(out.get("_meta") or {}),
         }
