@@ -80,9 +80,9 @@ for v in $pythons; do
   wheel="$(ls "$out"/mcpcxx-"$version"-"$tag"-"$tag"-*manylinux*.whl 2>/dev/null || true)"
   [[ -n "$wheel" ]] || fail "no manylinux wheel for $tag in $out (see $raw/repair.log)"
   "${auditwheel[@]}" show "$wheel" | tee "$raw/show.log"
-  grep -q 'is consistent with the following platform tag' "$raw/show.log" \
-    || fail "auditwheel show found no manylinux tag for $wheel"
-  grep -q '"manylinux_' "$raw/show.log" || fail "auditwheel show: $wheel is not manylinux"
+  tr -s ' \n' '  ' < "$raw/show.log" \
+    | grep -q 'is consistent with the following platform tag: "manylinux_' \
+    || fail "auditwheel show: $wheel is not consistent with any manylinux tag"
 
   if [[ "$v" == "$full" ]]; then
     echo "$tag: tested by scripts/test-python.sh (MCPCXX_WHEEL=$wheel)"
@@ -100,6 +100,10 @@ import mcpcxx
 assert mcpcxx.__version__ == importlib.metadata.version("mcpcxx") == sys.argv[1], (
     mcpcxx.__version__, importlib.metadata.version("mcpcxx"), sys.argv[1])
 EOF
+  example="$root/build/ci/examples/cpp/mcpcxx_example_server"
+  if [[ -z "${MCPCXX_EXAMPLE_SERVER:-}" && -x "$example" ]]; then
+    export MCPCXX_EXAMPLE_SERVER="$example"
+  fi
   run_dir="$root/build/pytest-run-$tag"
   mkdir -p "$run_dir"
   start=$SECONDS

@@ -29,7 +29,12 @@ PROBES = [
     (
         "engine/era.cpp",
         "jsonrpc/scan.hpp",
-        ["transport/stdio_fds.hpp", "transport/http/wire.hpp", "mcpcxx/http.hpp", "mcpcxx/stdio.hpp"],
+        [
+            "transport/stdio_fds.hpp",
+            "transport/http/wire.hpp",
+            "mcpcxx/http.hpp",
+            "mcpcxx/stdio.hpp",
+        ],
     ),
     ("transport/stdio_fds.cpp", "engine/era.hpp", ["transport/http/wire.hpp", "mcpcxx/http.hpp"]),
     ("transport/http/wire.cpp", "engine/era.hpp", ["transport/stdio_fds.hpp", "mcpcxx/stdio.hpp"]),
@@ -91,14 +96,18 @@ def main() -> int:
         for header in forbidden:
             ok, _ = probe_compiles(entry, header)
             if ok:
-                failures.append(f"{rel}: reached higher-layer header {header}; the layer rule leaks")
+                failures.append(
+                    f"{rel}: reached higher-layer header {header}; the layer rule leaks"
+                )
     for layer in LOW_LAYERS:
         for path in sorted((SRC / layer).rglob("*.[ch]pp")) if (SRC / layer).is_dir() else []:
             if FOREIGN.search(path.read_text()):
                 failures.append(f"{path.relative_to(ROOT)}: includes asio/llhttp/pybind11")
     for path in sorted((ROOT / "cpp" / "include").rglob("*.hpp")):
         if FOREIGN.search(path.read_text()):
-            failures.append(f"{path.relative_to(ROOT)}: a public header includes asio/llhttp/pybind11")
+            failures.append(
+                f"{path.relative_to(ROOT)}: a public header includes asio/llhttp/pybind11"
+            )
     for f in failures:
         print(f"check-layers: {f}", file=sys.stderr)
     print(f"check-layers: {len(probes)} layers probed, {len(failures)} problems")
