@@ -49,6 +49,8 @@ enum class situation : std::uint8_t {
   P2i_response_bad_id,
   P3_message_too_large,
   P3a_message_too_deep,
+  P3b_out_of_memory,
+  P3c_stdio_line_too_long,
   // ---- engine: session and routing ----
   P4_batch_not_allowed,
   P5_initialize_in_batch,
