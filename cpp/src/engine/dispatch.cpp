@@ -103,7 +103,15 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
   if (params.is_null()) params = json::object();
   const json* meta = meta_of(params);
   bool initialized = false;
+  m = find_method(ex.method());
   if (served_modern(ex, meta, hint)) {
+    // A method the modern era does not have is unknown whatever its _meta (initialize over a
+    // modern HTTP request is -32601, as the conformance suite expects).
+    if (m == nullptr || (m->flags & in_modern) == 0) {
+      ex.facts.modern = true;
+      ex.facts.version = std::string(k_modern_version);
+      return gate(ex, m, false);
+    }
     if (auto r = modern_facts(ex.facts, meta)) return r;
     initialized = !ex.session().legacy_version().empty();
   } else {
@@ -116,7 +124,6 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
       ex.facts.progress_token = *it;
     }
   }
-  m = find_method(ex.method());
   return gate(ex, m, initialized);
 }
 
