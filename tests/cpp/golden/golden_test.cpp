@@ -113,23 +113,7 @@ INSTANTIATE_TEST_SUITE_P(transcripts, golden_test, ::testing::ValuesIn(golden_fi
                            return n;
                          });
 
-TEST(golden_files_test, every_error_model_row_has_a_transcript) {
-  // docs/error-model.md names a golden file per row; each named file must exist.
-  std::ifstream doc(std::string(MCPCXX_SOURCE_DIR) + "/docs/error-model.md");
-  ASSERT_TRUE(doc.good());
-  std::string line;
-  int rows = 0;
-  while (std::getline(doc, line)) {
-    const auto start = line.rfind("| `");
-    if (line.rfind("| P", 0) != 0 && line.rfind("| T", 0) != 0) continue;
-    ASSERT_NE(start, std::string::npos) << line;
-    const auto end = line.find('`', start + 3);
-    const std::string file = line.substr(start + 3, end - start - 3);
-    EXPECT_TRUE(fs::exists(fs::path(MCPCXX_SOURCE_DIR) / "tests" / "golden" / file)) << file;
-    ++rows;
-  }
-  EXPECT_GE(rows, 30);
-}
+// The error-model table is checked against the situation table by tests/cpp/wire/doc_test.cpp.
 
 }  // namespace
 }  // namespace mcpcxx::golden
