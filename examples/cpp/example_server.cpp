@@ -1,7 +1,10 @@
 // Example C++ MCP server over stdio: an echo tool, a tool failing with a tool error, a tool that
 // throws an unexpected exception, a tool with an outputSchema (and one breaking it), a slow tool
 // with a deadline, a progress/logging tool, a resource, a template, a prompt and completion.
-// The golden transcripts (tests/golden) and the benchmarks run against this binary.
+// The golden transcripts (tests/golden) and the benchmarks run against this binary, and against
+// its Python twin examples/python/fixture_server.py, which must answer identically. The schemas are
+// written as the Python decorators generate them (pydantic adds a "title" per property and the
+// defaults, and writes "properties" even when empty), so both servers list the same tools.
 #include <chrono>
 #include <cstdlib>
 #include <stdexcept>
@@ -13,50 +16,58 @@ namespace {
 
 using mcpcxx::json;
 
+// The inputSchema of a tool without parameters.
+const json k_no_arguments = {{"type", "object"}, {"properties", json::object()}};
+
 void add_tools(mcpcxx::server& s) {
   s.add_tool(
       {.name = "echo",
        .title = "Echo",
        .description = "Returns the given text unchanged.",
        .input_schema = {{"type", "object"},
-                        {"properties", {{"text", {{"type", "string"}, {"maxLength", 1000}}}}},
-                        {"required", {"text"}},
-                        {"additionalProperties", false}},
+                        {"properties",
+                         {{"text", {{"type", "string"}, {"maxLength", 1000}, {"title", "Text"}}}}},
+                        {"required", {"text"}}},
        .annotations = {{"readOnlyHint", true}}},
       [](const json& args, mcpcxx::request_context&) {
         return mcpcxx::tool_result::text(args["text"].get<std::string>());
       });
-  s.add_tool({.name = "lookup_issue",
-              .description = "Looks up an issue by key, e.g. ENG-1.",
-              .input_schema = {{"type", "object"},
-                               {"properties",
-                                {{"key", {{"type", "string"}, {"pattern", "^[A-Z]+-[0-9]+$"}}}}},
-                               {"required", {"key"}}},
-              .annotations = {{"readOnlyHint", true}}},
-             [](const json& args, mcpcxx::request_context&) -> mcpcxx::tool_result {
-               const std::string key = args["key"].get<std::string>();
-               if (key == "ENG-1") return mcpcxx::tool_result::text("ENG-1: Fix the login page");
-               throw mcpcxx::tool_error(mcpcxx::compose_tool_error_message(
-                                            {"Issue lookup", "issue " + key, "it was not found",
-                                             "Verify the issue key or list recent issues first",
-                                             "Do not retry unchanged"}),
-                                        mcpcxx::error_category::not_found, false, key);
-             });
+  s.add_tool(
+      {.name = "lookup_issue",
+       .description = "Looks up an issue by key, e.g. ENG-1.",
+       .input_schema =
+           {{"type", "object"},
+            {"properties",
+             {{"key", {{"type", "string"}, {"pattern", "^[A-Z]+-[0-9]+$"}, {"title", "Key"}}}}},
+            {"required", {"key"}}},
+       .annotations = {{"readOnlyHint", true}}},
+      [](const json& args, mcpcxx::request_context&) -> mcpcxx::tool_result {
+        const std::string key = args["key"].get<std::string>();
+        if (key == "ENG-1") return mcpcxx::tool_result::text("ENG-1: Fix the login page");
+        throw mcpcxx::tool_error(
+            mcpcxx::compose_tool_error_message({"Issue lookup", "issue " + key, "it was not found",
+                                                "Verify the issue key or list recent issues first",
+                                                "Do not retry unchanged"}),
+            mcpcxx::error_category::not_found, false, key);
+      });
   s.add_tool({.name = "explode",
               .description = "Always fails with an unexpected internal exception (for testing).",
-              .input_schema = {{"type", "object"}}},
+              .input_schema = k_no_arguments},
              [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
                throw std::runtime_error("database password=hunter2 rejected at db.internal:5432");
              });
 }
 
 void add_contract_tools(mcpcxx::server& s) {
-  const json sum_schema = {
-      {"type", "object"}, {"properties", {{"sum", {{"type", "integer"}}}}}, {"required", {"sum"}}};
-  const json add_input = {
-      {"type", "object"},
-      {"properties", {{"a", {{"type", "integer"}}}, {"b", {{"type", "integer"}}}}},
-      {"required", {"a", "b"}}};
+  const json sum_schema = {{"type", "object"},
+                           {"title", "Sum"},
+                           {"properties", {{"sum", {{"type", "integer"}, {"title", "Sum"}}}}},
+                           {"required", {"sum"}}};
+  const json add_input = {{"type", "object"},
+                          {"properties",
+                           {{"a", {{"type", "integer"}, {"title", "A"}}},
+                            {"b", {{"type", "integer"}, {"title", "B"}}}}},
+                          {"required", {"a", "b"}}};
   s.add_tool({.name = "add",
               .description = "Adds two integers.",
               .input_schema = add_input,
@@ -73,59 +84,70 @@ void add_contract_tools(mcpcxx::server& s) {
              [](const json&, mcpcxx::request_context&) {
                return mcpcxx::tool_result::structured({{"sum", "three"}});
              });
-  s.add_tool({.name = "slow_write",
-              .description = "Writes slowly; times out after 200 ms.",
-              .input_schema = {{"type", "object"}, {"properties", {{"ms", {{"type", "integer"}}}}}},
-              .timeout = std::chrono::milliseconds(200)},
-             [](const json& a, mcpcxx::request_context& ctx) {
-               const auto ms = a.value("ms", 1000);
-               for (int i = 0; i < ms / 10 && !ctx.cancelled(); ++i) {
-                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
-               }
-               return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "written");
-             });
   s.add_tool(
-      {.name = "count_down",
-       .description = "Reports progress and log messages, then returns.",
+      {.name = "slow_write",
+       .description = "Writes slowly; times out after 200 ms.",
        .input_schema = {{"type", "object"},
                         {"properties",
-                         {{"steps", {{"type", "integer"}, {"minimum", 1}, {"maximum", 50}}}}}}},
+                         {{"ms", {{"type", "integer"}, {"default", 1000}, {"title", "Ms"}}}}}},
+       .timeout = std::chrono::milliseconds(200)},
       [](const json& a, mcpcxx::request_context& ctx) {
-        const int steps = a.value("steps", 3);
-        for (int i = 1; i <= steps && !ctx.cancelled(); ++i) {
-          ctx.report_progress(i, steps, "step " + std::to_string(i));
-          ctx.log(mcpcxx::log_level::info, "step " + std::to_string(i), "count_down");
+        const auto ms = a.value("ms", 1000);
+        for (int i = 0; i < ms / 10 && !ctx.cancelled(); ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
-        return mcpcxx::tool_result::text("done");
+        return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "written");
       });
+  s.add_tool({.name = "count_down",
+              .description = "Reports progress and log messages, then returns.",
+              .input_schema = {{"type", "object"},
+                               {"properties",
+                                {{"steps",
+                                  {{"type", "integer"},
+                                   {"minimum", 1},
+                                   {"maximum", 50},
+                                   {"default", 3},
+                                   {"title", "Steps"}}}}}}},
+             [](const json& a, mcpcxx::request_context& ctx) {
+               const int steps = a.value("steps", 3);
+               for (int i = 1; i <= steps && !ctx.cancelled(); ++i) {
+                 ctx.report_progress(i, steps, "step " + std::to_string(i));
+                 ctx.log(mcpcxx::log_level::info, "step " + std::to_string(i), "count_down");
+               }
+               return mcpcxx::tool_result::text("done");
+             });
 }
 
 void add_lifecycle_tools(mcpcxx::server& s) {
-  s.add_tool(
-      {.name = "sleep",
-       .description = "Sleeps for ms milliseconds unless cancelled.",
-       .input_schema = {{"type", "object"},
-                        {"properties",
-                         {{"ms", {{"type", "integer"}, {"minimum", 0}, {"maximum", 60000}}}}}},
-       .annotations = {{"readOnlyHint", true}}},
-      [](const json& a, mcpcxx::request_context& ctx) {
-        const auto until =
-            std::chrono::steady_clock::now() + std::chrono::milliseconds(a.value("ms", 100));
-        while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
-        return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "slept");
-      });
+  s.add_tool({.name = "sleep",
+              .description = "Sleeps for ms milliseconds unless cancelled.",
+              .input_schema = {{"type", "object"},
+                               {"properties",
+                                {{"ms",
+                                  {{"type", "integer"},
+                                   {"minimum", 0},
+                                   {"maximum", 60000},
+                                   {"default", 100},
+                                   {"title", "Ms"}}}}}},
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json& a, mcpcxx::request_context& ctx) {
+               const auto until =
+                   std::chrono::steady_clock::now() + std::chrono::milliseconds(a.value("ms", 100));
+               while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) {
+                 std::this_thread::sleep_for(std::chrono::milliseconds(5));
+               }
+               return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "slept");
+             });
   s.add_tool({.name = "ask_user",
               .description = "Needs the client's elicitation capability.",
-              .input_schema = {{"type", "object"}}},
+              .input_schema = k_no_arguments},
              [](const json&, mcpcxx::request_context& ctx) {
                ctx.require_client_capability("elicitation");
                return mcpcxx::tool_result::text("the client can elicit");
              });
   s.add_tool({.name = "quota",
               .description = "Fails with an application-defined protocol error.",
-              .input_schema = {{"type", "object"}}},
+              .input_schema = k_no_arguments},
              [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
                throw mcpcxx::protocol_error(-31001,
                                             "Daily quota exhausted; retry after midnight UTC",
@@ -156,6 +178,7 @@ void add_other_primitives(mcpcxx::server& s) {
                 .arguments = {{.name = "text", .required = true}}},
                [](const std::map<std::string, std::string>& a, mcpcxx::request_context&) {
                  mcpcxx::prompt_result r;
+                 r.description = "Summarize a text.";
                  r.messages = json::array(
                      {{{"role", "user"},
                        {"content", {{"type", "text"}, {"text", "Summarize: " + a.at("text")}}}}});

@@ -1,4 +1,7 @@
-"""Golden transcript reader and comparer shared by the pytest suites (mirror of tests/cpp/golden)."""
+"""Golden transcript reader and comparer shared by the pytest suites (mirror of tests/cpp/golden).
+
+Format: tests/golden/README.md.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
+FIXTURES = ("cpp", "python")
 _REF = re.compile(r"ERR-[0-9a-f]{8}")
 
 
@@ -16,6 +20,9 @@ _REF = re.compile(r"ERR-[0-9a-f]{8}")
 class Transcript:
     path: Path
     prose: str = ""
+    fixtures: list[str] = field(default_factory=list)
+    rows: list[str] = field(default_factory=list)
+    pending: str = ""
     env: dict[str, str] = field(default_factory=dict)
     client: list[bytes] = field(default_factory=list)
     server: list[Any] = field(default_factory=list)
@@ -29,13 +36,15 @@ def load(path: Path) -> Transcript:
         line = raw.decode("utf-8", errors="surrogateescape")
         if line.startswith("-- ") and line.endswith(" --") and len(line) > 6:
             section = line[3:-3]
-            if section not in ("env", "client", "server"):
+            if section not in ("meta", "env", "client", "server"):
                 raise ValueError(f"{path}: unknown section {section}")
             continue
         if section == "prose":
             t.prose += line + "\n"
         elif not raw:
             continue
+        elif section == "meta":
+            _read_meta(t, line)
         elif section == "env":
             key, _, value = line.partition("=")
             t.env[key] = value
@@ -43,7 +52,26 @@ def load(path: Path) -> Transcript:
             t.client.append(raw)
         else:
             t.server.append(json.loads(raw))
+    if not t.fixtures:
+        raise ValueError(f"{path}: the meta section names no fixtures")
     return t
+
+
+def _read_meta(t: Transcript, line: str) -> None:
+    key, colon, value = line.partition(":")
+    if not colon:
+        raise ValueError(f"{t.path}: meta lines are key: value, not {line!r}")
+    if key == "fixtures":
+        t.fixtures = value.split()
+        unknown = set(t.fixtures) - set(FIXTURES)
+        if unknown:
+            raise ValueError(f"{t.path}: unknown fixture(s) {sorted(unknown)}; use cpp, python")
+    elif key == "rows":
+        t.rows = value.split()
+    elif key == "pending":
+        t.pending = value.strip() or "pending"
+    else:
+        raise ValueError(f"{t.path}: unknown meta key {key!r}")
 
 
 def normalize(v: Any) -> Any:

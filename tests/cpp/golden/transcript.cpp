@@ -17,6 +17,39 @@ extern char** environ;
 
 namespace mcpcxx::golden {
 
+namespace {
+
+std::vector<std::string> words(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream ss(text);
+  for (std::string w; ss >> w;) out.push_back(w);
+  return out;
+}
+
+// One "key: value" line of the meta section.
+void read_meta(transcript& t, const std::string& line, const std::string& where) {
+  const auto colon = line.find(':');
+  if (colon == std::string::npos) throw std::runtime_error(where + ": meta lines are key: value");
+  const std::string key = line.substr(0, colon);
+  const std::string value = line.substr(colon + 1);
+  if (key == "fixtures") {
+    t.fixtures = words(value);
+    for (const auto& f : t.fixtures) {
+      if (f != "cpp" && f != "python") {
+        throw std::runtime_error(where + ": unknown fixture " + f + " (use cpp, python)");
+      }
+    }
+  } else if (key == "rows") {
+    t.rows = words(value);
+  } else if (key == "pending") {
+    t.pending = value.empty() ? "pending" : value.substr(value.find_first_not_of(' '));
+  } else {
+    throw std::runtime_error(where + ": unknown meta key " + key);
+  }
+}
+
+}  // namespace
+
 transcript load(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open " + path);
@@ -26,33 +59,44 @@ transcript load(const std::string& path) {
   int n = 0;
   while (std::getline(in, line)) {
     ++n;
+    const std::string where = path + ":" + std::to_string(n);
     if (line.rfind("-- ", 0) == 0 && line.size() > 6 && line.substr(line.size() - 3) == " --") {
       section = line.substr(3, line.size() - 6);
-      if (section != "env" && section != "client" && section != "server") {
-        throw std::runtime_error(path + ":" + std::to_string(n) + ": unknown section " + section);
+      if (section != "meta" && section != "env" && section != "client" && section != "server") {
+        throw std::runtime_error(where + ": unknown section " + section);
       }
       continue;
     }
     if (section == "prose") {
       t.prose += line + "\n";
+    } else if (line.empty()) {
+      continue;
+    } else if (section == "meta") {
+      read_meta(t, line, where);
     } else if (section == "env") {
-      if (!line.empty()) t.env.push_back(line);
+      t.env.push_back(line);
     } else if (section == "client") {
-      if (!line.empty()) t.client.push_back(line);
-    } else if (!line.empty()) {
+      t.client.push_back(line);
+    } else {
       try {
         t.server.push_back(json::parse(line));
       } catch (const std::exception& e) {
-        throw std::runtime_error(path + ":" + std::to_string(n) + ": bad JSON: " + e.what());
+        throw std::runtime_error(where + ": bad JSON: " + e.what());
       }
     }
   }
+  if (t.fixtures.empty()) throw std::runtime_error(path + ": the meta section names no fixtures");
   return t;
 }
 
 void save_server_section(const transcript& t, const std::vector<json>& replies) {
   std::ofstream out(t.path, std::ios::trunc);
-  out << t.prose;
+  out << t.prose << "-- meta --\nfixtures:";
+  for (const auto& f : t.fixtures) out << " " << f;
+  out << "\nrows:";
+  for (const auto& r : t.rows) out << " " << r;
+  out << "\n";
+  if (!t.pending.empty()) out << "pending: " << t.pending << "\n";
   if (!t.env.empty()) {
     out << "-- env --\n";
     for (const auto& e : t.env) out << e << "\n";
@@ -86,10 +130,25 @@ std::string drain(int fd_out, int fd_err, std::string& err) {
   return out;
 }
 
+// The inherited environment, overridden by the command's entries, overridden by the transcript's.
+std::vector<std::string> merged_environment(const command& cmd, const transcript& t) {
+  std::map<std::string, std::string> vars;
+  auto put = [&vars](const std::string& kv) {
+    const auto eq = kv.find('=');
+    vars[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+  };
+  for (char** e = environ; *e != nullptr; ++e) put(*e);
+  for (const auto& e : cmd.env) put(e);
+  for (const auto& e : t.env) put(e);
+  std::vector<std::string> out;
+  for (const auto& [k, v] : vars) out.push_back(k + "=" + v);
+  return out;
+}
+
 }  // namespace
 
-std::vector<std::string> run(const std::string& binary, const transcript& t,
-                             std::string& stderr_text, int& exit_code) {
+std::vector<std::string> run(const command& cmd, const transcript& t, std::string& stderr_text,
+                             int& exit_code) {
   int in[2], out[2], err[2];
   if (::pipe(in) != 0 || ::pipe(out) != 0 || ::pipe(err) != 0)
     throw std::runtime_error("pipe failed");
@@ -100,21 +159,22 @@ std::vector<std::string> run(const std::string& binary, const transcript& t,
   posix_spawn_file_actions_adddup2(&fa, err[1], 2);
   for (int fd : {in[1], out[0], err[0], in[0], out[1], err[1]})
     posix_spawn_file_actions_addclose(&fa, fd);
-  std::vector<std::string> env_store;
-  for (char** e = environ; *e != nullptr; ++e) env_store.emplace_back(*e);
-  for (const auto& e : t.env) env_store.push_back(e);
+  std::vector<std::string> env_store = merged_environment(cmd, t);
   std::vector<char*> envp;
   for (auto& e : env_store) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::string bin = binary;
-  char* argv[] = {bin.data(), nullptr};
+  std::vector<std::string> args = cmd.argv;
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv, envp.data());
+  // posix_spawnp searches PATH for a bare name such as "python3".
+  const int rc = posix_spawnp(&pid, args[0].c_str(), &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
-  if (rc != 0) throw std::runtime_error("cannot start " + binary);
+  if (rc != 0) throw std::runtime_error("cannot start " + args[0]);
   std::string input;
   for (const auto& line : t.client) input += line + "\n";
   // Transcripts are small (well under the pipe buffer), so one write cannot block forever.
