@@ -153,6 +153,18 @@ void add_lifecycle_tools(mcpcxx::server& s) {
                                             "Daily quota exhausted; retry after midnight UTC",
                                             {{"retryAfterSeconds", 3600}});
              });
+  // A typed error raised inside a tool keeps its category: not_found, never internal (issue 8).
+  s.add_tool({.name = "read_memo",
+              .description = "Reads a memo by URI; only memo://readme exists.",
+              .input_schema = {{"type", "object"},
+                               {"properties", {{"uri", {{"type", "string"}, {"title", "Uri"}}}}},
+                               {"required", {"uri"}}},
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json& a, mcpcxx::request_context&) {
+               const std::string uri = a["uri"].get<std::string>();
+               if (uri != "memo://readme") throw mcpcxx::resource_not_found(uri);
+               return mcpcxx::tool_result::text("Read me.");
+             });
 }
 
 void add_other_primitives(mcpcxx::server& s) {

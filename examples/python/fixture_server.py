@@ -102,7 +102,7 @@ def add_contract_tools(server: Server) -> None:
 
 
 def add_lifecycle_tools(server: Server) -> None:
-    """Cancellation, a client capability requirement and an explicit protocol error."""
+    """Cancellation, a client capability requirement, a protocol error and a typed error."""
 
     @server.tool(annotations={"read_only_hint": True})
     def sleep(ctx: Context, ms: Annotated[int, Field(ge=0, le=60000)] = 100) -> str:
@@ -124,6 +124,14 @@ def add_lifecycle_tools(server: Server) -> None:
         raise ProtocolError(
             -31001, "Daily quota exhausted; retry after midnight UTC", {"retryAfterSeconds": 3600}
         )
+
+    # A typed error raised inside a tool keeps its category: not_found, never internal (issue 8).
+    @server.tool(annotations={"read_only_hint": True})
+    def read_memo(uri: str) -> str:
+        """Reads a memo by URI; only memo://readme exists."""
+        if uri != "memo://readme":
+            raise ResourceNotFound(uri)
+        return "Read me."
 
 
 def add_other_primitives(server: Server) -> None:

@@ -149,26 +149,30 @@ std::vector<transcript> transcripts() {
 
 class row_coverage : public ::testing::TestWithParam<doc_row> {};
 
+bool transcript_shows_row(const transcript& t, const doc_row& row) {
+  for (const auto& reply : t.server) {
+    const json members = reply.is_array() ? reply : json::array({reply});
+    for (const auto& m : members) {
+      if (reply_shows_row(m, row)) return true;
+    }
+  }
+  return false;
+}
+
+// Every transcript that names the row must show it, and at least one must name it.
 TEST_P(row_coverage, a_transcript_names_the_row_and_asserts_its_code_and_message) {
   const doc_row& row = GetParam();
-  std::vector<std::string> naming;
+  int naming = 0;
   for (const auto& t : transcripts()) {
     if (!t.pending.empty() || std::find(t.rows.begin(), t.rows.end(), row.id) == t.rows.end())
       continue;
-    naming.push_back(fs::path(t.path).filename().string());
-    for (const auto& reply : t.server) {
-      const json members = reply.is_array() ? reply : json::array({reply});
-      for (const auto& m : members) {
-        if (reply_shows_row(m, row)) return;
-      }
-    }
+    ++naming;
+    EXPECT_TRUE(transcript_shows_row(t, row))
+        << fs::path(t.path).filename().string() << " names row " << row.id
+        << " but none of its expected replies has code " << row.code << " / category "
+        << row.category << " with a message matching " << row.message;
   }
-  ASSERT_FALSE(naming.empty()) << "no transcript names row " << row.id << " in its rows: line";
-  std::ostringstream files;
-  for (const auto& n : naming) files << " " << n;
-  FAIL() << "row " << row.id << " is named by" << files.str()
-         << " but none of their expected replies has code " << row.code << " / category "
-         << row.category << " with a message matching " << row.message;
+  EXPECT_GT(naming, 0) << "no transcript names row " << row.id << " in its rows: line";
 }
 
 INSTANTIATE_TEST_SUITE_P(documented, row_coverage, ::testing::ValuesIn(documented_rows()),
