@@ -1,10 +1,11 @@
 // Example C++ MCP server over stdio: an echo tool, a tool failing with a tool error, a tool that
 // throws an unexpected exception, a tool with an outputSchema (and one breaking it), a slow tool
-// with a deadline, a progress/logging tool, a resource, a template, a prompt and completion.
-// The golden transcripts (tests/golden) and the benchmarks run against this binary, and against
-// its Python twin examples/python/fixture_server.py, which must answer identically. The schemas are
-// written as the Python decorators generate them (pydantic adds a "title" per property and the
-// defaults, and writes "properties" even when empty), so both servers list the same tools.
+// with a deadline, read-only twins of the failing tools, one reporting its own error, a
+// progress/logging tool, a resource, a template, a prompt and completion. The golden transcripts
+// (tests/golden) and the benchmarks run against this binary, and against its Python twin
+// examples/python/fixture_server.py, which must answer identically. The schemas are written as the
+// Python decorators generate them (pydantic adds a "title" per property and the defaults, and
+// writes "properties" even when empty), so both servers list the same tools.
 #include <chrono>
 #include <cstdlib>
 #include <stdexcept>
@@ -18,6 +19,16 @@ using mcpcxx::json;
 
 // The inputSchema of a tool without parameters.
 const json k_no_arguments = {{"type", "object"}, {"properties", json::object()}};
+// add's arguments and result (a TypedDict "Sum" in the Python twin).
+const json k_add_input = {
+    {"type", "object"},
+    {"properties",
+     {{"a", {{"type", "integer"}, {"title", "A"}}}, {"b", {{"type", "integer"}, {"title", "B"}}}}},
+    {"required", {"a", "b"}}};
+const json k_sum_schema = {{"type", "object"},
+                           {"title", "Sum"},
+                           {"properties", {{"sum", {{"type", "integer"}, {"title", "Sum"}}}}},
+                           {"required", {"sum"}}};
 
 void add_tools(mcpcxx::server& s) {
   s.add_tool(
@@ -59,19 +70,10 @@ void add_tools(mcpcxx::server& s) {
 }
 
 void add_contract_tools(mcpcxx::server& s) {
-  const json sum_schema = {{"type", "object"},
-                           {"title", "Sum"},
-                           {"properties", {{"sum", {{"type", "integer"}, {"title", "Sum"}}}}},
-                           {"required", {"sum"}}};
-  const json add_input = {{"type", "object"},
-                          {"properties",
-                           {{"a", {{"type", "integer"}, {"title", "A"}}},
-                            {"b", {{"type", "integer"}, {"title", "B"}}}}},
-                          {"required", {"a", "b"}}};
   s.add_tool({.name = "add",
               .description = "Adds two integers.",
-              .input_schema = add_input,
-              .output_schema = sum_schema,
+              .input_schema = k_add_input,
+              .output_schema = k_sum_schema,
               .annotations = {{"readOnlyHint", true}}},
              [](const json& a, mcpcxx::request_context&) {
                return mcpcxx::tool_result::structured(
@@ -79,8 +81,8 @@ void add_contract_tools(mcpcxx::server& s) {
              });
   s.add_tool({.name = "broken_add",
               .description = "Adds two integers but returns a string (a bug).",
-              .input_schema = add_input,
-              .output_schema = sum_schema},
+              .input_schema = k_add_input,
+              .output_schema = k_sum_schema},
              [](const json&, mcpcxx::request_context&) {
                return mcpcxx::tool_result::structured({{"sum", "three"}});
              });
@@ -167,6 +169,49 @@ void add_lifecycle_tools(mcpcxx::server& s) {
              });
 }
 
+// Read-only twins of the failing tools (the wire words T3, T4 and T5 differently for them) and a
+// tool reporting its own failure (T6).
+void add_variant_tools(mcpcxx::server& s) {
+  s.add_tool({.name = "explode_read_only",
+              .description = "A read-only tool that fails with an unexpected exception.",
+              .input_schema = k_no_arguments,
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
+               throw std::runtime_error("cache key secret-42 missing");
+             });
+  s.add_tool({.name = "broken_add_read_only",
+              .description = "A read-only add that returns a string (a bug).",
+              .input_schema = k_add_input,
+              .output_schema = k_sum_schema,
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json&, mcpcxx::request_context&) {
+               return mcpcxx::tool_result::structured({{"sum", "three"}});
+             });
+  s.add_tool(
+      {.name = "slow_read",
+       .description = "Reads slowly; times out after 200 ms.",
+       .input_schema = {{"type", "object"},
+                        {"properties",
+                         {{"ms", {{"type", "integer"}, {"default", 1000}, {"title", "Ms"}}}}}},
+       .annotations = {{"readOnlyHint", true}},
+       .timeout = std::chrono::milliseconds(200)},
+      [](const json& a, mcpcxx::request_context& ctx) {
+        const auto ms = a.value("ms", 1000);
+        for (int i = 0; i < ms / 10 && !ctx.cancelled(); ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "read");
+      });
+  s.add_tool({.name = "own_error",
+              .description = "Returns its own isError result.",
+              .input_schema = k_no_arguments},
+             [](const json&, mcpcxx::request_context&) {
+               mcpcxx::tool_result r = mcpcxx::tool_result::text("I failed my own way");
+               r.is_error = true;
+               return r;
+             });
+}
+
 void add_other_primitives(mcpcxx::server& s) {
   s.add_resource(
       {.uri = "memo://broken", .name = "broken", .mime_type = "text/plain"},
@@ -224,6 +269,7 @@ int main() {
   add_tools(s);
   add_contract_tools(s);
   add_lifecycle_tools(s);
+  add_variant_tools(s);
   // MCPCXX_EXAMPLE_MINIMAL=1 offers tools only, to show capability gating (-32601).
   if (const char* m = std::getenv("MCPCXX_EXAMPLE_MINIMAL");
       m == nullptr || std::string_view(m) != "1") {

@@ -30,6 +30,7 @@ from mcpcxx import (
     ResourceNotFound,
     Server,
     ToolError,
+    ToolResult,
 )
 
 
@@ -134,6 +135,34 @@ def add_lifecycle_tools(server: Server) -> None:
         return "Read me."
 
 
+def add_variant_tools(server: Server) -> None:
+    """Read-only twins of the failing tools (T3, T4, T5 are worded differently) and T6."""
+
+    @server.tool(annotations={"read_only_hint": True})
+    def explode_read_only() -> str:
+        """A read-only tool that fails with an unexpected exception."""
+        raise RuntimeError("cache key secret-42 missing")
+
+    @server.tool(annotations={"read_only_hint": True})
+    def broken_add_read_only(a: int, b: int) -> Sum:
+        """A read-only add that returns a string (a bug)."""
+        return {"sum": "three"}  # type: ignore[typeddict-item]  # the bug the fixture shows
+
+    @server.tool(timeout=0.2, annotations={"read_only_hint": True})
+    def slow_read(ctx: Context, ms: int = 1000) -> str:
+        """Reads slowly; times out after 200 ms."""
+        for _ in range(ms // 10):
+            if ctx.cancelled:
+                break
+            time.sleep(0.01)
+        return "cancelled" if ctx.cancelled else "read"
+
+    @server.tool
+    def own_error() -> ToolResult:
+        """Returns its own isError result."""
+        return ToolResult(content=["I failed my own way"], is_error=True)
+
+
 def add_other_primitives(server: Server) -> None:
     """Two resources (one crashing), a template, a prompt and completion."""
 
@@ -176,6 +205,7 @@ def build() -> Server:
     add_tools(server)
     add_contract_tools(server)
     add_lifecycle_tools(server)
+    add_variant_tools(server)
     if os.environ.get("MCPCXX_EXAMPLE_MINIMAL") != "1":
         add_other_primitives(server)
     return server
