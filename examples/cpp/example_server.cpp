@@ -265,6 +265,11 @@ int main() {
       v != nullptr && std::string_view(v) == "1") {
     opts.expose_exception_details = true;
   }
+  // MCPCXX_MAX_MESSAGE_BYTES lowers the size limit so a transcript can show row P3 without
+  // carrying a 4 MiB line.
+  if (const char* v = std::getenv("MCPCXX_MAX_MESSAGE_BYTES"); v != nullptr) {
+    opts.limits.max_message_bytes = std::strtoull(v, nullptr, 10);
+  }
   mcpcxx::server s(opts);
   add_tools(s);
   add_contract_tools(s);

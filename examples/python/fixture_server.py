@@ -8,6 +8,7 @@ the same replies (tests/cpp/golden and tests/python/test_golden_stdio.py).
 Environment, as for the C++ server:
     MCPCXX_EXPOSE_DETAILS=1   add the exception text to internal-error results
     MCPCXX_EXAMPLE_MINIMAL=1  offer tools only (capability gating, -32601)
+    MCPCXX_MAX_MESSAGE_BYTES  the message size limit (default 4 MiB)
 
 Run: python examples/python/fixture_server.py (mcpcxx must be importable).
 """
@@ -201,6 +202,7 @@ def build() -> Server:
         website_url="https://example.invalid/mcpcxx",
         instructions="Use echo to test; lookup_issue fails for unknown keys.",
         expose_exception_details=os.environ.get("MCPCXX_EXPOSE_DETAILS") == "1",
+        max_message_bytes=int(os.environ.get("MCPCXX_MAX_MESSAGE_BYTES", 4 * 1024 * 1024)),
     )
     add_tools(server)
     add_contract_tools(server)

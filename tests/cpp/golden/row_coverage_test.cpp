@@ -73,7 +73,8 @@ std::vector<doc_row> documented_rows() {
     auto at = [&](int i) { return i >= 0 && i < static_cast<int>(c.size()) ? c[i] : ""; };
     rows.push_back({c[0], at(column(header, {"Code", "JSON-RPC code"})),
                     at(column(header, {"category", "Category"})),
-                    at(column(header, {"Message template", "Text template", "Message", "Text"}))});
+                    at(column(header, {"Message template", "Text template", "Body message template",
+                                       "Message", "Text"}))});
   }
   return rows;
 }
@@ -83,12 +84,13 @@ std::string escape(const std::string& s) {
   return std::regex_replace(s, special, R"(\$&)");
 }
 
-// One template (a code span) as a regex: "…", "{arg}", "<what>" and the doc's upper-case
-// placeholders (N, M, V, NAME, URI, ...) match any text; "[optional]" segments may be absent.
-std::regex template_regex(const std::string& tmpl) {
-  static const std::regex placeholder(
-      R"(\\\{[^}]*\\\}|<[^>]*>|…|\b(N|M|V|C|K|X|S|A|NAME|URI)\b|ERR-xxxxxxxx)");
-  std::string re = std::regex_replace(escape(tmpl), placeholder, "\x01");
+// One template (a code span of the generated table) as a regex: "{arg}", "{arg:fmt}", "<what>"
+// and "…" match any text, "[optional]" segments may be absent, and the two characters "\n" stand
+// for a line break.
+std::regex template_regex(std::string tmpl) {
+  for (std::size_t at; (at = tmpl.find("\\n")) != std::string::npos;) tmpl.replace(at, 2, "\n");
+  static const std::regex placeholder(R"(\\\{[^}]*\\\}|<[^>]*>|…)");
+  const std::string re = std::regex_replace(escape(tmpl), placeholder, "\x01");
   std::string out;
   for (char ch : re) out += ch == '\x01' ? std::string("[\\s\\S]*?") : std::string(1, ch);
   const std::string optional = std::regex_replace(
@@ -191,7 +193,7 @@ TEST(row_coverage_doc, the_table_is_found_and_parsed) {
 }
 
 TEST(row_coverage_doc, templates_match_their_renderings_and_nothing_else) {
-  const doc_row p8{"P8", "-32601", "", "`Method not found: M. Check the method name`"};
+  const doc_row p8{"P8", "-32601", "", "`Method not found: {method}. Check the method name`"};
   const json hit = {{"error",
                      {{"code", -32601},
                       {"message",
@@ -210,7 +212,7 @@ TEST(row_coverage_doc, templates_match_their_renderings_and_nothing_else) {
                              {"content", {{{"type", "text"}, {"text", "Lookup failed: x."}}}},
                              {"_meta", {{"mcpcxx/error", {{"category", "not_found"}}}}}}}};
   EXPECT_TRUE(reply_shows_row(tool_error, t2));
-  const doc_row t5{"T5", "", "timeout", "`NAME timed out after S s.`"};
+  const doc_row t5{"T5", "", "timeout", "`{name} timed out after {seconds:g} s.`"};
   EXPECT_FALSE(reply_shows_row(tool_error, t5));
 }
 
