@@ -7,10 +7,13 @@
 // Python decorators generate them (pydantic adds a "title" per property and the defaults, and
 // writes "properties" even when empty), so both servers list the same tools.
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <pthread.h>
 #include <stdexcept>
 #include <thread>
 
+#include "mcpcxx/http.hpp"
 #include "mcpcxx/mcpcxx.hpp"
 
 namespace {
@@ -251,9 +254,30 @@ void add_other_primitives(mcpcxx::server& s) {
   });
 }
 
+// Serves Streamable HTTP on 127.0.0.1:`port` (path /mcp, both eras) until SIGINT or SIGTERM.
+// The signals were blocked before any thread started, so sigwait receives them here.
+int serve_http_until_signal(mcpcxx::server& s, const sigset_t& stop_signals, int port) {
+  mcpcxx::http_options o;
+  o.port = static_cast<std::uint16_t>(port);
+  mcpcxx::http_server http(s, o);
+  http.start();
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  http.stop(std::chrono::milliseconds(1000));
+  return 0;
+}
+
 }  // namespace
 
 int main() {
+  // MCPCXX_EXAMPLE_HTTP_PORT=N serves Streamable HTTP on 127.0.0.1:N instead of stdio (the golden
+  // transcripts of the HTTP rows). Block the stop signals before the engine starts its threads.
+  const char* http_port = std::getenv("MCPCXX_EXAMPLE_HTTP_PORT");
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  if (http_port != nullptr) pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   mcpcxx::server_options opts;
   opts.info = {.name = "mcpcxx-example",
                .version = "0.1.0",
@@ -280,5 +304,6 @@ int main() {
       m == nullptr || std::string_view(m) != "1") {
     add_other_primitives(s);
   }
+  if (http_port != nullptr) return serve_http_until_signal(s, stop_signals, std::atoi(http_port));
   return mcpcxx::serve_stdio(s);
 }

@@ -9,6 +9,7 @@ Environment, as for the C++ server:
     MCPCXX_EXPOSE_DETAILS=1   add the exception text to internal-error results
     MCPCXX_EXAMPLE_MINIMAL=1  offer tools only (capability gating, -32601)
     MCPCXX_MAX_MESSAGE_BYTES  the message size limit (default 4 MiB)
+    MCPCXX_EXAMPLE_HTTP_PORT  serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) until SIGTERM
 
 Run: python examples/python/fixture_server.py (mcpcxx must be importable).
 """
@@ -214,4 +215,7 @@ def build() -> Server:
 
 
 if __name__ == "__main__":
+    port = os.environ.get("MCPCXX_EXAMPLE_HTTP_PORT")
+    if port is not None:
+        sys.exit(build().run("http", host="127.0.0.1", port=int(port)))
     sys.exit(build().run())

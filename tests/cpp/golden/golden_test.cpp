@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
+#include "http_runner.hpp"
 #include "mcp_schema.hpp"
 #include "transcript.hpp"
 
@@ -104,6 +105,31 @@ void check_schemas(const transcript& t, const std::vector<json>& replies) {
   }
 }
 
+// HTTP transcripts: responses in request order, each body checked against the schema of the
+// revision its request named.
+void check_http(const golden_case& c, const transcript& t, const fixture& f) {
+  std::string err;
+  int exit_code = 0;
+  const std::vector<json> actual = run_http(f.cmd, t, err, exit_code);
+  EXPECT_EQ(exit_code, 0) << t.path << "\nstderr:\n" << err.substr(0, 4000);
+  const char* update = std::getenv("MCPCXX_UPDATE_GOLDEN");
+  if (update != nullptr && std::string_view(update) == "1" && c.fixture == "cpp") {
+    save_server_section(t, actual);
+    return;
+  }
+  ASSERT_EQ(actual.size(), t.server.size()) << t.path << " (" << c.fixture << ")\nstderr:\n"
+                                            << err.substr(0, 4000);
+  static mcp_schema schemas(std::string(MCPCXX_SHARED_DIR) + "/data/mcp-schema");
+  const auto requests = http_requests(t);
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_EQ(normalize(actual[i]), normalize(t.server[i]))
+        << t.path << " (" << c.fixture << "), request #" << i + 1;
+    if (!actual[i].contains("body") || actual[i]["body"].is_string()) continue;
+    const auto [rev, method] = http_request_facts(requests[i]);
+    EXPECT_EQ(schemas.check(rev, method, actual[i]["body"]), "") << t.path << " #" << i + 1;
+  }
+}
+
 class golden_test : public ::testing::TestWithParam<golden_case> {};
 
 std::vector<json> parse_lines(const std::vector<std::string>& lines) {
@@ -129,6 +155,7 @@ TEST_P(golden_test, replies_match_and_conform_to_the_mcp_schema) {
     if (in_ci()) FAIL() << "the " << c.fixture << " fixture is missing under CI: " << f.unavailable;
     GTEST_SKIP() << "the " << c.fixture << " fixture is missing: " << f.unavailable;
   }
+  if (t.transport == "http") return check_http(c, t, f);
   std::string err;
   int exit_code = 0;
   const auto replies = parse_lines(run(f.cmd, t, err, exit_code));

@@ -24,6 +24,7 @@ struct doc_row {
   std::string code;      ///< "-32600", or text such as "handler's" (any code)
   std::string category;  ///< T rows: "invalid_arguments", or text such as "the error's" (any)
   std::string message;   ///< the template cell, with `code spans` holding the template text
+  std::string http;      ///< H rows: the HTTP status ("413")
 };
 
 void PrintTo(const doc_row& r, std::ostream* os) { *os << r.id; }
@@ -151,14 +152,22 @@ std::vector<transcript> transcripts() {
 
 class row_coverage : public ::testing::TestWithParam<doc_row> {};
 
-bool transcript_shows_row(const transcript& t, const doc_row& row) {
-  for (const auto& reply : t.server) {
-    const json members = reply.is_array() ? reply : json::array({reply});
-    for (const auto& m : members) {
-      if (reply_shows_row(m, row)) return true;
-    }
+// A stdio reply, a batch of them, or an HTTP exchange {"status", "body"} whose status must be the
+// row's (H rows) and whose body holds the reply.
+bool entry_shows_row(const json& entry, const doc_row& row) {
+  json body = entry;
+  if (entry.is_object() && entry.contains("status")) {
+    if (is_number(row.http) && entry["status"] != std::stoi(row.http)) return false;
+    body = entry.value("body", json());
   }
-  return false;
+  const json members = body.is_array() ? body : json::array({body});
+  return std::any_of(members.begin(), members.end(),
+                     [&](const json& m) { return m.is_object() && reply_shows_row(m, row); });
+}
+
+bool transcript_shows_row(const transcript& t, const doc_row& row) {
+  return std::any_of(t.server.begin(), t.server.end(),
+                     [&](const json& e) { return entry_shows_row(e, row); });
 }
 
 // Every transcript that names the row must show it, and at least one must name it.

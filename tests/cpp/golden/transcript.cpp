@@ -41,11 +41,24 @@ void read_meta(transcript& t, const std::string& line, const std::string& where)
     }
   } else if (key == "rows") {
     t.rows = words(value);
+  } else if (key == "transport") {
+    t.transport = words(value).empty() ? "" : words(value)[0];
+    if (t.transport != "stdio" && t.transport != "http") {
+      throw std::runtime_error(where + ": transport is stdio or http");
+    }
   } else if (key == "pending") {
     t.pending = value.empty() ? "pending" : value.substr(value.find_first_not_of(' '));
   } else {
     throw std::runtime_error(where + ": unknown meta key " + key);
   }
+}
+
+// "STATUS" or "STATUS BODY" (BODY one JSON value) -> {"status": STATUS, "body": BODY}.
+json parse_http_expectation(const std::string& line) {
+  const auto space = line.find(' ');
+  json e = {{"status", std::stoi(line.substr(0, space))}};
+  if (space != std::string::npos) e["body"] = json::parse(line.substr(space + 1));
+  return e;
 }
 
 }  // namespace
@@ -69,6 +82,8 @@ transcript load(const std::string& path) {
     }
     if (section == "prose") {
       t.prose += line + "\n";
+    } else if (section == "client" && t.transport == "http") {
+      t.client.push_back(line);  // blank lines separate an HTTP head from its body
     } else if (line.empty()) {
       continue;
     } else if (section == "meta") {
@@ -79,7 +94,8 @@ transcript load(const std::string& path) {
       t.client.push_back(line);
     } else {
       try {
-        t.server.push_back(json::parse(line));
+        t.server.push_back(t.transport == "http" ? parse_http_expectation(line)
+                                                 : json::parse(line));
       } catch (const std::exception& e) {
         throw std::runtime_error(where + ": bad JSON: " + e.what());
       }
@@ -97,6 +113,7 @@ void save_server_section(const transcript& t, const std::vector<json>& replies) 
   for (const auto& r : t.rows) out << " " << r;
   out << "\n";
   if (!t.pending.empty()) out << "pending: " << t.pending << "\n";
+  if (t.transport != "stdio") out << "transport: " << t.transport << "\n";
   if (!t.env.empty()) {
     out << "-- env --\n";
     for (const auto& e : t.env) out << e << "\n";
@@ -104,7 +121,15 @@ void save_server_section(const transcript& t, const std::vector<json>& replies) 
   out << "-- client --\n";
   for (const auto& c : t.client) out << c << "\n";
   out << "-- server --\n";
-  for (const auto& r : replies) out << r.dump() << "\n";
+  for (const auto& r : replies) {
+    if (t.transport == "http") {
+      out << r.value("status", 0);
+      if (r.contains("body")) out << " " << r["body"].dump();
+      out << "\n";
+    } else {
+      out << r.dump() << "\n";
+    }
+  }
 }
 
 namespace {
@@ -147,8 +172,7 @@ std::vector<std::string> merged_environment(const command& cmd, const transcript
 
 }  // namespace
 
-std::vector<std::string> run(const command& cmd, const transcript& t, std::string& stderr_text,
-                             int& exit_code) {
+process spawn(const command& cmd, const transcript& t) {
   int in[2], out[2], err[2];
   if (::pipe(in) != 0 || ::pipe(out) != 0 || ::pipe(err) != 0)
     throw std::runtime_error("pipe failed");
@@ -167,26 +191,44 @@ std::vector<std::string> run(const command& cmd, const transcript& t, std::strin
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  pid_t pid = 0;
+  process p;
   // posix_spawnp searches PATH for a bare name such as "python3".
-  const int rc = posix_spawnp(&pid, args[0].c_str(), &fa, nullptr, argv.data(), envp.data());
+  const int rc = posix_spawnp(&p.pid, args[0].c_str(), &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
-  if (rc != 0) throw std::runtime_error("cannot start " + args[0]);
+  p.in = in[1];
+  p.out = out[0];
+  p.err = err[0];
+  if (rc != 0) {
+    finish(p, p.stderr_text, p.exit_code);
+    throw std::runtime_error("cannot start " + args[0]);
+  }
+  return p;
+}
+
+std::string finish(process& p, std::string& stderr_text, int& exit_code) {
+  if (p.in >= 0) ::close(p.in);
+  p.in = -1;
+  const std::string text = drain(p.out, p.err, stderr_text);
+  ::close(p.out);
+  ::close(p.err);
+  int status = 0;
+  if (p.pid > 0) ::waitpid(p.pid, &status, 0);
+  exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return text;
+}
+
+std::vector<std::string> run(const command& cmd, const transcript& t, std::string& stderr_text,
+                             int& exit_code) {
+  process p = spawn(cmd, t);
   std::string input;
   for (const auto& line : t.client) input += line + "\n";
   // Transcripts are small (well under the pipe buffer), so one write cannot block forever.
-  const ssize_t w = ::write(in[1], input.data(), input.size());
+  const ssize_t w = ::write(p.in, input.data(), input.size());
   (void)w;
-  ::close(in[1]);
-  const std::string text = drain(out[0], err[0], stderr_text);
-  ::close(out[0]);
-  ::close(err[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const std::string text = finish(p, stderr_text, exit_code);
   std::vector<std::string> lines;
   std::istringstream ss(text);
   for (std::string l; std::getline(ss, l);) lines.push_back(l);
