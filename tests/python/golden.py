@@ -23,6 +23,7 @@ class Transcript:
     fixtures: list[str] = field(default_factory=list)
     rows: list[str] = field(default_factory=list)
     pending: str = ""
+    transport: str = "stdio"
     env: dict[str, str] = field(default_factory=dict)
     client: list[bytes] = field(default_factory=list)
     server: list[Any] = field(default_factory=list)
@@ -41,6 +42,8 @@ def load(path: Path) -> Transcript:
             continue
         if section == "prose":
             t.prose += line + "\n"
+        elif section == "client" and t.transport == "http":
+            t.client.append(raw)  # blank lines separate an HTTP head from its body
         elif not raw:
             continue
         elif section == "meta":
@@ -50,6 +53,9 @@ def load(path: Path) -> Transcript:
             t.env[key] = value
         elif section == "client":
             t.client.append(raw)
+        elif t.transport == "http":
+            status, _, body = line.partition(" ")
+            t.server.append({"status": int(status), **({"body": json.loads(body)} if body else {})})
         else:
             t.server.append(json.loads(raw))
     if not t.fixtures:
@@ -68,6 +74,10 @@ def _read_meta(t: Transcript, line: str) -> None:
             raise ValueError(f"{t.path}: unknown fixture(s) {sorted(unknown)}; use cpp, python")
     elif key == "rows":
         t.rows = value.split()
+    elif key == "transport":
+        t.transport = value.strip()
+        if t.transport not in ("stdio", "http"):
+            raise ValueError(f"{t.path}: transport is stdio or http, not {t.transport!r}")
     elif key == "pending":
         t.pending = value.strip() or "pending"
     else:

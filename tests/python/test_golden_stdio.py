@@ -1,6 +1,7 @@
 """Runs every golden transcript through the stdio transport of each fixture server it names.
 
-Fixtures: "cpp" is the C++ example server binary ($MCPCXX_EXAMPLE_SERVER, default
+Transcripts with "transport: http" run against the fixtures serving Streamable HTTP
+(golden_http.py). Fixtures: "cpp" is the C++ example server binary ($MCPCXX_EXAMPLE_SERVER, default
 build/dev/examples/cpp/mcpcxx_example_server), "python" is examples/python/fixture_server.py run
 by this interpreter. Every reply is validated against the official MCP schema of its revision
 (golden_schema.py). The same transcripts are run by GoogleTest (tests/cpp/golden); this runner is
@@ -22,9 +23,10 @@ from pathlib import Path
 
 import pytest
 
+import golden_http
 import golden_schema
 import mcpcxx
-from golden import FIXTURES, Transcript, compare, files, load
+from golden import FIXTURES, Transcript, compare, files, load, normalize
 
 SOURCE_DIR = golden_schema.SOURCE_DIR
 CPP_SERVER = Path(
@@ -90,14 +92,37 @@ def test_transcript_over_stdio(path: Path, fixture: str) -> None:
         pytest.skip(f"pending (MCPCXX_GOLDEN_PENDING=1 runs it): {t.pending}")
     if fixture not in _selected():
         pytest.skip(f"MCPCXX_GOLDEN_FIXTURES leaves out {fixture}")
+    if t.transport == "http":
+        check_http(t, fixture)
+        return
     actual = run_transcript(t, fixture)
     assert compare(t.server, actual) == "", f"{path.name} ({fixture})"
+    require_schemas()
+    assert golden_schema.check_transcript(t.client, actual) == []
+
+
+def require_schemas() -> None:
     missing = golden_schema.available()
     if missing:
         if IN_CI:
             pytest.fail(f"{missing}; CI=true requires the schemas")
         pytest.skip(f"replies match, but {missing}")
-    assert golden_schema.check_transcript(t.client, actual) == []
+
+
+def check_http(t: Transcript, fixture: str) -> None:
+    """HTTP transcripts: responses in request order; bodies checked against their revision."""
+    argv, env = _command(fixture)
+    actual, returncode, stderr = golden_http.run(argv, env, t)
+    assert returncode == 0, f"{fixture} fixture exited {returncode}:\n{stderr}"
+    assert [normalize(a) for a in actual] == [normalize(e) for e in t.server], stderr
+    require_schemas()
+    problems = []
+    for request, response in zip(golden_http.requests(t), actual, strict=True):
+        body = response.get("body")
+        if isinstance(body, (dict, list)):
+            rev, method = golden_http.request_facts(request)
+            problems.append(golden_schema.check(rev, method, body))
+    assert [p for p in problems if p] == []
 
 
 def test_every_transcript_has_prose_meta_and_both_sections() -> None:
