@@ -205,6 +205,18 @@ void add_variant_tools(mcpcxx::server& s) {
         }
         return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "read");
       });
+  s.add_tool(
+      {.name = "route",
+       .description = "Routes by region; over HTTP the region travels as Mcp-Param-Region.",
+       .input_schema = {{"type", "object"},
+                        {"properties",
+                         {{"region",
+                           {{"type", "string"}, {"title", "Region"}, {"x-mcp-header", "Region"}}}}},
+                        {"required", {"region"}}},
+       .annotations = {{"readOnlyHint", true}}},
+      [](const json& a, mcpcxx::request_context&) {
+        return mcpcxx::tool_result::text("routed to " + a["region"].get<std::string>());
+      });
   s.add_tool({.name = "own_error",
               .description = "Returns its own isError result.",
               .input_schema = k_no_arguments},
@@ -254,12 +266,45 @@ void add_other_primitives(mcpcxx::server& s) {
   });
 }
 
-// Serves Streamable HTTP on 127.0.0.1:`port` (path /mcp, both eras) until SIGINT or SIGTERM.
-// The signals were blocked before any thread started, so sigwait receives them here.
-int serve_http_until_signal(mcpcxx::server& s, const sigset_t& stop_signals, int port) {
+std::size_t env_number(const char* name, std::size_t fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+// A fixed token check for the HTTP transcripts: "good" passes, "narrow" lacks a scope.
+mcpcxx::http_auth_options golden_auth() {
+  mcpcxx::http_auth_options a;
+  a.authorization_servers = {"https://auth.example.invalid"};
+  a.scopes_supported = {"issues:read", "issues:write"};
+  a.verifier = [](std::string_view token, const mcpcxx::http_auth_request&) {
+    if (token == "good") return mcpcxx::http_auth_result::allow({{"sub", "golden"}});
+    if (token == "narrow") return mcpcxx::http_auth_result::insufficient({"issues:write"});
+    return mcpcxx::http_auth_result::invalid();
+  };
+  return a;
+}
+
+// HTTP settings from the environment: MCPCXX_EXAMPLE_HTTP_LEGACY=0 (modern only) and
+// MCPCXX_MAX_BODY_BYTES, which the Python twin maps too; MCPCXX_HTTP_MAX_SESSIONS,
+// MCPCXX_HTTP_HEADER_TIMEOUT_MS and MCPCXX_HTTP_AUTH=1, which the Python API does not offer.
+mcpcxx::http_options http_options_from_env(int port) {
   mcpcxx::http_options o;
   o.port = static_cast<std::uint16_t>(port);
-  mcpcxx::http_server http(s, o);
+  const char* legacy = std::getenv("MCPCXX_EXAMPLE_HTTP_LEGACY");
+  o.legacy = legacy == nullptr || std::string_view(legacy) != "0";
+  o.max_body_bytes = env_number("MCPCXX_MAX_BODY_BYTES", o.max_body_bytes);
+  o.max_sessions = env_number("MCPCXX_HTTP_MAX_SESSIONS", o.max_sessions);
+  o.header_timeout = std::chrono::milliseconds(env_number(
+      "MCPCXX_HTTP_HEADER_TIMEOUT_MS", static_cast<std::size_t>(o.header_timeout.count())));
+  const char* auth = std::getenv("MCPCXX_HTTP_AUTH");
+  if (auth != nullptr && std::string_view(auth) == "1") o.auth = golden_auth();
+  return o;
+}
+
+// Serves Streamable HTTP on 127.0.0.1:`port` (path /mcp) until SIGINT or SIGTERM.
+// The signals were blocked before any thread started, so sigwait receives them here.
+int serve_http_until_signal(mcpcxx::server& s, const sigset_t& stop_signals, int port) {
+  mcpcxx::http_server http(s, http_options_from_env(port));
   http.start();
   int sig = 0;
   sigwait(&stop_signals, &sig);

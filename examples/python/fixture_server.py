@@ -10,6 +10,11 @@ Environment, as for the C++ server:
     MCPCXX_EXAMPLE_MINIMAL=1  offer tools only (capability gating, -32601)
     MCPCXX_MAX_MESSAGE_BYTES  the message size limit (default 4 MiB)
     MCPCXX_EXAMPLE_HTTP_PORT  serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) until SIGTERM
+    MCPCXX_EXAMPLE_HTTP_LEGACY=0  HTTP serves 2026-07-28 only
+    MCPCXX_MAX_BODY_BYTES     the HTTP body limit (default 4 MiB)
+The C++ server also reads MCPCXX_HTTP_MAX_SESSIONS, MCPCXX_HTTP_HEADER_TIMEOUT_MS and
+MCPCXX_HTTP_AUTH=1; server.run("http") has no max_sessions, header_timeout or auth options, so
+the transcripts needing them (http_cpp_only.txtar) name the C++ fixture alone.
 
 Run: python examples/python/fixture_server.py (mcpcxx must be importable).
 """
@@ -159,6 +164,11 @@ def add_variant_tools(server: Server) -> None:
             time.sleep(0.01)
         return "cancelled" if ctx.cancelled else "read"
 
+    @server.tool(annotations={"read_only_hint": True})
+    def route(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})]) -> str:
+        """Routes by region; over HTTP the region travels as Mcp-Param-Region."""
+        return f"routed to {region}"
+
     @server.tool
     def own_error() -> ToolResult:
         """Returns its own isError result."""
@@ -217,5 +227,11 @@ def build() -> Server:
 if __name__ == "__main__":
     port = os.environ.get("MCPCXX_EXAMPLE_HTTP_PORT")
     if port is not None:
-        sys.exit(build().run("http", host="127.0.0.1", port=int(port)))
+        legacy = os.environ.get("MCPCXX_EXAMPLE_HTTP_LEGACY") != "0"
+        body = int(os.environ.get("MCPCXX_MAX_BODY_BYTES", 4 * 1024 * 1024))
+        sys.exit(
+            build().run(
+                "http", host="127.0.0.1", port=int(port), legacy=legacy, max_body_bytes=body
+            )
+        )
     sys.exit(build().run())

@@ -3,6 +3,7 @@
 The client section holds raw requests separated by "===" lines: head lines, a blank line, the
 body. The runner adds Host, Content-Length and "Connection: close" unless present and replaces
 {SESSION} with the last Mcp-Session-Id the server sent; each request goes on its own connection.
+Directives X-Golden-Head-Only and X-Golden-Close-Write work as in tests/cpp/golden/http_runner.hpp.
 """
 
 from __future__ import annotations
@@ -54,16 +55,33 @@ def _header(r: Request, name: str) -> str | None:
     return None
 
 
-def _wire_bytes(r: Request, port: int, session: str) -> bytes:
+def _take_directive(r: Request, name: str) -> bool:
+    kept = [h for h in r.head[1:] if not h.lower().startswith(name + ":")]
+    found = len(kept) != len(r.head) - 1
+    r.head = r.head[:1] + kept
+    return found
+
+
+def _wire_bytes(request: Request, port: int, session: str) -> tuple[bytes, bool]:
+    """The request's bytes and whether to half-close after sending them (see the C++ runner)."""
+    r = Request(list(request.head), request.body)
+    head_only = _take_directive(r, "x-golden-head-only")
+    close_write = _take_directive(r, "x-golden-close-write")
     head = [h.replace("{SESSION}", session) for h in r.head]
-    body = r.body.replace("{SESSION}", session).encode("utf-8", errors="surrogateescape")
+    if head_only:
+        return "\r\n".join(head).encode("utf-8", errors="surrogateescape"), close_write
+    text = r.body.replace("{SESSION}", session)
+    if _header(r, "transfer-encoding") is not None:  # chunked bodies: one line per CRLF
+        text = "".join(line + "\r\n" for line in text.split("\n")) + "\r\n"
+    body = text.encode("utf-8", errors="surrogateescape")
     if _header(r, "host") is None:
         head.append(f"Host: 127.0.0.1:{port}")
     if _header(r, "content-length") is None and _header(r, "transfer-encoding") is None:
         head.append(f"Content-Length: {len(body)}")
     if _header(r, "connection") is None:
         head.append("Connection: close")
-    return ("\r\n".join(head) + "\r\n\r\n").encode("utf-8", errors="surrogateescape") + body
+    data = ("\r\n".join(head) + "\r\n\r\n").encode("utf-8", errors="surrogateescape") + body
+    return data, close_write
 
 
 def _free_port() -> int:
@@ -84,11 +102,14 @@ def _wait_ready(port: int) -> bool:
     return False
 
 
-def _round_trip(port: int, data: bytes) -> bytes:
+def _round_trip(port: int, request: tuple[bytes, bool]) -> bytes:
+    data, close_write = request
     out = b""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         try:
             s.sendall(data)
+            if close_write:
+                s.shutdown(socket.SHUT_WR)
             while chunk := s.recv(65536):
                 out += chunk
         except OSError:

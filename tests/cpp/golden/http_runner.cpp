@@ -43,16 +43,41 @@ std::string substitute(std::string s, const std::string& session) {
   return s;
 }
 
-std::string wire_bytes(http_request r, int port, const std::string& session) {
+// Removes the runner directive `name` ("X-Golden-...: yes") from the head; true when present.
+bool take_directive(http_request& r, const std::string& name) {
+  const auto before = r.head.size();
+  r.head.erase(
+      std::remove_if(r.head.begin() + 1, r.head.end(),
+                     [&](const std::string& h) { return lower(h).rfind(name + ":", 0) == 0; }),
+      r.head.end());
+  return r.head.size() != before;
+}
+
+// The bytes of a request and whether to half-close after sending them. Directives:
+// X-Golden-Head-Only sends the head lines alone (no blank line, no added headers);
+// X-Golden-Close-Write shuts the write side down after sending (a truncated request).
+std::pair<std::string, bool> wire_bytes(http_request r, int port, const std::string& session) {
+  const bool head_only = take_directive(r, "x-golden-head-only");
+  const bool close_write = take_directive(r, "x-golden-close-write");
   for (auto& h : r.head) h = substitute(h, session);
   r.body = substitute(r.body, session);
+  std::string out;
+  if (head_only) {
+    for (std::size_t i = 0; i < r.head.size(); ++i) out += (i ? "\r\n" : "") + r.head[i];
+    return {out, close_write};
+  }
+  if (has_header(r, "transfer-encoding")) {  // chunked bodies are written one line per CRLF
+    std::string chunked;
+    std::istringstream lines(r.body);
+    for (std::string l; std::getline(lines, l);) chunked += l + "\r\n";
+    r.body = chunked + "\r\n";
+  }
   if (!has_header(r, "host")) r.head.push_back("Host: 127.0.0.1:" + std::to_string(port));
   if (!has_header(r, "content-length") && !has_header(r, "transfer-encoding"))
     r.head.push_back("Content-Length: " + std::to_string(r.body.size()));
   if (!has_header(r, "connection")) r.head.push_back("Connection: close");
-  std::string out;
   for (const auto& h : r.head) out += h + "\r\n";
-  return out + "\r\n" + r.body;
+  return {out + "\r\n" + r.body, close_write};
 }
 
 int free_port() {
@@ -94,7 +119,8 @@ bool wait_ready(int port) {
 }
 
 // Sends `bytes` on a new connection and reads until the server closes it (10 s at most).
-std::string round_trip(int port, const std::string& bytes) {
+std::string round_trip(int port, const std::pair<std::string, bool>& request) {
+  const std::string& bytes = request.first;
   const int fd = connect_to(port);
   if (fd < 0) return "";
   for (std::size_t sent = 0; sent < bytes.size();) {
@@ -102,6 +128,7 @@ std::string round_trip(int port, const std::string& bytes) {
     if (k <= 0) break;
     sent += static_cast<std::size_t>(k);
   }
+  if (request.second) ::shutdown(fd, SHUT_WR);
   std::string out;
   char buf[65536];
   pollfd p{fd, POLLIN, 0};
