@@ -3,7 +3,8 @@
 The client section holds raw requests separated by "===" lines: head lines, a blank line, the
 body. The runner adds Host, Content-Length and "Connection: close" unless present and replaces
 {SESSION} with the last Mcp-Session-Id the server sent; each request goes on its own connection.
-Directives X-Golden-Head-Only and X-Golden-Close-Write work as in tests/cpp/golden/http_runner.hpp.
+The X-Golden-* directives (head only, close write, keep open, stop server) work as in
+tests/cpp/golden/http_runner.hpp.
 """
 
 from __future__ import annotations
@@ -62,14 +63,27 @@ def _take_directive(r: Request, name: str) -> bool:
     return found
 
 
-def _wire_bytes(request: Request, port: int, session: str) -> tuple[bytes, bool]:
-    """The request's bytes and whether to half-close after sending them (see the C++ runner)."""
+@dataclass
+class Wire:
+    """A request as sent, with the runner directives around it (see the C++ runner)."""
+
+    data: bytes
+    close_write: bool = False
+    keep_open: bool = False
+    stop_server: bool = False
+
+
+def _wire_bytes(request: Request, port: int, session: str) -> Wire:
+    """The request's bytes and the directives around it."""
     r = Request(list(request.head), request.body)
     head_only = _take_directive(r, "x-golden-head-only")
-    close_write = _take_directive(r, "x-golden-close-write")
+    w = Wire(b"", _take_directive(r, "x-golden-close-write"))
+    w.keep_open = _take_directive(r, "x-golden-keep-open")
+    w.stop_server = _take_directive(r, "x-golden-stop-server")
     head = [h.replace("{SESSION}", session) for h in r.head]
     if head_only:
-        return "\r\n".join(head).encode("utf-8", errors="surrogateescape"), close_write
+        w.data = "\r\n".join(head).encode("utf-8", errors="surrogateescape")
+        return w
     text = r.body.replace("{SESSION}", session)
     if _header(r, "transfer-encoding") is not None:  # chunked bodies: one line per CRLF
         text = "".join(line + "\r\n" for line in text.split("\n")) + "\r\n"
@@ -80,8 +94,8 @@ def _wire_bytes(request: Request, port: int, session: str) -> tuple[bytes, bool]
         head.append(f"Content-Length: {len(body)}")
     if _header(r, "connection") is None:
         head.append("Connection: close")
-    data = ("\r\n".join(head) + "\r\n\r\n").encode("utf-8", errors="surrogateescape") + body
-    return data, close_write
+    w.data = ("\r\n".join(head) + "\r\n\r\n").encode("utf-8", errors="surrogateescape") + body
+    return w
 
 
 def _free_port() -> int:
@@ -102,18 +116,25 @@ def _wait_ready(port: int) -> bool:
     return False
 
 
-def _round_trip(port: int, request: tuple[bytes, bool]) -> bytes:
-    data, close_write = request
+def _round_trip(port: int, w: Wire, server: subprocess.Popen[bytes], keep: list[Any]) -> bytes:
+    """Sends on a new connection; reads to EOF, or only the head of a connection kept open."""
     out = b""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        try:
-            s.sendall(data)
-            if close_write:
-                s.shutdown(socket.SHUT_WR)
-            while chunk := s.recv(65536):
-                out += chunk
-        except OSError:
-            pass
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    try:
+        s.sendall(w.data)
+        if w.close_write:
+            s.shutdown(socket.SHUT_WR)
+        if w.stop_server:
+            time.sleep(0.3)
+            server.send_signal(signal.SIGTERM)
+        while chunk := s.recv(65536):
+            out += chunk
+            if w.keep_open and b"\r\n\r\n" in out:
+                keep.append(s)
+                return out[: out.index(b"\r\n\r\n") + 4]
+    except OSError:
+        pass
+    s.close()
     return out
 
 
@@ -171,15 +192,20 @@ def run(argv: list[str], env: dict[str, str], t: Transcript) -> tuple[list[Any],
         env={**env, **t.env, "MCPCXX_EXAMPLE_HTTP_PORT": str(port)},
     )
     responses: list[Any] = []
+    keep: list[Any] = []
+    stopped = False  # a second SIGTERM could cut the fixture's graceful stop short
     try:
         if _wait_ready(port):
             session = [""]
             for r in requests(t):
-                responses.append(
-                    _parse(_round_trip(port, _wire_bytes(r, port, session[0])), session)
-                )
+                w = _wire_bytes(r, port, session[0])
+                stopped = stopped or w.stop_server
+                responses.append(_parse(_round_trip(port, w, proc, keep), session))
     finally:
-        proc.send_signal(signal.SIGTERM)
+        for s in keep:
+            s.close()
+        if not stopped:
+            proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
     return responses, proc.returncode, err.decode(errors="replace")[-3000:]
 

@@ -53,18 +53,29 @@ bool take_directive(http_request& r, const std::string& name) {
   return r.head.size() != before;
 }
 
-// The bytes of a request and whether to half-close after sending them. Directives:
-// X-Golden-Head-Only sends the head lines alone (no blank line, no added headers);
-// X-Golden-Close-Write shuts the write side down after sending (a truncated request).
-std::pair<std::string, bool> wire_bytes(http_request r, int port, const std::string& session) {
+// A request as sent, with what the runner does around it.
+struct wire_request {
+  std::string bytes;
+  bool close_write = false;  ///< X-Golden-Close-Write: half-close after sending
+  bool keep_open = false;    ///< X-Golden-Keep-Open: read the head only, keep the connection
+  bool stop_server = false;  ///< X-Golden-Stop-Server: SIGTERM the fixture 300 ms after sending
+};
+
+// The bytes of a request and the directives around it; X-Golden-Head-Only sends the head lines
+// alone (no blank line, no added headers).
+wire_request wire_bytes(http_request r, int port, const std::string& session) {
   const bool head_only = take_directive(r, "x-golden-head-only");
-  const bool close_write = take_directive(r, "x-golden-close-write");
+  wire_request w;
+  w.close_write = take_directive(r, "x-golden-close-write");
+  w.keep_open = take_directive(r, "x-golden-keep-open");
+  w.stop_server = take_directive(r, "x-golden-stop-server");
   for (auto& h : r.head) h = substitute(h, session);
   r.body = substitute(r.body, session);
   std::string out;
   if (head_only) {
     for (std::size_t i = 0; i < r.head.size(); ++i) out += (i ? "\r\n" : "") + r.head[i];
-    return {out, close_write};
+    w.bytes = out;
+    return w;
   }
   if (has_header(r, "transfer-encoding")) {  // chunked bodies are written one line per CRLF
     std::string chunked;
@@ -77,7 +88,8 @@ std::pair<std::string, bool> wire_bytes(http_request r, int port, const std::str
     r.head.push_back("Content-Length: " + std::to_string(r.body.size()));
   if (!has_header(r, "connection")) r.head.push_back("Connection: close");
   for (const auto& h : r.head) out += h + "\r\n";
-  return {out + "\r\n" + r.body, close_write};
+  w.bytes = out + "\r\n" + r.body;
+  return w;
 }
 
 int free_port() {
@@ -118,17 +130,22 @@ bool wait_ready(int port) {
   return false;
 }
 
-// Sends `bytes` on a new connection and reads until the server closes it (10 s at most).
-std::string round_trip(int port, const std::pair<std::string, bool>& request) {
-  const std::string& bytes = request.first;
+// Sends a request on a new connection and reads until the server closes it (10 s at most), or
+// only up to the end of the response head when the connection is to stay open (its fd is then
+// appended to `open`).
+std::string round_trip(int port, const wire_request& w, pid_t server, std::vector<int>& open) {
   const int fd = connect_to(port);
   if (fd < 0) return "";
-  for (std::size_t sent = 0; sent < bytes.size();) {
-    const ssize_t k = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+  for (std::size_t sent = 0; sent < w.bytes.size();) {
+    const ssize_t k = ::send(fd, w.bytes.data() + sent, w.bytes.size() - sent, MSG_NOSIGNAL);
     if (k <= 0) break;
     sent += static_cast<std::size_t>(k);
   }
-  if (request.second) ::shutdown(fd, SHUT_WR);
+  if (w.close_write) ::shutdown(fd, SHUT_WR);
+  if (w.stop_server) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(server, SIGTERM);
+  }
   std::string out;
   char buf[65536];
   pollfd p{fd, POLLIN, 0};
@@ -136,6 +153,10 @@ std::string round_trip(int port, const std::pair<std::string, bool>& request) {
     const ssize_t k = ::recv(fd, buf, sizeof buf, 0);
     if (k <= 0) break;
     out.append(buf, static_cast<std::size_t>(k));
+    if (w.keep_open && out.find("\r\n\r\n") != std::string::npos) {
+      open.push_back(fd);
+      return out.substr(0, out.find("\r\n\r\n") + 4);
+    }
   }
   ::close(fd);
   return out;
@@ -222,13 +243,18 @@ std::vector<json> run_http(const command& cmd, const transcript& t, std::string&
   with_port.env.push_back("MCPCXX_EXAMPLE_HTTP_PORT=" + std::to_string(port));
   process p = spawn(with_port, t);
   std::vector<json> out;
+  std::vector<int> open;
+  bool stopped = false;  // a second SIGTERM could cut the fixture's graceful stop short
   if (wait_ready(port)) {
     std::string session;
     for (const auto& r : http_requests(t)) {
-      out.push_back(parse_response(round_trip(port, wire_bytes(r, port, session)), session));
+      const wire_request w = wire_bytes(r, port, session);
+      stopped = stopped || w.stop_server;
+      out.push_back(parse_response(round_trip(port, w, p.pid, open), session));
     }
   }
-  ::kill(p.pid, SIGTERM);
+  for (int fd : open) ::close(fd);
+  if (!stopped) ::kill(p.pid, SIGTERM);
   finish(p, stderr_text, exit_code);
   return out;
 }
