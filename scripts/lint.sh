@@ -16,6 +16,7 @@ db="${MCPCXX_LINT_BUILD:-build/lint}"
 cmake -S . -B "$db" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPCXX_BUILD_PYTHON=ON \
   -DMCPCXX_BUILD_TESTS=ON -DMCPCXX_BUILD_EXAMPLES=ON > "$db.configure.log" 2>&1 \
   || { cat "$db.configure.log"; exit 1; }
+python3 scripts/check_layers.py "$db"
 # Every C++ folder that ships: the library (every layer), the bindings and the examples. The
 # GoogleTest suites and bench/ are left out for CI time (about 10 s of clang-tidy per file).
 mapfile -t tidy < <(git ls-files 'cpp/src/*.cpp' 'python/bindings/*.cpp' 'examples/*.cpp')
