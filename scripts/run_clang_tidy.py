@@ -3,8 +3,9 @@
 Usage: python3 scripts/run_clang_tidy.py BUILD_DIR BASELINE FILE...
 
 A file's result is cached under $MCPCXX_TIDY_CACHE (default ~/.cache/mcpcxx-clang-tidy), keyed by
-the clang-tidy version, .clang-tidy and the file's preprocessed text, so an unchanged file is not
-analysed twice on one machine. Findings are compared with BASELINE (one `path: [check] message` a
+the clang-tidy version, .clang-tidy and the file's preprocessed text (without line markers, so
+the same source in another checkout hits), so an unchanged file is not analysed twice on one
+machine. Findings are compared with BASELINE (one `path: [check] message` a
 line, the debt known when the check was extended, each to be fixed by its owner): a finding not in
 the baseline fails the run, and so does a baseline line that no longer occurs (delete it).
 """
@@ -55,7 +56,7 @@ def findings_of(text: str) -> list[str]:
 
 def tidy(build: Path, entry: dict[str, str], salt: bytes, cache: Path) -> list[str]:
     """Findings for one file, from the cache or from a clang-tidy run."""
-    key = hashlib.sha256(salt + entry["command"].encode() + preprocess(entry)).hexdigest()
+    key = hashlib.sha256(salt + preprocess(entry)).hexdigest()
     hit = cache / key
     if hit.is_file():
         return json.loads(hit.read_text())
