@@ -46,6 +46,7 @@ fi
 auditwheel=(env PATH="$tools/bin:$PATH" "$tools/bin/auditwheel")
 mkdir -p "$out"
 rm -f "$out"/mcpcxx-*.whl
+failed=()
 
 for v in $pythons; do
   py="$(find_python "$v")"
@@ -107,9 +108,17 @@ EOF
   run_dir="$root/build/pytest-run-$tag"
   mkdir -p "$run_dir"
   start=$SECONDS
-  (cd "$run_dir" && MCPCXX_SOURCE_DIR="$root" "$venv/bin/python" -m pytest -q \
-     -c "$root/pyproject.toml" --rootdir "$root" "$root/tests/python" -p no:cacheprovider \
-     -m 'not interop and not slow')
-  echo "$tag: pytest took $((SECONDS - start))s"
+  # Every interpreter is tested even when an earlier one fails; the run fails at the end.
+  if (cd "$run_dir" && MCPCXX_SOURCE_DIR="$root" "$venv/bin/python" -m pytest -q \
+        -c "$root/pyproject.toml" --rootdir "$root" "$root/tests/python" -p no:cacheprovider \
+        -m 'not interop and not slow'); then
+    echo "$tag: pytest passed in $((SECONDS - start))s"
+  else
+    echo "$tag: pytest FAILED after $((SECONDS - start))s" >&2
+    failed+=("$tag")
+  fi
 done
 ls -l "$out"
+if ((${#failed[@]})); then
+  fail "the test suite failed against the wheel(s) for: ${failed[*]}"
+fi
