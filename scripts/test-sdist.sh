@@ -21,7 +21,8 @@ version="$(sed -n 's/^project(mcpcxx VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 stage "sdist (scikit-build-core's PEP 517 build_sdist)"
 rm -rf "$work"
 mkdir -p "$work/dist"
-sdist="$("$py" -c 'import sys; from scikit_build_core.build import build_sdist; print(build_sdist(sys.argv[1]))' "$work/dist")"
+# build_sdist logs to stdout too; the archive's name is the last line.
+sdist="$("$py" -c 'import sys; from scikit_build_core.build import build_sdist; print(build_sdist(sys.argv[1]))' "$work/dist" | tail -n 1)"
 [[ "$sdist" == "mcpcxx-$version.tar.gz" ]] || fail "unexpected sdist name $sdist"
 tar -xzf "$work/dist/$sdist" -C "$work"
 src="$work/mcpcxx-$version"
