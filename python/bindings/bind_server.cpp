@@ -209,13 +209,7 @@ void bind_server(py::module_& m) {
          "open_session",
          [](server_handle& h, py::object sink, const std::string& transport, bool inline_dispatch) {
            session_options o;
-           if (transport == "in_process") {
-             o.transport = transport_kind::in_process;
-           } else if (transport == "stdio") {
-             o.transport = transport_kind::stdio;
-           } else if (transport == "http") {
-             o.transport = transport_kind::http;
-           } else {
+           if (transport != "in_process" && transport != "stdio" && transport != "http") {
              throw py::value_error("transport must be 'in_process', 'stdio' or 'http', not '" +
                                    transport + "'");
            }

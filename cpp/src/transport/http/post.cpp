@@ -128,7 +128,7 @@ void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
     return out->send(rpc_error(400, msg.id, error_code::header_mismatch, *mismatch));
   }
   static const auto sink = std::make_shared<null_sink>();
-  session s = ctx_->srv.open_session(sink, {transport_kind::http});
+  session s = ctx_->srv.open_session(sink, session_options{});
   if (!principal.is_null()) s.set_principal(std::move(principal));
   if (msg.kind != message_kind::request) {
     s.receive(std::move(msg));
@@ -183,7 +183,7 @@ void endpoint::post_initialize(jsonrpc::message msg, json principal,
   }
   auto hs = std::make_shared<http_session>(mint_session_id(), principal_key(principal),
                                            ctx_->opts.replay_buffer_events);
-  hs->set_engine(ctx_->srv.open_session(std::make_shared<legacy_sink>(hs), {transport_kind::http}));
+  hs->set_engine(ctx_->srv.open_session(std::make_shared<legacy_sink>(hs), session_options{}));
   if (!principal.is_null()) hs->engine().set_principal(std::move(principal));
   exchange_setup setup;
   setup.id = *msg.id;
