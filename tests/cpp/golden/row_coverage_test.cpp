@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -170,9 +171,21 @@ bool transcript_shows_row(const transcript& t, const doc_row& row) {
                      [&](const json& e) { return entry_shows_row(e, row); });
 }
 
+// Rows no transcript can show, and why (tests/golden/README.md). A listed row that a transcript
+// names fails the test, so the list cannot go stale.
+const std::map<std::string, std::string>& rows_without_transcript() {
+  static const std::map<std::string, std::string> m = {
+      {"H16",
+       "a request arriving while the server stops needs a pipelined or keep-alive connection; "
+       "the listener closes at once and the runners send one request per connection"},
+      {"H26", "the transport's own handling throwing is a server bug no request can provoke"}};
+  return m;
+}
+
 // Every transcript that names the row must show it, and at least one must name it.
 TEST_P(row_coverage, a_transcript_names_the_row_and_asserts_its_code_and_message) {
   const doc_row& row = GetParam();
+  const auto exempt = rows_without_transcript().find(row.id);
   int naming = 0;
   for (const auto& t : transcripts()) {
     if (!t.pending.empty() || std::find(t.rows.begin(), t.rows.end(), row.id) == t.rows.end())
@@ -182,6 +195,10 @@ TEST_P(row_coverage, a_transcript_names_the_row_and_asserts_its_code_and_message
         << fs::path(t.path).filename().string() << " names row " << row.id
         << " but none of its expected replies has code " << row.code << " / category "
         << row.category << " with a message matching " << row.message;
+  }
+  if (exempt != rows_without_transcript().end()) {
+    ASSERT_EQ(naming, 0) << row.id << " now has a transcript: drop it from rows_without_transcript";
+    GTEST_SKIP() << row.id << " has no transcript: " << exempt->second;
   }
   EXPECT_GT(naming, 0) << "no transcript names row " << row.id << " in its rows: line";
 }
