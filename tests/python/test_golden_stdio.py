@@ -26,7 +26,7 @@ import pytest
 import golden_http
 import golden_schema
 import mcpcxx
-from golden import FIXTURES, Transcript, compare, files, load, normalize
+from golden import FIXTURES, Transcript, canonical, compare, files, load
 
 SOURCE_DIR = golden_schema.SOURCE_DIR
 CPP_SERVER = Path(
@@ -86,7 +86,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("path", "fixture"), CASES)
-def test_transcript_over_stdio(path: Path, fixture: str) -> None:
+def test_transcript(path: Path, fixture: str) -> None:
     t = load(path)
     if t.pending and os.environ.get("MCPCXX_GOLDEN_PENDING") != "1":
         pytest.skip(f"pending (MCPCXX_GOLDEN_PENDING=1 runs it): {t.pending}")
@@ -114,7 +114,7 @@ def check_http(t: Transcript, fixture: str) -> None:
     argv, env = _command(fixture)
     actual, returncode, stderr = golden_http.run(argv, env, t)
     assert returncode == 0, f"{fixture} fixture exited {returncode}:\n{stderr}"
-    assert [normalize(a) for a in actual] == [normalize(e) for e in t.server], stderr
+    assert [canonical(a) for a in actual] == [canonical(e) for e in t.server], stderr
     require_schemas()
     problems = []
     for request, response in zip(golden_http.requests(t), actual, strict=True):
