@@ -49,6 +49,8 @@ enum class situation : std::uint8_t {
   P2i_response_bad_id,
   P3_message_too_large,
   P3a_message_too_deep,
+  P3b_out_of_memory,
+  P3c_stdio_line_too_long,
   // ---- engine: session and routing ----
   P4_batch_not_allowed,
   P5_initialize_in_batch,
@@ -186,6 +188,10 @@ std::string render_text(situation s, const json& args) noexcept;
 /// The HTTP status for `s` in the given era (modern = 2026-07-28). Rows without an HTTP status of
 /// their own in that era (tool rows) return 200: the JSON-RPC body rides on a 200.
 int http_status(situation s, bool modern) noexcept;
+
+/// The HTTP status for the row with stable id `id` (frame_info::situation, e.g. "P8"); 200 for
+/// an empty id (a result or notification) and 500 for an id the table does not know (a bug).
+int http_status(std::string_view id, bool modern) noexcept;
 
 /// How many renders so far met a missing argument (a programming error; tests assert on it).
 std::size_t missing_argument_count() noexcept;

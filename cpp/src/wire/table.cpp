@@ -94,6 +94,12 @@ constexpr std::array k_rows{
   P(s::P3a_message_too_deep, "P3a", both, ec::invalid_request, 400, 400,
     "Invalid request: the message nests arrays or objects deeper than the maximum depth of {limit}; flatten the params.",
     "", "A message over the nesting limit (default 64; id echoed when it can be read)", "codec.txtar"),
+  P(s::P3b_out_of_memory, "P3b", both, ec::internal_error, 503, 503,
+    "Internal error: the server ran out of memory reading a message of {size} bytes; retry later, or send a smaller message.",
+    "", "Allocation failed while parsing (the codec still answers instead of throwing)", ""),
+  P(s::P3c_stdio_line_too_long, "P3c", both, ec::invalid_request, 413, 413,
+    "Invalid request: the message exceeds the maximum size of {limit} bytes; send smaller messages.",
+    "", "A stdio line over the size limit, dropped by the framing before parsing (id null: never read)", ""),
   // ---- engine: session and routing ----
   P(s::P4_batch_not_allowed, "P4", both, ec::invalid_request, 400, 400,
     "Invalid request: JSON-RPC batches are only supported on sessions that negotiated 2025-03-26; send one message at a time",
@@ -363,6 +369,13 @@ const row* find_row(std::string_view id) noexcept {
 int http_status(situation w, bool modern) noexcept {
   const row& r = row_of(w);
   return modern ? r.http_modern : r.http_legacy;
+}
+
+int http_status(std::string_view id, bool modern) noexcept {
+  if (id.empty()) return 200;
+  const row* r = find_row(id);
+  if (r == nullptr) return 500;
+  return modern ? r->http_modern : r->http_legacy;
 }
 
 }  // namespace mcpcxx::wire
