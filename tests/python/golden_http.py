@@ -125,7 +125,7 @@ def _round_trip(port: int, w: Wire, server: subprocess.Popen[bytes], keep: list[
         if w.close_write:
             s.shutdown(socket.SHUT_WR)
         if w.stop_server:
-            time.sleep(0.3)
+            time.sleep(1.0)
             server.send_signal(signal.SIGTERM)
         while chunk := s.recv(65536):
             out += chunk

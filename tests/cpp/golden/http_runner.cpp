@@ -58,7 +58,7 @@ struct wire_request {
   std::string bytes;
   bool close_write = false;  ///< X-Golden-Close-Write: half-close after sending
   bool keep_open = false;    ///< X-Golden-Keep-Open: read the head only, keep the connection
-  bool stop_server = false;  ///< X-Golden-Stop-Server: SIGTERM the fixture 300 ms after sending
+  bool stop_server = false;  ///< X-Golden-Stop-Server: SIGTERM the fixture 1 s after sending
 };
 
 // The bytes of a request and the directives around it; X-Golden-Head-Only sends the head lines
@@ -143,7 +143,7 @@ std::string round_trip(int port, const wire_request& w, pid_t server, std::vecto
   }
   if (w.close_write) ::shutdown(fd, SHUT_WR);
   if (w.stop_server) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
     ::kill(server, SIGTERM);
   }
   std::string out;
