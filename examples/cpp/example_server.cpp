@@ -312,17 +312,10 @@ int serve_http_until_signal(mcpcxx::server& s, const sigset_t& stop_signals, int
   return 0;
 }
 
-}  // namespace
-
-int main() {
-  // MCPCXX_EXAMPLE_HTTP_PORT=N serves Streamable HTTP on 127.0.0.1:N instead of stdio (the golden
-  // transcripts of the HTTP rows). Block the stop signals before the engine starts its threads.
-  const char* http_port = std::getenv("MCPCXX_EXAMPLE_HTTP_PORT");
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  if (http_port != nullptr) pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+// Server settings; MCPCXX_EXPOSE_DETAILS=1 adds exception text to internal errors and
+// MCPCXX_MAX_MESSAGE_BYTES lowers the size limit so a transcript can show rows P3 and P3c without
+// carrying a 4 MiB line.
+mcpcxx::server_options options_from_env() {
   mcpcxx::server_options opts;
   opts.info = {.name = "mcpcxx-example",
                .version = "0.1.0",
@@ -334,12 +327,24 @@ int main() {
       v != nullptr && std::string_view(v) == "1") {
     opts.expose_exception_details = true;
   }
-  // MCPCXX_MAX_MESSAGE_BYTES lowers the size limit so a transcript can show row P3 without
-  // carrying a 4 MiB line.
   if (const char* v = std::getenv("MCPCXX_MAX_MESSAGE_BYTES"); v != nullptr) {
     opts.limits.max_message_bytes = std::strtoull(v, nullptr, 10);
   }
-  mcpcxx::server s(opts);
+  return opts;
+}
+
+}  // namespace
+
+int main() {
+  // MCPCXX_EXAMPLE_HTTP_PORT=N serves Streamable HTTP on 127.0.0.1:N instead of stdio (the golden
+  // transcripts of the HTTP rows). Block the stop signals before the engine starts its threads.
+  const char* http_port = std::getenv("MCPCXX_EXAMPLE_HTTP_PORT");
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  if (http_port != nullptr) pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  mcpcxx::server s(options_from_env());
   add_tools(s);
   add_contract_tools(s);
   add_lifecycle_tools(s);
