@@ -42,8 +42,10 @@ class line_reader final : public line_handler {
 
  private:
   void read_some();
-  /// Answers a message whose processing threw, so that no request goes unanswered.
-  void answer_failure(const std::optional<jsonrpc::message>& msg, const std::exception& e);
+  /// Logs a message whose processing threw and answers it (P24 with a reference) unless it was
+  /// a notification or a response; `kind` is empty when parsing itself threw.
+  void answer_failure(std::optional<jsonrpc::message_kind> kind,
+                      std::optional<jsonrpc::request_id> id, const std::exception& e);
 
   std::unique_ptr<asio::posix::stream_descriptor> in_;
   session session_;

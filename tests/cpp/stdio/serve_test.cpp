@@ -171,7 +171,8 @@ TEST_F(Serve, OverlongLineIsRejectedWithoutStoppingTheStream) {
   EXPECT_EQ(e.at("error").at("code"), -32600) << e;
   EXPECT_TRUE(e.at("id").is_null());
   EXPECT_EQ(e.at("error").at("message"),
-            "Message exceeds the maximum size of 512 bytes; send smaller messages.");
+            "Invalid request: the message exceeds the maximum size of 512 bytes; send smaller "
+            "messages.");
   EXPECT_EQ(reply().at("id"), 10);
   EXPECT_EQ(finish(), 0);
 }

@@ -12,6 +12,8 @@ namespace mcpcxx::http {
 
 namespace {
 
+using mcpcxx::wire::situation;
+
 constexpr std::string_view k_version_key = "io.modelcontextprotocol/protocolVersion";
 
 std::string lower(std::string_view s) {
@@ -23,22 +25,19 @@ std::string lower(std::string_view s) {
 
 // Reads one header that must appear at most once; sets `error` for duplicates or bad values.
 std::optional<std::string> single(const request& req, std::string_view name,
-                                  std::string_view display, std::optional<std::string>& error) {
+                                  std::string_view display, std::optional<problem>& error) {
   std::size_t n = req.header_count(name);
   if (n == 0) return std::nullopt;
   if (n > 1) {
-    error = "Header mismatch: " + std::string(display) + " appears more than once";
+    error = problem{situation::H29_header_repeated, {{"header", display}}};
     return std::nullopt;
   }
   auto decoded = decode_header_value(*req.header(name));
-  if (!decoded) {
-    error = "Header mismatch: " + std::string(display) +
-            " has invalid characters or bad base64; encode non-ASCII values as =?base64?...?=";
-  }
+  if (!decoded) error = problem{situation::H30_header_bad_encoding, {{"header", display}}};
   return decoded;
 }
 
-std::optional<std::string> check_name(const request& req, const jsonrpc::message& msg) {
+std::optional<problem> check_name(const request& req, const jsonrpc::message& msg) {
   const char* field = msg.method == "resources/read" ? "uri" : "name";
   if (msg.method != "tools/call" && msg.method != "resources/read" && msg.method != "prompts/get") {
     return std::nullopt;
@@ -46,14 +45,12 @@ std::optional<std::string> check_name(const request& req, const jsonrpc::message
   if (!msg.params.is_object() || !msg.params.contains(field) || !msg.params[field].is_string()) {
     return std::nullopt;  // the engine reports the malformed params
   }
-  std::optional<std::string> error;
+  std::optional<problem> error;
   auto value = single(req, "mcp-name", "Mcp-Name", error);
   if (error) return error;
   const auto& body = msg.params[field].get_ref<const std::string&>();
-  if (!value) return "Header mismatch: the Mcp-Name header is required for " + msg.method;
-  if (*value != body) {
-    return "Header mismatch: Mcp-Name does not match params." + std::string(field) + " in the body";
-  }
+  if (!value) return problem{situation::H35_name_header_missing, {{"method", msg.method}}};
+  if (*value != body) return problem{situation::H36_name_header_mismatch, {{"field", field}}};
   return std::nullopt;
 }
 
@@ -80,8 +77,8 @@ const json* argument_at(const json& args, const std::vector<std::string>& path) 
   return cur->is_null() ? nullptr : cur;
 }
 
-std::optional<std::string> check_params(transport_context& ctx, const request& req,
-                                        const jsonrpc::message& msg) {
+std::optional<problem> check_params(transport_context& ctx, const request& req,
+                                    const jsonrpc::message& msg) {
   if (msg.method != "tools/call" || !msg.params.is_object() || !msg.params.contains("name") ||
       !msg.params["name"].is_string()) {
     return std::nullopt;
@@ -92,17 +89,17 @@ std::optional<std::string> check_params(transport_context& ctx, const request& r
   json args = msg.params.value("arguments", json::object());
   for (const auto& h : headers) {
     std::string display = "Mcp-Param-" + h.name;
-    std::optional<std::string> error;
+    std::optional<problem> error;
     auto value = single(req, "mcp-param-" + lower(h.name), display, error);
     if (error) return error;
     const json* arg = argument_at(args, h.path);
     if (arg == nullptr && value) {
-      return "Header mismatch: " + display + " is present but the argument is not in the body";
+      return problem{situation::H37_param_header_without_argument, {{"header", display}}};
     }
     if (arg == nullptr) continue;
-    if (!value) return "Header mismatch: the " + display + " header is required for this call";
+    if (!value) return problem{situation::H38_param_header_missing, {{"header", display}}};
     if (!same_value(*value, *arg, h.type)) {
-      return "Header mismatch: " + display + " does not match the argument in the body";
+      return problem{situation::H39_param_header_mismatch, {{"header", display}}};
     }
   }
   return std::nullopt;
@@ -110,27 +107,24 @@ std::optional<std::string> check_params(transport_context& ctx, const request& r
 
 }  // namespace
 
-std::optional<std::string> check_modern_headers(transport_context& ctx, const request& req,
-                                                const jsonrpc::message& msg) {
-  std::optional<std::string> error;
+std::optional<problem> check_modern_headers(transport_context& ctx, const request& req,
+                                            const jsonrpc::message& msg) {
+  std::optional<problem> error;
   auto version = single(req, "mcp-protocol-version", "MCP-Protocol-Version", error);
   if (error) return error;
-  if (!version) return "Header mismatch: the MCP-Protocol-Version header is required";
+  if (!version) return problem{situation::H31_version_header_missing};
   if (msg.params.is_object() && msg.params.contains("_meta") && msg.params["_meta"].is_object()) {
     const json& meta = msg.params["_meta"];
     auto it = meta.find(k_version_key);
     if (it != meta.end() && it->is_string() && *version != it->get_ref<const std::string&>()) {
-      return "Header mismatch: MCP-Protocol-Version does not match params._meta[\"" +
-             std::string(k_version_key) + "\"]";
+      return problem{situation::H32_version_header_mismatch};
     }
   }
   auto method = single(req, "mcp-method", "Mcp-Method", error);
   if (error) return error;
   bool is_request = msg.kind == jsonrpc::message_kind::request;
-  if (!method && is_request) return "Header mismatch: the Mcp-Method header is required";
-  if (method && *method != msg.method) {
-    return "Header mismatch: Mcp-Method does not match the method in the body";
-  }
+  if (!method && is_request) return problem{situation::H33_method_header_missing};
+  if (method && *method != msg.method) return problem{situation::H34_method_header_mismatch};
   if (!is_request) return std::nullopt;
   if (auto e = check_name(req, msg)) return e;
   return check_params(ctx, req, msg);
