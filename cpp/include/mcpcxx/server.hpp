@@ -31,9 +31,6 @@ inline constexpr const char* k_supported_versions[] = {"2026-07-28", "2025-11-25
 inline constexpr std::string_view k_modern_version = "2026-07-28";
 /// The newest legacy revision (initialize counter-offer).
 inline constexpr std::string_view k_latest_legacy_version = "2025-11-25";
-/// True for a revision served through initialize (every supported version but 2026-07-28). The
-/// one definition: the engine's initialize and the HTTP transport's header checks both use it.
-bool is_legacy_version(std::string_view version) noexcept;
 
 /// The server's Implementation object.
 struct server_info {

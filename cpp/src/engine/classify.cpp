@@ -29,22 +29,26 @@ method_outcome unexpected(const exchange& ex, const wire::tool_facts* tool, cons
                  {"detail", f.detail}};
   if (tool == nullptr) {
     ex.eng().log().write("error", "handler_exception", std::move(fields));
-    return method_outcome::protocol("P24", wire::internal_error(ref), ref);
+    return method_outcome::protocol(situation::P24_internal_error, {{"reference", ref}}, ref);
   }
   fields["tool"] = tool->name;
   ex.eng().log().write("error", "tool_exception", std::move(fields));
-  std::optional<std::string> exposed;
-  if (ex.eng().options().expose_exception_details) exposed = f.summary;
-  return method_outcome::tool_failed("T3", wire::unexpected_error_result(*tool, ref, exposed),
-                                     "internal", ref);
+  json args = {{"name", tool->name}, {"reference", ref}};
+  if (ex.eng().options().expose_exception_details) args["detail"] = f.summary;
+  return method_outcome::tool_failed(
+      tool->read_only ? situation::T3_unexpected_read_only : situation::T3w_unexpected_may_have_run,
+      args, tool->has_output_schema, "internal", ref);
 }
 
 method_outcome typed_tool_error(const tool_error& e, const wire::tool_facts* tool) {
   const std::string category(to_string(e.category()));
   if (tool != nullptr) {
-    return method_outcome::tool_failed("T2", wire::tool_error_result(*tool, e), category);
+    return method_outcome::tool_failed(
+        situation::T2_tool_error,
+        {{"name", tool->name}, {"message", e.message()}, {"details", e.details()}},
+        tool->has_output_schema, category);
   }
-  method_outcome o = method_outcome::protocol("P26", wire::handler_tool_error(e));
+  method_outcome o = method_outcome::pending_protocol("P26", wire::handler_tool_error(e));
   o.category = category;
   return o;
 }
@@ -52,19 +56,20 @@ method_outcome typed_tool_error(const tool_error& e, const wire::tool_facts* too
 method_outcome not_found(const exchange& ex, const resource_not_found& e,
                          const wire::tool_facts* tool) {
   if (tool != nullptr) {
-    return method_outcome::tool_failed("T7", wire::resource_not_found_result(*tool, e.uri()),
-                                       "not_found");
+    return method_outcome::pending_tool_failed(
+        "T7", wire::resource_not_found_result(*tool, e.uri()), "not_found");
   }
-  const bool modern = ex.facts.modern;
-  return method_outcome::protocol(modern ? "P21" : "P20",
-                                  wire::resource_not_found(e.uri(), modern));
+  return method_outcome::protocol(ex.facts.modern ? situation::P21_resource_not_found_modern
+                                                  : situation::P20_resource_not_found_legacy,
+                                  {{"uri", e.uri()}});
 }
 
 method_outcome missing_capability(const exchange& ex, const missing_client_capability& e) {
   if (ex.facts.modern) {
-    return method_outcome::protocol("P13", wire::missing_client_capability(e.required()));
+    return method_outcome::protocol(situation::P13_missing_client_capability,
+                                    {{"requiredCapabilities", e.required()}});
   }
-  return method_outcome::protocol(
+  return method_outcome::pending_protocol(
       "P25", wire::missing_client_capability_legacy(ex.method(), e.required()));
 }
 
@@ -78,7 +83,8 @@ method_outcome classify(std::exception_ptr error, const exchange& ex, handler_ki
   } catch (const tool_error& e) {
     return typed_tool_error(e, tool);
   } catch (const protocol_error& e) {
-    return method_outcome::protocol("P23", wire::from_protocol_error(e));
+    return method_outcome::protocol(situation::P23_handler_protocol_error,
+                                    wire::handler_error_args(e.code(), e.message(), e.data()));
   } catch (const missing_client_capability& e) {
     return missing_capability(ex, e);
   } catch (const resource_not_found& e) {

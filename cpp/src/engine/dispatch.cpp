@@ -8,7 +8,6 @@
 #include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
 #include "engine/session_state.hpp"
-#include "engine/wire_errors.hpp"
 #include "engine/wire_errors_pending.hpp"
 
 namespace mcpcxx::detail {
@@ -22,8 +21,8 @@ constexpr std::string_view k_level_key = "io.modelcontextprotocol/logLevel";
 
 using refusal = std::optional<method_outcome>;
 
-refusal refuse(std::string_view row, jsonrpc::error_object e) {
-  return method_outcome::protocol(row, std::move(e));
+refusal refuse(situation row, const json& args = json::object()) {
+  return method_outcome::protocol(row, args);
 }
 
 const json* meta_of(const json& params) {
@@ -35,14 +34,15 @@ refusal modern_facts(request_facts& f, const json* meta) {
   std::vector<std::string> missing;
   if (meta == nullptr || !meta->contains(k_version_key)) missing.emplace_back(k_version_key);
   if (meta == nullptr || !meta->contains(k_caps_key)) missing.emplace_back(k_caps_key);
-  if (!missing.empty()) return refuse("P11", wire::missing_modern_meta(missing));
+  if (!missing.empty()) return refuse(situation::P11_missing_modern_meta, {{"missing", missing}});
   const json& version = (*meta)[k_version_key];
   if (!version.is_string() || version.get_ref<const std::string&>() != k_modern_version) {
-    return refuse("P12", wire::unsupported_version(version));
+    return refuse(situation::P12_unsupported_version, {{"requested", version}});
   }
   const json& caps = (*meta)[k_caps_key];
   if (!caps.is_object())
-    return refuse("P15", wire::param_invalid(k_caps_key, "an object (use {} for none)"));
+    return method_outcome::pending_protocol(
+        "P15", wire::param_invalid(k_caps_key, "an object (use {} for none)"));
   f.modern = true;
   f.version = std::string(k_modern_version);
   f.client_capabilities = caps;
@@ -50,7 +50,7 @@ refusal modern_facts(request_facts& f, const json* meta) {
   if (auto it = meta->find(k_level_key); it != meta->end()) {
     auto level =
         it->is_string() ? parse_log_level(it->get_ref<const std::string&>()) : std::nullopt;
-    if (!level) return refuse("P22", wire::invalid_log_level(*it));
+    if (!level) return refuse(situation::P22_invalid_log_level, {{"level", *it}});
     f.min_log_level = level;
   }
   return std::nullopt;
@@ -73,19 +73,22 @@ bool served_modern(const exchange& ex, const json* meta, era_hint hint) {
 
 refusal gate(const exchange& ex, const method_info* m, bool initialized) {
   const auto& f = ex.facts;
-  if (m == nullptr) return refuse("P8", wire::method_not_found(ex.method()));
+  if (m == nullptr) return refuse(situation::P8_method_not_found, {{"method", ex.method()}});
   if (f.modern && (m->flags & in_modern) == 0) {
-    return refuse("P9", wire::method_not_in_era(ex.method(), f.version));
+    return refuse(situation::P9_method_not_in_era,
+                  {{"method", ex.method()}, {"protocolVersion", f.version}});
   }
   if (!f.modern && (m->flags & in_legacy) == 0) {
-    return initialized ? refuse("P9", wire::method_not_in_era(ex.method(), f.version))
-                       : refuse("P14", wire::not_initialized(ex.method()));
+    return initialized ? refuse(situation::P9_method_not_in_era,
+                                {{"method", ex.method()}, {"protocolVersion", f.version}})
+                       : refuse(situation::P14_not_initialized, {{"method", ex.method()}});
   }
   if (!f.modern && !initialized && (m->flags & before_init) == 0) {
-    return refuse("P14", wire::not_initialized(ex.method()));
+    return refuse(situation::P14_not_initialized, {{"method", ex.method()}});
   }
   if (!m->capability.empty() && !ex.eng().has_capability(m->capability)) {
-    return refuse("P10", wire::capability_not_advertised(ex.method(), m->capability));
+    return refuse(situation::P10_capability_not_advertised,
+                  {{"method", ex.method()}, {"capability", m->capability}});
   }
   return std::nullopt;
 }
@@ -94,12 +97,21 @@ refusal gate(const exchange& ex, const method_info* m, bool initialized) {
 refusal route(exchange& ex, era_hint hint, const method_info*& m) {
   json& params = ex.params();
   if (!params.is_null() && !params.is_object()) {
-    return refuse("P15", wire::param_invalid("params", "an object", &params));
+    return method_outcome::pending_protocol("P15",
+                                            wire::param_invalid("params", "an object", &params));
   }
   if (params.is_null()) params = json::object();
   const json* meta = meta_of(params);
   bool initialized = false;
+  m = find_method(ex.method());
   if (served_modern(ex, meta, hint)) {
+    // A method the modern era does not have is unknown whatever its _meta (initialize over a
+    // modern HTTP request is -32601, as the conformance suite expects).
+    if (m == nullptr || (m->flags & in_modern) == 0) {
+      ex.facts.modern = true;
+      ex.facts.version = std::string(k_modern_version);
+      return gate(ex, m, false);
+    }
     if (auto r = modern_facts(ex.facts, meta)) return r;
     initialized = !ex.session().legacy_version().empty();
   } else {
@@ -112,7 +124,6 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
       ex.facts.progress_token = *it;
     }
   }
-  m = find_method(ex.method());
   return gate(ex, m, initialized);
 }
 
@@ -145,7 +156,8 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
     return;
   }
   if (!ex->session().admit(ex, (m->flags & not_cancellable) == 0)) {
-    ex->finish(method_outcome::protocol("P6", wire::duplicate_request_id(ex->id())));
+    ex->finish(method_outcome::protocol(situation::P6_duplicate_request_id,
+                                        {{"id", jsonrpc::id_key(ex->id())}}));
     return;
   }
   if ((m->flags & on_worker) != 0 && !ex->session().options().inline_dispatch) {

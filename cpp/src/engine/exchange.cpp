@@ -4,7 +4,6 @@
 #include "engine/batch_reply.hpp"
 #include "engine/engine.hpp"
 #include "engine/session_state.hpp"
-#include "engine/wire_errors.hpp"
 
 namespace mcpcxx::detail {
 
@@ -39,7 +38,7 @@ method_outcome method_outcome::ok(json result) {
 
 method_outcome method_outcome::tool_reported_error(json result) {
   method_outcome o = ok(std::move(result));
-  o.situation = "T6";
+  o.row_id = ::mcpcxx::wire::row_of(situation::T6_tool_reported_error).id;
   o.category = "tool_result_error";
   o.counted_as = outcome_class::tool_error;
   return o;
@@ -52,26 +51,39 @@ method_outcome method_outcome::cached(std::shared_ptr<const std::string> page) {
   return o;
 }
 
-method_outcome method_outcome::protocol(std::string_view situation, jsonrpc::error_object error,
-                                        std::string reference) {
+method_outcome method_outcome::protocol(situation row, const json& args, std::string reference) {
+  method_outcome o =
+      pending_protocol(::mcpcxx::wire::row_of(row).id, ::mcpcxx::wire::render(row, args));
+  o.reference = std::move(reference);
+  return o;
+}
+
+method_outcome method_outcome::pending_protocol(std::string_view id, jsonrpc::error_object error) {
   method_outcome o;
   o.kind = outcome_kind::protocol_error;
-  o.situation = situation;
+  o.row_id = id;
   o.error = std::move(error);
   o.category = "protocol";
-  o.reference = std::move(reference);
   o.counted_as = outcome_class::protocol_error;
   return o;
 }
 
-method_outcome method_outcome::tool_failed(std::string_view situation, json result,
+method_outcome method_outcome::tool_failed(situation row, const json& args, bool has_output_schema,
                                            std::string category, std::string reference) {
+  method_outcome o = pending_tool_failed(
+      ::mcpcxx::wire::row_of(row).id,
+      ::mcpcxx::wire::render_tool_result(row, args, has_output_schema), std::move(category));
+  o.reference = std::move(reference);
+  return o;
+}
+
+method_outcome method_outcome::pending_tool_failed(std::string_view id, json result,
+                                                   std::string category) {
   method_outcome o;
   o.kind = outcome_kind::tool_failure;
   o.result = std::move(result);
-  o.situation = situation;
+  o.row_id = id;
   o.category = std::move(category);
-  o.reference = std::move(reference);
   o.counted_as = outcome_class::tool_error;
   return o;
 }
@@ -94,10 +106,10 @@ bool exchange::claim() {
 
 bool exchange::finish(method_outcome o) {
   if (!claim()) return false;
-  const std::string_view situation =
-      o.kind == outcome_kind::protocol_error ? o.situation : std::string_view{};
+  const std::string_view row =
+      o.kind == outcome_kind::protocol_error ? o.row_id : std::string_view{};
   std::string frame = frame_for(o);
-  deliver(std::move(frame), situation);
+  deliver(std::move(frame), row);
   log_outcome(o);
   return true;
 }
@@ -120,16 +132,16 @@ std::string exchange::frame_for(method_outcome& o) const {
   const std::string ref = server_log::new_reference();
   eng().log().write("error", "unsupported_outcome",
                     {{"method", method_}, {"reference", ref}, {"kind", static_cast<int>(o.kind)}});
-  o = method_outcome::protocol("P24", wire::internal_error(ref), ref);
+  o = method_outcome::protocol(situation::P24_internal_error, {{"reference", ref}}, ref);
   return jsonrpc::serialize_error(id_, o.error);
 }
 
-void exchange::deliver(std::string frame, std::string_view situation) {
+void exchange::deliver(std::string frame, std::string_view row) {
   if (route_.batch) {
     route_.batch->add(std::move(frame));
     return;
   }
-  session_->send(route_.sink, std::move(frame), {frame_kind::response, situation, facts.modern});
+  session_->send(route_.sink, std::move(frame), {frame_kind::response, row, facts.modern});
 }
 
 bool exchange::abandon(std::string_view why) {
@@ -171,7 +183,7 @@ void exchange::log_outcome(const method_outcome& o) const {
                  {"latencyMs", static_cast<double>(us) / 1000.0},
                  {"era", facts.modern ? "modern" : "legacy"}};
   if (!tool_.empty()) fields["tool"] = tool_;
-  if (!o.situation.empty()) fields["situation"] = o.situation;
+  if (!o.row_id.empty()) fields["situation"] = o.row_id;
   if (!o.reference.empty()) fields["reference"] = o.reference;
   if (o.kind == outcome_kind::protocol_error) fields["code"] = o.error.code;
   eng().log().write(o.counted_as == outcome_class::ok ? "info" : "warning", "request",

@@ -90,7 +90,7 @@ class exchange {
 
  private:
   bool claim();
-  void deliver(std::string frame, std::string_view situation);
+  void deliver(std::string frame, std::string_view row);
   std::string frame_for(method_outcome& o) const;
   void log_outcome(const method_outcome& o) const;
 

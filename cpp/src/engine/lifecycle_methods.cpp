@@ -3,7 +3,7 @@
 #include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
 #include "engine/session_state.hpp"
-#include "engine/wire_errors.hpp"
+#include "wire/era.hpp"
 
 namespace mcpcxx::detail {
 
@@ -33,8 +33,8 @@ json modern_capabilities(json caps) {
 method_outcome handle_initialize(const exchange_ptr& ex, initialize_params& p) {
   const std::string negotiated = ex->session().legacy_version();
   if (!negotiated.empty())
-    return method_outcome::protocol("P7", wire::already_initialized(negotiated));
-  const std::string chosen = is_legacy_version(p.protocol_version)
+    return method_outcome::protocol(situation::P7_already_initialized, {{"version", negotiated}});
+  const std::string chosen = ::mcpcxx::wire::is_legacy_version(p.protocol_version)
                                  ? p.protocol_version
                                  : std::string(k_latest_legacy_version);
   ex->session().update_legacy([&](legacy_state& s) {

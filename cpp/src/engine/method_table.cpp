@@ -16,9 +16,7 @@ constexpr unsigned both = in_legacy | in_modern;
 template <class P, method_outcome (*H)(const exchange_ptr&, P&)>
 method_outcome typed(const exchange_ptr& ex) {
   P params;
-  if (auto refusal = decode(ex->params(), ex->method(), params)) {
-    return method_outcome::protocol(refusal->situation, std::move(refusal->error));
-  }
+  if (auto refusal = decode(ex->params(), ex->method(), params)) return std::move(*refusal);
   return H(ex, params);
 }
 

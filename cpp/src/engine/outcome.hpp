@@ -6,10 +6,12 @@
 //   result          a result object; the exchange adds the era's decoration (resultType, _meta
 //                   serverInfo) before sending it.
 //   cached_page     an already-serialized, already-decorated result (cached list pages).
-//   protocol_error  a JSON-RPC error: the situation row id ("P8", docs/error-model.md) plus the
-//                   error object rendered for that row. Every protocol error carries its row, so
+//   protocol_error  a JSON-RPC error: a row of the situation table (cpp/src/wire) and its
+//                   arguments, rendered by the table. Every protocol error carries its row id, so
 //                   transports (HTTP status) never re-read the frame.
-//   tool_failure    a CallToolResult with isError:true, its row ("T1".."T7") and its category.
+//   tool_failure    a CallToolResult with isError:true rendered from a T row, and its category.
+// Rows the table does not have yet (P25, P26, T7: proposed by the engine) come from
+// wire_errors_pending.hpp through the pending_* constructors, with their proposed id.
 //   input_required  reserved for multi-round-trip requests (next issues); not produced yet.
 //   task            reserved for task-augmented requests (next issues); not produced yet.
 // The exchange refuses to send a reserved kind (it answers the internal-error row and logs it),
@@ -24,7 +26,12 @@
 #include "mcpcxx/json.hpp"
 #include "mcpcxx/jsonrpc.hpp"
 
+#include "wire/situation.hpp"
+
 namespace mcpcxx::detail {
+
+/// A row of the situation table (spelled out because detail::wire names the factory shims).
+using situation = ::mcpcxx::wire::situation;
 
 /// Outcome classes counted by the metrics and named in the request log.
 enum class outcome_class { ok, tool_error, protocol_error, cancelled };
@@ -40,8 +47,8 @@ struct method_outcome {
   /// kind cached_page: the serialized result object.
   std::shared_ptr<const std::string> page;
   /// The situation row ("P8", "T3"); empty for plain results. Static storage (a literal).
-  std::string_view situation;
-  /// kind protocol_error: the error object rendered for `situation`.
+  std::string_view row_id;
+  /// kind protocol_error: the error object rendered for `row_id`.
   jsonrpc::error_object error;
   /// The metrics category ("ok", "invalid_arguments", "timeout", ...).
   std::string category = "ok";
@@ -56,12 +63,16 @@ struct method_outcome {
   static method_outcome tool_reported_error(json result);
   /// An already-serialized, already-decorated result object.
   static method_outcome cached(std::shared_ptr<const std::string> page);
-  /// A JSON-RPC error for row `situation`.
-  static method_outcome protocol(std::string_view situation, jsonrpc::error_object error,
+  /// A JSON-RPC error: row `row` of the situation table rendered with `args`.
+  static method_outcome protocol(situation row, const json& args = json::object(),
                                  std::string reference = {});
-  /// An isError tool result for row `situation`, counted under `category`.
-  static method_outcome tool_failed(std::string_view situation, json result, std::string category,
-                                    std::string reference = {});
+  /// An isError tool result: T row `row` rendered with `args` (which hold "name", the tool).
+  static method_outcome tool_failed(situation row, const json& args, bool has_output_schema,
+                                    std::string category, std::string reference = {});
+  /// A JSON-RPC error of a row the table does not have yet (`id` is the proposed row id).
+  static method_outcome pending_protocol(std::string_view id, jsonrpc::error_object error);
+  /// An isError tool result of a row the table does not have yet.
+  static method_outcome pending_tool_failed(std::string_view id, json result, std::string category);
 };
 
 }  // namespace mcpcxx::detail

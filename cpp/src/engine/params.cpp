@@ -1,23 +1,21 @@
 // Params decoders: one per params struct, each reporting a row instead of writing text.
 #include "engine/params.hpp"
 
-#include "engine/wire_errors.hpp"
 #include "engine/wire_errors_pending.hpp"
 
 namespace mcpcxx::detail {
 
 namespace {
 
-constexpr std::string_view k_invalid_params_row = "P15";
-
-param_refusal missing(std::string_view method, std::string_view field, std::string_view requirement,
-                      std::string_view row = k_invalid_params_row) {
-  return {row, wire::param_missing(method, field, requirement)};
+// P15's two forms ("needs" and "must be"); proposed to the table as templates of their own.
+method_outcome missing(std::string_view method, std::string_view field,
+                       std::string_view requirement) {
+  return method_outcome::pending_protocol("P15", wire::param_missing(method, field, requirement));
 }
 
-param_refusal invalid(std::string_view subject, std::string_view expected,
-                      const json* got = nullptr, std::string_view row = k_invalid_params_row) {
-  return {row, wire::param_invalid(subject, expected, got)};
+method_outcome invalid(std::string_view subject, std::string_view expected,
+                       const json* got = nullptr) {
+  return method_outcome::pending_protocol("P15", wire::param_invalid(subject, expected, got));
 }
 
 const json* member(const json& params, const char* key) {
@@ -59,7 +57,7 @@ decode_result decode(json& params, std::string_view method, set_level_params& ou
   auto it = params.find("level");
   if (it == params.end()) return missing(method, "level", "");
   auto level = it->is_string() ? parse_log_level(it->get_ref<const std::string&>()) : std::nullopt;
-  if (!level) return param_refusal{"P22", wire::invalid_log_level(*it)};
+  if (!level) return method_outcome::protocol(situation::P22_invalid_log_level, {{"level", *it}});
   out.level = *level;
   return std::nullopt;
 }
@@ -72,15 +70,15 @@ decode_result decode(json& params, std::string_view, list_params& out) {
   return std::nullopt;
 }
 
-decode_result decode(json& params, std::string_view method, tools_call_params& out) {
+decode_result decode(json& params, std::string_view, tools_call_params& out) {
   auto name = params.find("name");
   if (name == params.end() || !name->is_string()) {
-    return missing(method, "name", ", the tool name as a string", "P16");
+    return method_outcome::protocol(situation::P16_tool_name_missing);
   }
   auto args = params.find("arguments");
   if (args != params.end() && !args->is_object() && !args->is_null()) {
-    return invalid(std::string(method) + " params.arguments",
-                   "an object mapping argument names to values", &*args, "P16");
+    return method_outcome::protocol(situation::P16a_tool_arguments_not_object,
+                                    {{"type", args->type_name()}});
   }
   out.name = name->get<std::string>();
   if (args != params.end() && args->is_object()) out.arguments = std::move(*args);

@@ -1,8 +1,8 @@
 // Typed params of every method and their decoders. Each method-table row names its params
 // struct; the row decodes the request's params before the handler runs, so handlers receive
 // typed values and no handler writes "invalid params" text. A decoder reports what is wrong as
-// a situation row (P15, or P16 for the tools/call envelope) with its arguments; the wire
-// factories render the text.
+// a situation row (P15; P16/P16a for the tools/call envelope; P22) with its arguments; the
+// table renders the text.
 // Thread-safety: pure functions.
 #pragma once
 
@@ -16,15 +16,12 @@
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/primitives.hpp"
 
+#include "engine/outcome.hpp"
+
 namespace mcpcxx::detail {
 
-/// Why params could not be decoded: the row and the error rendered for it.
-struct param_refusal {
-  std::string_view situation;
-  jsonrpc::error_object error;
-};
-/// Empty when the decoder accepted the params.
-using decode_result = std::optional<param_refusal>;
+/// Empty when the decoder accepted the params; else the refusal (a protocol_error outcome).
+using decode_result = std::optional<method_outcome>;
 
 /// Methods whose params carry nothing but `_meta` (ping, server/discover).
 struct no_params {};

@@ -4,7 +4,6 @@
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
-#include "engine/wire_errors.hpp"
 
 namespace mcpcxx::detail {
 
@@ -13,14 +12,16 @@ method_outcome handle_prompts_get(const exchange_ptr& ex, prompts_get_params& p)
   auto prompt = e.find_prompt(p.name);
   if (!prompt) {
     return method_outcome::protocol(
-        "P19", wire::unknown_prompt(p.name, closest_keys(p.name, e.prompt_names())));
+        situation::P19_unknown_prompt,
+        {{"name", p.name}, {"didYouMean", closest_keys(p.name, e.prompt_names())}});
   }
   std::vector<std::string> missing;
   for (const auto& a : prompt->spec.arguments) {
     if (a.required && p.arguments.count(a.name) == 0) missing.push_back(a.name);
   }
   if (!missing.empty()) {
-    return method_outcome::protocol("P19", wire::missing_prompt_arguments(p.name, missing));
+    return method_outcome::protocol(situation::P19a_missing_prompt_arguments,
+                                    {{"name", p.name}, {"missing", missing}});
   }
   request_context ctx = ex->make_context(ex);
   prompt_result r = prompt->handler(p.arguments, ctx);
@@ -34,7 +35,8 @@ method_outcome handle_complete(const exchange_ptr& ex, complete_params& p) {
   const completion_request& req = p.request;
   if (req.ref_type == "ref/prompt" && !e.find_prompt(req.ref)) {
     return method_outcome::protocol(
-        "P19", wire::unknown_prompt(req.ref, closest_keys(req.ref, e.prompt_names())));
+        situation::P19_unknown_prompt,
+        {{"name", req.ref}, {"didYouMean", closest_keys(req.ref, e.prompt_names())}});
   }
   request_context ctx = ex->make_context(ex);
   completion_result r = e.completion()(req, ctx);

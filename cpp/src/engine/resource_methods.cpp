@@ -3,7 +3,6 @@
 #include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
 #include "engine/session_state.hpp"
-#include "engine/wire_errors.hpp"
 
 namespace mcpcxx::detail {
 
@@ -29,7 +28,9 @@ bool known_uri(engine& e, const std::string& uri) {
 
 method_outcome not_found(const exchange& ex, const std::string& uri) {
   const bool modern = ex.facts.modern;
-  return method_outcome::protocol(modern ? "P21" : "P20", wire::resource_not_found(uri, modern));
+  return method_outcome::protocol(
+      modern ? situation::P21_resource_not_found_modern : situation::P20_resource_not_found_legacy,
+      {{"uri", uri}});
 }
 
 }  // namespace

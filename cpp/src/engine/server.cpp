@@ -6,13 +6,6 @@
 
 namespace mcpcxx {
 
-bool is_legacy_version(std::string_view version) noexcept {
-  for (const char* s : k_supported_versions) {
-    if (version == s) return version != k_modern_version;
-  }
-  return false;
-}
-
 server::server(server_options options)
     : engine_(std::make_shared<detail::engine>(std::move(options))) {}
 

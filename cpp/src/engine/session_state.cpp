@@ -7,11 +7,14 @@
 #include "engine/dispatch.hpp"
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
-#include "engine/wire_errors.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx::detail {
 
 namespace {
+
+using ::mcpcxx::wire::render;
+using ::mcpcxx::wire::row_of;
 
 // The row of a message the codec refused. The codec does not report its row yet (the wire
 // helper's table will); until then the code tells the parse (P1) and shape (P2/P3) rows apart.
@@ -53,8 +56,9 @@ void session_state::receive_one(jsonrpc::message msg, const reply_route& route, 
   switch (msg.kind) {
     case jsonrpc::message_kind::invalid: {
       engine_->count(outcome_class::protocol_error, "invalid_message");
-      engine_->log().write("warning", "invalid_message",
-                           {{"code", msg.error.code}, {"message", msg.error.message}});
+      engine_->log().write(
+          "warning", "invalid_message",
+          {{"code", msg.error.code}, {"message", msg.error.message}});  // wire-text: not wire (log)
       std::string frame = jsonrpc::serialize_error(msg.id, msg.error);
       if (route.batch) return route.batch->add(std::move(frame));
       return send(route.sink, std::move(frame),
@@ -62,7 +66,8 @@ void session_state::receive_one(jsonrpc::message msg, const reply_route& route, 
     }
     case jsonrpc::message_kind::batch:  // a batch inside a batch
       engine_->count(outcome_class::protocol_error, "batch_not_allowed");
-      return route.batch->add(jsonrpc::serialize_error(std::nullopt, wire::batch_not_allowed()));
+      return route.batch->add(
+          jsonrpc::serialize_error(std::nullopt, render(situation::P4_batch_not_allowed)));
     case jsonrpc::message_kind::response:
       // We never send requests, so a response has nothing to answer; note it for operators.
       engine_->log().write("info", "unexpected_response", {});
@@ -104,8 +109,8 @@ void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<fr
                                   era_hint hint) {
   if (legacy_version() != "2025-03-26") {
     engine_->count(outcome_class::protocol_error, "batch_not_allowed");
-    send(target, jsonrpc::serialize_error(std::nullopt, wire::batch_not_allowed()),
-         {frame_kind::response, "P4"});
+    send(target, jsonrpc::serialize_error(std::nullopt, render(situation::P4_batch_not_allowed)),
+         {frame_kind::response, row_of(situation::P4_batch_not_allowed).id});
     return;
   }
   std::vector<jsonrpc::message> parts;
@@ -121,7 +126,8 @@ void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<fr
                           std::make_shared<batch_reply>(shared_from_this(), target, members)};
   for (auto& part : parts) {
     if (part.kind == jsonrpc::message_kind::request && part.method == "initialize") {
-      route.batch->add(jsonrpc::serialize_error(part.id, wire::initialize_in_batch()));
+      route.batch->add(
+          jsonrpc::serialize_error(part.id, render(situation::P5_initialize_in_batch)));
     } else {
       receive_one(std::move(part), route, hint);
     }

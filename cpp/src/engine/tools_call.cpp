@@ -13,30 +13,35 @@ namespace mcpcxx::detail {
 
 namespace {
 
-wire::tool_facts facts(const tool_entry& t) {
-  return {t.spec.name, t.read_only, t.output != nullptr};
-}
+// The table's arguments naming the tool.
+json tool_args(const tool_entry& t) { return {{"name", t.spec.name}}; }
+
+bool has_output(const tool_entry& t) { return t.output != nullptr; }
 
 // Step c: arguments against inputSchema; a failure is a tool execution error (SEP-1303).
 std::optional<method_outcome> argument_problem(const tool_entry& t, const json& args) {
   if (t.input->is_valid(args)) return std::nullopt;
   const auto result = t.input->validate(args);
-  return method_outcome::tool_failed(
-      "T1",
-      wire::invalid_arguments_result(facts(t), schema::format_violations(result, args),
-                                     schema::violations_to_json(result)),
-      "invalid_arguments");
+  json a = tool_args(t);
+  a["violations_text"] = schema::format_violations(result, args);
+  a["violations"] = schema::violations_to_json(result);
+  return method_outcome::tool_failed(situation::T1_invalid_arguments, a, has_output(t),
+                                     "invalid_arguments");
 }
 
 // Step h: the per-tool deadline; whoever settles the exchange first (timer or handler) answers.
 void arm_deadline(const exchange_ptr& ex, const tool_entry& t) {
   if (!t.spec.timeout) return;
   const double seconds = static_cast<double>(t.spec.timeout->count()) / 1000.0;
+  json a = tool_args(t);
+  a["seconds"] = seconds;
+  a["timeoutSeconds"] = seconds;
+  const situation row =
+      t.read_only ? situation::T5_timeout_read_only : situation::T5w_timeout_may_have_run;
   ex->arm_deadline(
       *t.spec.timeout,
-      [name = t.spec.name, read_only = t.read_only, has_output = t.output != nullptr, seconds] {
-        const wire::tool_facts tf{name, read_only, has_output};
-        return method_outcome::tool_failed("T5", wire::timeout_result(tf, seconds), "timeout");
+      [a = std::move(a), row, out = has_output(t)] {
+        return method_outcome::tool_failed(row, a, out, "timeout");
       },
       ex);
 }
@@ -73,8 +78,11 @@ method_outcome result_outcome(const exchange& ex, const tool_entry& t, tool_resu
                           {"reference", ref},
                           {"problem", *problem},
                           {"note", "server bug: the tool broke its own declared result contract"}});
-    return method_outcome::tool_failed("T4", wire::output_mismatch_result(facts(t), ref),
-                                       "internal", ref);
+    json a = tool_args(t);
+    a["reference"] = ref;
+    return method_outcome::tool_failed(t.read_only ? situation::T4_output_mismatch_read_only
+                                                   : situation::T4w_output_mismatch_applied,
+                                       a, has_output(t), "internal", ref);
   }
   if (r.is_error) return method_outcome::tool_reported_error(to_wire(std::move(r)));
   return method_outcome::ok(to_wire(std::move(r)));
@@ -82,7 +90,7 @@ method_outcome result_outcome(const exchange& ex, const tool_entry& t, tool_resu
 
 // Steps d, e, f: run the handler; what it throws goes through the classifier as a tool failure.
 method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& args) {
-  const wire::tool_facts tf = facts(t);
+  const wire::tool_facts tf{t.spec.name, t.read_only, has_output(t)};
   try {
     request_context ctx = ex->make_context(ex);
     return result_outcome(*ex, t, t.handler(args, ctx));
@@ -98,7 +106,8 @@ method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p) {
   const auto tool = ex->eng().find_tool(p.name);
   if (!tool) {
     return method_outcome::protocol(
-        "P17", wire::unknown_tool(p.name, closest_keys(p.name, ex->eng().tool_names())));
+        situation::P17_unknown_tool,
+        {{"name", p.name}, {"didYouMean", closest_keys(p.name, ex->eng().tool_names())}});
   }
   if (auto problem = argument_problem(*tool, p.arguments)) return std::move(*problem);
   arm_deadline(ex, *tool);

@@ -5,6 +5,8 @@
 
 #include "mcpcxx/error_codes.hpp"
 
+#include "wire/situation.hpp"
+
 namespace mcpcxx::detail::wire {
 
 namespace {
@@ -47,25 +49,29 @@ error_object missing_client_capability_legacy(std::string_view method, const jso
       {{"method", method}, {"requiredCapabilities", required}}};
 }
 
+json handler_error_args(int code, const std::string& message, const json& data) {
+  json args = json::object();
+  args["code"] = code;
+  args["message"] = message;
+  args["data"] = data;
+  return args;
+}
+
 error_object handler_tool_error(const tool_error& e) {
   const int code =
       client_side(e.category()) ? error_code::invalid_params : error_code::internal_error;
-  return error_object{code, e.message(), e.details()};
+  // Same shape as P23 (the handler's own text and data), so the table's P23 machinery renders it.
+  return mcpcxx::wire::render(mcpcxx::wire::situation::P23_handler_protocol_error,
+                              handler_error_args(code, e.message(), e.details()));
 }
 
 json resource_not_found_result(const tool_facts& tool, std::string_view uri) {
-  json details = {{"category", to_string(error_category::not_found)},
-                  {"retryable", false},
-                  {"effect", to_string(error_effect::not_applied)},
-                  {"resource", uri}};
-  std::string text = std::string(tool.name) + " failed: resource " + std::string(uri) +
-                     " was not found. List resources to see what exists, then call again with an "
-                     "existing URI. Do not retry unchanged.";
-  json result = {{"content", json::array({{{"type", "text"}, {"text", std::move(text)}}})},
-                 {"isError", true}};
-  if (!tool.has_output_schema) result["structuredContent"] = details;
-  result["_meta"] = {{"mcpcxx/error", std::move(details)}};
-  return result;
+  const tool_error e(std::string(tool.name) + " failed: resource " + std::string(uri) +
+                         " was not found. List resources to see what exists, then call again "
+                         "with an existing URI. Do not retry unchanged.",
+                     error_category::not_found, false, std::string(uri));
+  // Same shape as T2 (a typed tool error), so the table's T2 machinery renders it.
+  return tool_error_result(tool, e);
 }
 
 }  // namespace mcpcxx::detail::wire

@@ -4,6 +4,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "mcpcxx/errors.hpp"
@@ -25,6 +26,8 @@ error_object param_invalid(std::string_view subject, std::string_view expected,
 /// declare. -32600 with data {method, requiredCapabilities}; the text tells the client to start
 /// a new session that declares it (a legacy client cannot send per-request _meta).
 error_object missing_client_capability_legacy(std::string_view method, const json& required);
+/// The arguments of row P23 (a handler's own code, message and data).
+json handler_error_args(int code, const std::string& message, const json& data);
 /// P26 (proposed): a resource reader, prompt or completion handler raised tool_error. The
 /// handler's own text is sent; -32602 for client-side categories (invalid_arguments, not_found,
 /// permission_denied, conflict, precondition_failed), else -32603; data is the error's details.

@@ -189,6 +189,10 @@ std::string render_text(situation s, const json& args) noexcept;
 /// their own in that era (tool rows) return 200: the JSON-RPC body rides on a 200.
 int http_status(situation s, bool modern) noexcept;
 
+/// The HTTP status for the row with stable id `id` (frame_info::situation, e.g. "P8"); 200 for
+/// an empty id (a result or notification) and 500 for an id the table does not know (a bug).
+int http_status(std::string_view id, bool modern) noexcept;
+
 /// How many renders so far met a missing argument (a programming error; tests assert on it).
 std::size_t missing_argument_count() noexcept;
 

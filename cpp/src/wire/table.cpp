@@ -371,4 +371,11 @@ int http_status(situation w, bool modern) noexcept {
   return modern ? r.http_modern : r.http_legacy;
 }
 
+int http_status(std::string_view id, bool modern) noexcept {
+  if (id.empty()) return 200;
+  const row* r = find_row(id);
+  if (r == nullptr) return 500;
+  return modern ? r->http_modern : r->http_legacy;
+}
+
 }  // namespace mcpcxx::wire

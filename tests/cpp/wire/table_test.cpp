@@ -109,7 +109,13 @@ TEST(SituationTable, CodesAreNamedConstantsAndStatusesAreHttp) {
     }
     EXPECT_EQ(http_status(r.which, false), r.http_legacy);
     EXPECT_EQ(http_status(r.which, true), r.http_modern);
+    EXPECT_EQ(http_status(r.id, true), r.http_modern);
+    EXPECT_EQ(http_status(r.id, false), r.http_legacy);
   }
+  EXPECT_EQ(http_status(std::string_view{}, true), 200);
+  EXPECT_EQ(http_status(std::string_view{"P8"}, true), 404);
+  EXPECT_EQ(http_status(std::string_view{"P8"}, false), 200);
+  EXPECT_EQ(http_status(std::string_view{"Z1"}, false), 500);
 }
 
 TEST(SituationTable, CodecRowsCarryTheirJsonRpcPrefix) {
