@@ -83,12 +83,8 @@ void post_exchange::send(std::string frame, frame_kind kind) {
 }
 
 void post_exchange::send_frame(std::string frame, const frame_info& info) {
-  int status = 200;
-  if (!info.situation.empty()) {
-    const auto* row = mcpcxx::wire::find_row(info.situation);
-    status = row != nullptr ? mcpcxx::wire::http_status(row->which, info.modern) : 500;
-  }
-  deliver(std::move(frame), info.kind, status, info.situation.empty());
+  deliver(std::move(frame), info.kind, mcpcxx::wire::http_status(info.situation, info.modern),
+          info.situation.empty());
 }
 
 void post_exchange::deliver(std::string frame, frame_kind kind, int status, bool succeeded) {

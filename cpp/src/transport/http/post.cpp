@@ -114,7 +114,11 @@ void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
   if (msg.kind == message_kind::response) {
     return out->send(row_response({situation::H28_modern_response}, std::nullopt, true));
   }
-  if (auto mismatch = check_modern_headers(*ctx_, req, msg)) {
+  // SEP-2243 headers bind requests that claim 2026-07-28 (body _meta or header). A legacy
+  // request on a modern-only server claims nothing: the engine answers it (initialize: -32601).
+  const std::string* pv = req.header("mcp-protocol-version");
+  bool claims_modern = has_body_version(msg) || pv != nullptr;
+  if (auto mismatch = claims_modern ? check_modern_headers(*ctx_, req, msg) : std::nullopt) {
     return out->send(row_response(*mismatch, msg.id, true));
   }
   static const auto sink = std::make_shared<null_sink>();
