@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fcntl.h>
+#include <limits>
 #include <unistd.h>
 
 #include "mcpcxx/jsonrpc.hpp"
@@ -15,6 +16,16 @@ namespace mcpcxx::stdio_detail {
 namespace {
 
 constexpr std::size_t k_read_chunk = 64 * 1024;
+/// The framing keeps lines up to this multiple of the message limit, so that the codec can read a
+/// moderately oversized message's id and size (P3); longer lines are dropped unread (P3c), which
+/// bounds what one line can make the reader hold.
+constexpr std::size_t k_line_cap_factor = 2;
+
+std::size_t line_cap(std::size_t max_message_bytes) {
+  constexpr std::size_t most = std::numeric_limits<std::size_t>::max() / k_line_cap_factor;
+  return max_message_bytes > most ? std::numeric_limits<std::size_t>::max()
+                                  : max_message_bytes * k_line_cap_factor;
+}
 
 }  // namespace
 
@@ -25,7 +36,7 @@ line_reader::line_reader(asio::io_context& io, int fd, session target,
       session_(std::move(target)),
       writer_(std::move(writer)),
       limits_(limits),
-      splitter_(limits.max_message_bytes),
+      splitter_(line_cap(limits.max_message_bytes)),
       buffer_(k_read_chunk),
       on_end_(std::move(on_end)),
       log_(std::move(log)) {

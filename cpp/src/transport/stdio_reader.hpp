@@ -1,5 +1,6 @@
 // The stdio transport's input side: reads the inbound descriptor on the io_context, splits it into
-// lines and hands each to the session; over-long lines are answered directly with -32600.
+// lines and hands each to the session; lines over twice the message limit are answered directly
+// (P3c), shorter oversized messages by the codec (P3, id echoed).
 // Thread-safety: start() once; the read chain runs on io threads; release() after they stopped.
 #pragma once
 

@@ -77,6 +77,31 @@ const json* argument_at(const json& args, const std::vector<std::string>& path) 
   return cur->is_null() ? nullptr : cur;
 }
 
+// "mcp-param-region" -> "Mcp-Param-Region" (names arrive lower-cased; they are case-insensitive).
+std::string display_name(std::string_view lowered) {
+  std::string out(lowered);
+  bool start = true;
+  for (char& c : out) {
+    if (start) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    start = c == '-';
+  }
+  return out;
+}
+
+// An Mcp-Param-* header the tool's schema does not declare: it names no argument of the body.
+std::optional<std::string> undeclared_param_header(const request& req,
+                                                   const std::vector<param_header>& declared) {
+  constexpr std::string_view prefix = "mcp-param-";
+  for (const auto& [name, value] : req.headers) {
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    std::string_view suffix = std::string_view(name).substr(prefix.size());
+    bool known = std::any_of(declared.begin(), declared.end(),
+                             [&](const param_header& h) { return lower(h.name) == suffix; });
+    if (!known) return display_name(name);
+  }
+  return std::nullopt;
+}
+
 std::optional<problem> check_params(transport_context& ctx, const request& req,
                                     const jsonrpc::message& msg) {
   if (msg.method != "tools/call" || !msg.params.is_object() || !msg.params.contains("name") ||
@@ -87,6 +112,9 @@ std::optional<problem> check_params(transport_context& ctx, const request& req,
   if (!schema) return std::nullopt;  // the engine answers the unknown tool
   auto headers = collect_param_headers(*schema);
   json args = msg.params.value("arguments", json::object());
+  if (auto stray = undeclared_param_header(req, headers)) {
+    return problem{situation::H37_param_header_without_argument, {{"header", *stray}}};
+  }
   for (const auto& h : headers) {
     std::string display = "Mcp-Param-" + h.name;
     std::optional<problem> error;
