@@ -1,11 +1,12 @@
 // Turns Python callables into engine handlers: GIL only around conversion and the call, Python
 // exceptions translated into the engine's error types before the GIL is released.
+// Arguments and results cross as the JSON forms of the model types (json_caster.hpp).
 #pragma once
 
-#include <atomic>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 
 #include <pybind11/pybind11.h>
@@ -17,9 +18,11 @@
 
 namespace mcpcxx::py_bind {
 
-/// Translates the pending Python exception `e` (GIL held) into a C++ exception holding no
-/// Python objects: ToolError -> tool_error, ProtocolError -> protocol_error, ResourceNotFound ->
-/// resource_not_found, anything else -> unexpected_error("Type: message", traceback).
+/// The one mapping of Python failures to C++ (GIL held), for every handler kind: ToolError ->
+/// tool_error, ProtocolError -> protocol_error, ResourceNotFoundError -> resource_not_found,
+/// MissingClientCapabilityError -> missing_client_capability; anything else -> an
+/// unexpected_error whose what() and detail() are the formatted traceback. The result holds no
+/// Python objects.
 std::exception_ptr translate_python_error(py::error_already_set& e);
 
 /// The request context as Python sees it. The engine's request_context lives only while the
@@ -59,16 +62,15 @@ struct py_context {
   std::shared_ptr<context_state> state;
 };
 
-/// Wraps fn(arguments: dict, ctx) -> (content, structured | None, is_error, meta | None).
+/// fn(arguments: dict, ctx) -> CallToolResult dict.
 tool_handler make_tool_handler(py::object fn);
-/// Wraps fn(uri, variables | None, ctx) -> list[dict(uri, mimeType?, text? | blob?, _meta?)].
+/// fn(uri, None, ctx) -> list of ResourceContents dicts.
 resource_reader make_resource_reader(py::object fn);
-/// Same for templates; `variables` is a dict of the expanded template variables.
+/// fn(uri, variables: dict[str, str], ctx) -> list of ResourceContents dicts.
 resource_template_reader make_resource_template_reader(py::object fn);
-/// Wraps fn(arguments: dict[str, str], ctx) -> (description | None, messages).
+/// fn(arguments: dict[str, str], ctx) -> GetPromptResult dict.
 prompt_handler make_prompt_handler(py::object fn);
-/// Wraps fn(ref_type, ref, argument_name, argument_value, context: dict, ctx)
-/// -> (values, total | None, has_more).
+/// fn(request: CompleteRequest params dict, ctx) -> Completion dict.
 completion_handler make_completion_handler(py::object fn);
 
 }  // namespace mcpcxx::py_bind
