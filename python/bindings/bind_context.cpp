@@ -10,6 +10,29 @@
 
 namespace mcpcxx::py_bind {
 
+context_state::context_state(request_context& ctx)
+    : request_id(ctx.request_id()),
+      protocol_version(ctx.protocol_version()),
+      modern(ctx.modern()),
+      client_info(ctx.client_info()),
+      client_capabilities(ctx.client_capabilities()),
+      principal(ctx.principal()),
+      token(ctx.token()),
+      ctx_(&ctx) {}
+
+void context_state::invalidate() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ctx_ = nullptr;
+}
+
+void keep_thread_state(py::gil_scoped_acquire& gil) {
+  thread_local bool kept = false;
+  if (!kept) {
+    gil.inc_ref();
+    kept = true;
+  }
+}
+
 namespace {
 
 log_level level_from(const std::string& name) {

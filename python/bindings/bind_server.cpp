@@ -65,23 +65,21 @@ std::unique_ptr<server_handle> make_server(server_options options, py::object lo
   return h;
 }
 
-/// Registers spec with the Python callable `fn` wrapped by `Make`.
-template <class Spec, class Handler, void (server::*Add)(Spec, Handler),
-          Handler (*Make)(py::object)>
+/// Registers `spec` with the engine handler bridging to the Python callable `fn`.
+template <class Spec, auto Add, class R, class... Payload>
 void add(server_handle& h, Spec spec, py::object fn) {
-  Handler handler = Make(std::move(fn));
+  auto handler = bridge<R, Payload...>(std::move(fn));
   py::gil_scoped_release release;  // registration may notify sessions, whose sinks take the GIL
   ((*h.srv).*Add)(std::move(spec), std::move(handler));
 }
 
 void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout) {
   if (timeout) spec.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
-  add<tool_spec, tool_handler, &server::add_tool, &make_tool_handler>(h, std::move(spec),
-                                                                      std::move(fn));
+  add<tool_spec, &server::add_tool, tool_result, json>(h, std::move(spec), std::move(fn));
 }
 
 void set_completion_handler(server_handle& h, py::object fn) {
-  auto handler = make_completion_handler(std::move(fn));
+  auto handler = bridge<completion_result, completion_request>(std::move(fn));
   py::gil_scoped_release release;
   h.srv->set_completion_handler(std::move(handler));
 }
@@ -128,15 +126,16 @@ void bind_server(py::module_& m) {
           [](server_handle& h, const std::string& n) { return h.srv->remove_tool(n); },
           py::arg("name"), release())
       .def("add_resource",
-           &add<resource_spec, resource_reader, &server::add_resource, &make_resource_reader>,
+           &add<resource_spec, &server::add_resource, std::vector<resource_contents>, std::string>,
            py::arg("spec"), py::arg("reader"))
       .def("add_resource_template",
-           &add<resource_template_spec, resource_template_reader, &server::add_resource_template,
-                &make_resource_template_reader>,
+           &add<resource_template_spec, &server::add_resource_template,
+                std::vector<resource_contents>, std::string, std::map<std::string, std::string>>,
            py::arg("spec"), py::arg("reader"))
-      .def("add_prompt",
-           &add<prompt_spec, prompt_handler, &server::add_prompt, &make_prompt_handler>,
-           py::arg("spec"), py::arg("handler"))
+      .def(
+          "add_prompt",
+          &add<prompt_spec, &server::add_prompt, prompt_result, std::map<std::string, std::string>>,
+          py::arg("spec"), py::arg("handler"))
       .def("set_completion_handler", &set_completion_handler, py::arg("handler"))
       .def("open_session", &open_session, py::arg("sink"), py::arg("inline_dispatch") = true,
            py::keep_alive<0, 1>(), "Open a session whose outbound frames go to sink(frame, kind).")

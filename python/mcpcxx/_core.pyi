@@ -65,7 +65,7 @@ class Server:
     def add_resource(
         self,
         spec: dict[str, Any],
-        reader: Callable[[str, None, RequestContext], list[dict[str, Any]]],
+        reader: Callable[[str, RequestContext], list[dict[str, Any]]],
     ) -> None: ...
     def add_resource_template(
         self,

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from mcpcxx._core import RequestContext
     from mcpcxx._server import Server
 
-ResourceHandler = Callable[[str, "dict[str, str] | None", "RequestContext"], list[dict[str, Any]]]
+ResourceHandler = Callable[..., list[dict[str, Any]]]
+"""(uri, ctx) -> contents for a resource; (uri, variables, ctx) -> contents for a template."""
 
 _TEMPLATE_VAR = re.compile(r"\{\+?([^{}]*)\}")
 
@@ -141,12 +142,19 @@ class Resource:
         return [{"uri": uri, "mimeType": self.mime_type or "application/json", "text": text}]
 
     def handler(self, server: Server) -> ResourceHandler:
-        """The engine's reader: (uri, template variables | None, request) -> contents."""
+        """The engine's reader: (uri, request) for a concrete resource, (uri, template
+        variables, request) for a template; -> contents."""
         call = caller(self.fn, self.context_param, server)
+        if not self.is_template:
 
-        def read(
-            uri: str, variables: dict[str, str] | None, core: RequestContext
+            def read(uri: str, core: RequestContext) -> list[dict[str, Any]]:
+                return self.convert_result(uri, call({}, core))
+
+            return read
+
+        def read_template(
+            uri: str, variables: dict[str, str], core: RequestContext
         ) -> list[dict[str, Any]]:
-            return self.convert_result(uri, call(dict(variables or {}), core))
+            return self.convert_result(uri, call(dict(variables), core))
 
-        return read
+        return read_template

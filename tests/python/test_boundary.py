@@ -167,7 +167,7 @@ def test_spec_dicts_are_checked_by_the_engine_model(logged: Logged) -> None:
     with pytest.raises(TypeError, match="Tool: 'name' must be a string, got null"):
         logged.server._core.add_tool({"name": None}, lambda args, core: {})
     with pytest.raises(TypeError, match="Resource: 'uri' must be a string"):
-        logged.server._core.add_resource({"name": "x"}, lambda uri, v, core: [])
+        logged.server._core.add_resource({"name": "x"}, lambda uri, core: [])
     with pytest.raises(TypeError, match="unexpected server option 'workers'"):
         mcpcxx._core.Server({"workers": 2})
     with pytest.raises(TypeError, match="'worker_threads' must be an integer >= 0"):
