@@ -142,8 +142,11 @@ class Resource:
         return [{"uri": uri, "mimeType": self.mime_type or "application/json", "text": text}]
 
     def handler(self, server: Server) -> ResourceHandler:
-        """The engine's reader: (uri, request) for a concrete resource, (uri, template
-        variables, request) for a template; -> contents."""
+        """The engine's reader, returning the contents.
+
+        It takes (uri, request) for a concrete resource, (uri, template variables, request) for
+        a template.
+        """
         call = caller(self.fn, self.context_param, server)
         if not self.is_template:
 
