@@ -89,7 +89,9 @@ class Prompt:
 
     def to_mcp_prompt(self) -> dict[str, Any]:
         """The Prompt object prompts/list shows."""
-        entry: dict[str, Any] = {"name": self.name, "arguments": self.arguments}
+        entry: dict[str, Any] = {"name": self.name}
+        if self.arguments:
+            entry["arguments"] = self.arguments
         if self.title is not None:
             entry["title"] = self.title
         if self.description is not None:

@@ -14,6 +14,7 @@ import pytest
 import mcpcxx
 from mcpcxx import (
     CompletionRequest,
+    Context,
     MissingClientCapabilityError,
     ProtocolError,
     ResourceNotFoundError,
@@ -197,3 +198,65 @@ def test_python_error_names_come_from_the_engine() -> None:
 
     assert typing.get_args(_errors.ErrorCategory) == _core.ERROR_CATEGORIES == _errors.CATEGORIES
     assert typing.get_args(_errors.ErrorEffect) == _core.ERROR_EFFECTS == _errors.EFFECTS
+
+
+def test_components_list_exactly_what_the_engine_lists(server: mcpcxx.Server) -> None:
+    from mcpcxx._prompts import Prompt
+    from mcpcxx._resources import Resource
+    from mcpcxx._tools import Tool
+
+    def search(query: str, limit: int = 10) -> dict[str, int]:
+        """Search issues.
+
+        Args:
+            query: Words to look for.
+        """
+        return {"hits": 0}
+
+    def issue(key: str) -> str:
+        """One issue."""
+        return key
+
+    def review(code: str, style: str = "short") -> str:
+        """Review code.
+
+        Args:
+            code: The code.
+        """
+        return code
+
+    def bare() -> str:
+        return ""
+
+    tool = Tool.from_function(search, title="Search", annotations={"read_only_hint": True})
+    template = Resource.from_function(issue, "issues://{key}", mime_type="application/json")
+    readme = Resource.from_function(bare, "docs://readme", size=3)
+    prompts = [Prompt.from_function(review), Prompt.from_function(bare)]
+    server.tool(search, title="Search", annotations={"read_only_hint": True})
+    server.resource("issues://{key}", mime_type="application/json")(issue)
+    server.resource("docs://readme", size=3)(bare)
+    server.prompt(review)
+    server.prompt(bare)
+    c = Client(server)
+    assert c.list_tools()["result"]["tools"] == [tool.to_mcp_tool()]
+    assert c.list_resource_templates()["result"]["resourceTemplates"] == [
+        template.to_mcp_resource()
+    ]
+    assert c.list_resources()["result"]["resources"] == [readme.to_mcp_resource()]
+    assert c.list_prompts()["result"]["prompts"] == [p.to_mcp_prompt() for p in prompts]
+
+
+def test_context_is_a_protocol_the_engine_context_satisfies(server: mcpcxx.Server) -> None:
+    seen: list[object] = []
+
+    @server.tool
+    def who(ctx: Context) -> str:
+        seen.append(ctx)
+        return str(ctx.request_id)
+
+    assert "ctx" not in Client(server).list_tools()["result"]["tools"][0]["inputSchema"].get(
+        "properties", {}
+    )
+    assert text_of(Client(server).call_tool("who")) == "1"
+    assert len(seen) == 1 and isinstance(seen[0], Context)
+    assert getattr(Context, "_is_protocol", False)
