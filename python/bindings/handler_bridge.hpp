@@ -4,6 +4,8 @@
 // tools get (arguments, ctx) and return a CallToolResult dict; resources (uri, ctx) and
 // templates (uri, variables, ctx) a list of ResourceContents dicts; prompts (arguments, ctx) a
 // GetPromptResult dict; completion (CompleteRequest params, ctx) a Completion dict.
+// Thread-safety: the handlers run on any engine thread, concurrently; each call takes the GIL
+// itself and is entered without it.
 #pragma once
 
 #include <exception>
