@@ -124,7 +124,10 @@ def test_typed_errors_keep_their_type_in_every_handler_kind(logged: Logged, era:
     not_found = c.read_resource("issues://ENG-404")["error"]
     assert not_found["code"] == (-32602 if era == mcpcxx.testing.MODERN else -32002)
     assert not_found["data"]["uri"] == "issues://ENG-404"
-    assert c.get_prompt("needs_sampling", {"topic": "x"})["error"]["code"] == -32021
+    missing = c.get_prompt("needs_sampling", {"topic": "x"})["error"]
+    # A legacy session cannot declare capabilities per request: it is told to start a new one.
+    assert missing["code"] == (-32021 if era == mcpcxx.testing.MODERN else -32600)
+    assert missing["data"]["requiredCapabilities"] == {"sampling": {}}
     refused = c.complete({"type": "ref/prompt", "name": "needs_sampling"}, "topic", "")["error"]
     assert refused == {
         "code": -31050,
