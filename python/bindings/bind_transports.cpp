@@ -70,13 +70,6 @@ void bind_transports(py::module_& m) {
       py::arg("server"), py::arg("options"), release(),
       "Serve stdin/stdout until EOF; returns 0 on a clean end.");
   m.def(
-      "serve_fds",
-      [](server_handle& h, int in_fd, int out_fd, const stdio_options& o) {
-        return serve_fds(*h.srv, in_fd, out_fd, o);
-      },
-      py::arg("server"), py::arg("in_fd"), py::arg("out_fd"), py::arg("options"), release(),
-      "Serve newline-delimited JSON-RPC on the given descriptors until EOF.");
-  m.def(
       "serve_http", [](server_handle& h, const http_options& o) { return serve_http(*h.srv, o); },
       py::arg("server"), py::arg("options"), release(),
       "Serve Streamable HTTP until SIGINT/SIGTERM; returns 0 after a graceful stop.");

@@ -17,7 +17,7 @@ void bind_errors(py::module_& m);
 void bind_context(py::module_& m);
 /// Registers Server (its registration methods) and Session.
 void bind_server(py::module_& m);
-/// Registers serve_stdio, serve_fds, serve_http, HttpEndpoint and HttpExchange.
+/// Registers serve_stdio, serve_http, HttpEndpoint and HttpExchange.
 void bind_transports(py::module_& m);
 
 /// Owns the engine; destroys it without the GIL so worker threads finishing a Python call can
