@@ -1,5 +1,5 @@
-// JSON forms of the server, stdio and HTTP option structs and of the counters.
-#include "mcpcxx/model.hpp"
+// JSON forms of server_info, server_options and server_metrics (engine layer).
+#include "mcpcxx/server_json.hpp"
 
 #include "model/fields.hpp"
 
@@ -7,7 +7,6 @@ namespace mcpcxx {
 
 using model::put;
 using model::read;
-using model::seconds;
 
 void to_json(json& j, const server_info& info) {
   j = {{"name", info.name}, {"version", info.version}};
@@ -77,77 +76,6 @@ void to_json(json& j, const server_metrics& m) {
        {"protocol_errors", m.protocol_errors},
        {"tool_errors", m.tool_errors},
        {"by_category", m.by_category}};
-}
-
-void to_json(json& j, const stdio_options& o) {
-  j = {{"protect_stdout", o.protect_stdout}, {"drain_grace", seconds(o.drain_grace)}};
-}
-
-void from_json(const json& j, stdio_options& o) {
-  constexpr const char* what = "stdio option";
-  model::require_object(j, "stdio options");
-  model::reject_unknown(j, what, {"protect_stdout", "drain_grace"});
-  read(j, "protect_stdout", what, o.protect_stdout);
-  read(j, "drain_grace", what, o.drain_grace);
-}
-
-void to_json(json& j, const http_options& o) {
-  j = {{"host", o.host},
-       {"port", o.port},
-       {"path", o.path},
-       {"io_threads", o.io_threads},
-       {"max_body_bytes", o.max_body_bytes},
-       {"max_header_bytes", o.max_header_bytes},
-       {"max_headers", o.max_headers},
-       {"header_timeout", seconds(o.header_timeout)},
-       {"body_timeout", seconds(o.body_timeout)},
-       {"idle_timeout", seconds(o.idle_timeout)},
-       {"max_connections", o.max_connections},
-       {"allowed_hosts", o.allowed_hosts},
-       {"allowed_origins", o.allowed_origins},
-       {"legacy", o.legacy},
-       {"session_idle_timeout", seconds(o.session_idle_timeout)},
-       {"max_sessions", o.max_sessions},
-       {"replay_buffer_events", o.replay_buffer_events},
-       {"sse_keepalive", seconds(o.sse_keepalive)}};
-}
-
-void from_json(const json& j, http_options& o) {
-  constexpr const char* what = "HTTP option";
-  model::require_object(j, "HTTP options");
-  model::reject_unknown(
-      j, what,
-      {"host", "port", "path", "io_threads", "max_body_bytes", "max_header_bytes", "max_headers",
-       "header_timeout", "body_timeout", "idle_timeout", "max_connections", "allowed_hosts",
-       "allowed_origins", "legacy", "session_idle_timeout", "max_sessions", "replay_buffer_events",
-       "sse_keepalive"});
-  read(j, "host", what, o.host);
-  read(j, "port", what, o.port);
-  read(j, "path", what, o.path);
-  read(j, "io_threads", what, o.io_threads);
-  read(j, "max_body_bytes", what, o.max_body_bytes);
-  read(j, "max_header_bytes", what, o.max_header_bytes);
-  read(j, "max_headers", what, o.max_headers);
-  read(j, "header_timeout", what, o.header_timeout);
-  read(j, "body_timeout", what, o.body_timeout);
-  read(j, "idle_timeout", what, o.idle_timeout);
-  read(j, "max_connections", what, o.max_connections);
-  read(j, "allowed_hosts", what, o.allowed_hosts);
-  read(j, "allowed_origins", what, o.allowed_origins);
-  read(j, "legacy", what, o.legacy);
-  read(j, "session_idle_timeout", what, o.session_idle_timeout);
-  read(j, "max_sessions", what, o.max_sessions);
-  read(j, "replay_buffer_events", what, o.replay_buffer_events);
-  read(j, "sse_keepalive", what, o.sse_keepalive);
-}
-
-void to_json(json& j, const http_stats& s) {
-  j = {{"connections", s.connections},
-       {"sessions", s.sessions},
-       {"session_bytes", s.session_bytes},
-       {"requests", s.requests},
-       {"rejected_connections", s.rejected_connections},
-       {"sessions_expired", s.sessions_expired}};
 }
 
 }  // namespace mcpcxx
