@@ -111,9 +111,6 @@ class server {
   /// A snapshot of the outcome counters.
   server_metrics metrics() const;
 
-  /// Engine internals for transports and bindings inside this library.
-  detail::engine& engine() noexcept { return *engine_; }
-
  private:
   std::shared_ptr<detail::engine> engine_;
 };

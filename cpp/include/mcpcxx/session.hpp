@@ -17,6 +17,8 @@
 
 namespace mcpcxx {
 
+class server;
+
 namespace detail {
 class session_state;
 }
@@ -66,9 +68,15 @@ struct session_options {
 class session {
  public:
   /// Processes one inbound frame. Replies go to `reply_to` when given, else to the session sink.
-  void receive(std::string_view bytes, const std::shared_ptr<frame_sink>& reply_to = nullptr);
+  /// `hint` is the era the transport already knows (HTTP: MCP-Protocol-Version): with modern, a
+  /// request is served under 2026-07-28 (missing _meta is refused as such, initialize is not a
+  /// method); with legacy, it is served by the session's initialize state; with unknown, the
+  /// request's own _meta decides.
+  void receive(std::string_view bytes, const std::shared_ptr<frame_sink>& reply_to = nullptr,
+               era_hint hint = era_hint::unknown);
   /// Processes an already-parsed message (the HTTP transport parses to check headers first).
-  void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to = nullptr);
+  void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to = nullptr,
+               era_hint hint = era_hint::unknown);
   /// Cancels one in-flight request as if notifications/cancelled had arrived; no reply is sent.
   void cancel(const jsonrpc::request_id& id, std::string_view reason);
   /// Graceful end: waits up to `grace` for in-flight requests to finish and reply, then cancels
@@ -88,10 +96,10 @@ class session {
   /// Sends a server-initiated notification on the session sink (legacy list_changed, ...).
   void notify(std::string_view method, const json& params);
 
-  /// Engine-side constructor.
+ private:
+  friend class server;
   explicit session(std::shared_ptr<detail::session_state> state);
 
- private:
   std::shared_ptr<detail::session_state> state_;
 };
 

@@ -16,6 +16,7 @@
 #include "mcpcxx/server.hpp"
 
 #include "engine/deadline_scheduler.hpp"
+#include "engine/outcome.hpp"
 #include "engine/registry.hpp"
 #include "engine/server_log.hpp"
 #include "engine/worker_pool.hpp"
@@ -23,9 +24,6 @@
 namespace mcpcxx::detail {
 
 class session_state;
-
-/// Outcome classes counted by the metrics and named in the request log.
-enum class outcome { ok, tool_error, protocol_error, cancelled };
 
 /// Shared engine state.
 class engine : public std::enable_shared_from_this<engine> {
@@ -79,7 +77,7 @@ class engine : public std::enable_shared_from_this<engine> {
   void notify_resource_updated(std::string_view uri);
 
   /// Counts one outcome.
-  void count(outcome o, std::string_view category);
+  void count(outcome_class o, std::string_view category);
   server_metrics metrics() const;
 
  private:

@@ -100,7 +100,7 @@ void engine::broadcast_legacy(std::string_view method, const json& params) {
   }
   const std::string frame = jsonrpc::serialize_notification(method, params);
   for (const auto& s : live) {
-    if (!s->legacy_version().empty()) s->send(nullptr, frame, frame_kind::notification);
+    if (!s->legacy_version().empty()) s->send(nullptr, frame, {frame_kind::notification});
   }
 }
 
@@ -116,30 +116,30 @@ void engine::notify_resource_updated(std::string_view uri) {
       jsonrpc::serialize_notification("notifications/resources/updated", {{"uri", uri}});
   for (const auto& s : live) {
     if (s->subscribed(std::string(uri))) {
-      s->send(nullptr, frame, frame_kind::notification);
+      s->send(nullptr, frame, {frame_kind::notification});
     }
   }
 }
 
-void engine::count(outcome o, std::string_view category) {
+void engine::count(outcome_class o, std::string_view category) {
   std::lock_guard lock(metrics_mutex_);
   switch (o) {
-    case outcome::ok:
+    case outcome_class::ok:
       if (category == "notification") {
         ++metrics_.notifications;
         return;
       }
       ++metrics_.requests;
       break;
-    case outcome::tool_error:
+    case outcome_class::tool_error:
       ++metrics_.requests;
       ++metrics_.tool_errors;
       break;
-    case outcome::protocol_error:
+    case outcome_class::protocol_error:
       ++metrics_.requests;
       ++metrics_.protocol_errors;
       break;
-    case outcome::cancelled:
+    case outcome_class::cancelled:
       break;
   }
   ++metrics_.by_category[std::string(category)];

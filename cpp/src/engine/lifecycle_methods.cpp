@@ -1,19 +1,13 @@
 // initialize, ping, server/discover and logging/setLevel.
-#include <algorithm>
-
-#include "engine/call.hpp"
+#include "engine/engine.hpp"
+#include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
-#include "engine/wire_errors.hpp"
+#include "engine/session_state.hpp"
+#include "wire/era.hpp"
 
 namespace mcpcxx::detail {
 
 namespace {
-
-// The legacy revisions we serve through initialize.
-bool is_legacy_version(std::string_view v) {
-  return std::any_of(std::begin(k_supported_versions), std::end(k_supported_versions),
-                     [&](const char* s) { return v == s && v != k_modern_version; });
-}
 
 // Capabilities without members that an older revision does not define.
 json legacy_capabilities(const json& caps, std::string_view version) {
@@ -36,66 +30,46 @@ json modern_capabilities(json caps) {
 
 }  // namespace
 
-void handle_initialize(call& c) {
-  const legacy_state l = c.session->legacy();
-  if (!l.version.empty()) {
-    c.reply_error(wire::already_initialized(l.version));
-    return;
-  }
-  const json& p = c.params;
-  auto v = p.find("protocolVersion");
-  if (v == p.end() || !v->is_string()) {
-    c.reply_error(wire::invalid_params(
-        "initialize needs params.protocolVersion (a string such as \"2025-11-25\")"));
-    return;
-  }
-  auto caps = p.find("capabilities");
-  if (caps != p.end() && !caps->is_object()) {
-    c.reply_error(wire::invalid_params("initialize params.capabilities must be an object"));
-    return;
-  }
-  const std::string& requested = v->get_ref<const std::string&>();
-  const std::string chosen =
-      is_legacy_version(requested) ? requested : std::string(k_latest_legacy_version);
-  c.session->update_legacy([&](legacy_state& s) {
+method_outcome handle_initialize(const exchange_ptr& ex, initialize_params& p) {
+  const std::string negotiated = ex->session().legacy_version();
+  if (!negotiated.empty())
+    return method_outcome::protocol(situation::P7_already_initialized, {{"version", negotiated}});
+  const std::string chosen = ::mcpcxx::wire::is_legacy_version(p.protocol_version)
+                                 ? p.protocol_version
+                                 : std::string(k_latest_legacy_version);
+  ex->session().update_legacy([&](legacy_state& s) {
     s.version = chosen;
-    s.client_capabilities = caps != p.end() ? *caps : json::object();
-    if (auto info = p.find("clientInfo"); info != p.end()) s.client_info = *info;
+    s.client_capabilities = std::move(p.capabilities);
+    s.client_info = std::move(p.client_info);
   });
-  c.version = chosen;
+  ex->facts.version = chosen;
+  engine& e = ex->eng();
   json result = {{"protocolVersion", chosen},
-                 {"capabilities", legacy_capabilities(c.eng().capabilities(), chosen)},
-                 {"serverInfo", c.eng().server_info()}};
-  if (const auto& ins = c.eng().options().instructions) result["instructions"] = *ins;
-  c.reply_result(std::move(result));
+                 {"capabilities", legacy_capabilities(e.capabilities(), chosen)},
+                 {"serverInfo", e.server_info()}};
+  if (const auto& ins = e.options().instructions) result["instructions"] = *ins;
+  return method_outcome::ok(std::move(result));
 }
 
-void handle_ping(call& c) { c.reply_result(json::object()); }
+method_outcome handle_ping(const exchange_ptr&, no_params&) {
+  return method_outcome::ok(json::object());
+}
 
-void handle_discover(call& c) {
+method_outcome handle_discover(const exchange_ptr& ex, no_params&) {
+  engine& e = ex->eng();
   json versions = json::array();
   for (const char* s : k_supported_versions) versions.push_back(s);
   json result = {{"supportedVersions", std::move(versions)},
-                 {"capabilities", modern_capabilities(c.eng().capabilities())},
-                 {"ttlMs", c.eng().options().list_ttl_ms},
-                 {"cacheScope", c.eng().options().cache_scope}};
-  if (const auto& ins = c.eng().options().instructions) result["instructions"] = *ins;
-  c.reply_result(std::move(result));
+                 {"capabilities", modern_capabilities(e.capabilities())},
+                 {"ttlMs", e.options().list_ttl_ms},
+                 {"cacheScope", e.options().cache_scope}};
+  if (const auto& ins = e.options().instructions) result["instructions"] = *ins;
+  return method_outcome::ok(std::move(result));
 }
 
-void handle_set_level(call& c) {
-  auto it = c.params.find("level");
-  if (it == c.params.end()) {
-    c.reply_error(wire::invalid_params("logging/setLevel needs params.level"));
-    return;
-  }
-  auto level = it->is_string() ? parse_log_level(it->get_ref<const std::string&>()) : std::nullopt;
-  if (!level) {
-    c.reply_error(wire::invalid_log_level(*it));
-    return;
-  }
-  c.session->update_legacy([&](legacy_state& s) { s.level = level; });
-  c.reply_result(json::object());
+method_outcome handle_set_level(const exchange_ptr& ex, set_level_params& p) {
+  ex->session().update_legacy([&](legacy_state& s) { s.level = p.level; });
+  return method_outcome::ok(json::object());
 }
 
 }  // namespace mcpcxx::detail

@@ -1,12 +1,18 @@
-// The method table: every method the engine serves, with its era and gating flags and handler.
+// The method table: every method the engine serves, with its era and gating flags, its typed
+// params and its handler. A row's `serve` decodes the params (params.hpp) and calls the handler
+// with them; a handler returns a method_outcome and never sends anything itself.
 // Thread-safety: the table is immutable.
 #pragma once
 
+#include <memory>
 #include <string_view>
+
+#include "engine/outcome.hpp"
+#include "engine/params.hpp"
 
 namespace mcpcxx::detail {
 
-struct call;
+class exchange;
 
 /// Flags of a method-table row.
 enum method_flags : unsigned {
@@ -17,31 +23,32 @@ enum method_flags : unsigned {
   not_cancellable = 1u << 4,  ///< notifications/cancelled is ignored for it
 };
 
-/// One row: name -> flags, the capability gating it ("" for none), and the handler.
+/// A handler: the exchange (era facts, context) and its decoded params.
+using exchange_ptr = std::shared_ptr<exchange>;
+
+/// One row: name -> flags, the capability gating it ("" for none), and the typed server.
 struct method_info {
   std::string_view name;
   unsigned flags;
   std::string_view capability;
-  void (*handler)(call&);
+  /// Decodes the params and runs the handler; exceptions escape to the dispatcher's classifier.
+  method_outcome (*serve)(const exchange_ptr&);
 };
 
 /// The row for `name`; nullptr when the engine has no such method.
 const method_info* find_method(std::string_view name) noexcept;
 
-// Handlers, one per method, defined in the *_methods.cpp files.
-void handle_initialize(call& c);
-void handle_ping(call& c);
-void handle_discover(call& c);
-void handle_set_level(call& c);
-void handle_tools_list(call& c);
-void handle_tools_call(call& c);
-void handle_resources_list(call& c);
-void handle_templates_list(call& c);
-void handle_resources_read(call& c);
-void handle_resources_subscribe(call& c);
-void handle_resources_unsubscribe(call& c);
-void handle_prompts_list(call& c);
-void handle_prompts_get(call& c);
-void handle_complete(call& c);
+// Handlers, one per method, defined in the *_methods.cpp files and tools_call.cpp.
+method_outcome handle_initialize(const exchange_ptr& ex, initialize_params& p);
+method_outcome handle_ping(const exchange_ptr& ex, no_params& p);
+method_outcome handle_discover(const exchange_ptr& ex, no_params& p);
+method_outcome handle_set_level(const exchange_ptr& ex, set_level_params& p);
+method_outcome handle_list(const exchange_ptr& ex, list_params& p);
+method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p);
+method_outcome handle_resources_read(const exchange_ptr& ex, uri_params& p);
+method_outcome handle_resources_subscribe(const exchange_ptr& ex, uri_params& p);
+method_outcome handle_resources_unsubscribe(const exchange_ptr& ex, uri_params& p);
+method_outcome handle_prompts_get(const exchange_ptr& ex, prompts_get_params& p);
+method_outcome handle_complete(const exchange_ptr& ex, complete_params& p);
 
 }  // namespace mcpcxx::detail

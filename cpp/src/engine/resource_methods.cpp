@@ -1,20 +1,12 @@
 // resources/read, resources/subscribe and resources/unsubscribe.
-#include "engine/call.hpp"
+#include "engine/engine.hpp"
+#include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
-#include "engine/wire_errors.hpp"
+#include "engine/session_state.hpp"
 
 namespace mcpcxx::detail {
 
 namespace {
-
-std::optional<std::string> uri_param(call& c) {
-  auto it = c.params.find("uri");
-  if (it == c.params.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
-    c.reply_error(wire::invalid_params(c.method + " needs params.uri, a non-empty string"));
-    return std::nullopt;
-  }
-  return it->get<std::string>();
-}
 
 json contents_json(const std::vector<resource_contents>& items) {
   json out = json::array();
@@ -29,58 +21,51 @@ json contents_json(const std::vector<resource_contents>& items) {
   return out;
 }
 
-bool known_uri(call& c, const std::string& uri) {
+bool known_uri(engine& e, const std::string& uri) {
   std::map<std::string, std::string> vars;
-  return c.eng().find_resource(uri) || c.eng().match_template(uri, vars);
+  return e.find_resource(uri) || e.match_template(uri, vars);
+}
+
+method_outcome not_found(const exchange& ex, const std::string& uri) {
+  const bool modern = ex.facts.modern;
+  return method_outcome::protocol(
+      modern ? situation::P21_resource_not_found_modern : situation::P20_resource_not_found_legacy,
+      {{"uri", uri}});
 }
 
 }  // namespace
 
-void handle_resources_read(call& c) {
-  auto uri = uri_param(c);
-  if (!uri) return;
+method_outcome handle_resources_read(const exchange_ptr& ex, uri_params& p) {
+  engine& e = ex->eng();
   std::vector<resource_contents> contents;
-  request_context ctx = c.make_context();
-  if (auto r = c.eng().find_resource(*uri)) {
-    contents = r->reader(*uri, ctx);
+  request_context ctx = ex->make_context(ex);
+  if (auto r = e.find_resource(p.uri)) {
+    contents = r->reader(p.uri, ctx);
   } else {
     std::map<std::string, std::string> vars;
-    auto t = c.eng().match_template(*uri, vars);
-    if (!t) {
-      c.reply_error(wire::resource_not_found(*uri, c.modern));
-      return;
-    }
-    contents = t->reader(*uri, vars, ctx);
+    auto t = e.match_template(p.uri, vars);
+    if (!t) return not_found(*ex, p.uri);
+    contents = t->reader(p.uri, vars, ctx);
   }
-  if (contents.empty()) {
-    // An empty contents array must never stand in for a missing resource.
-    c.reply_error(wire::resource_not_found(*uri, c.modern));
-    return;
-  }
+  // An empty contents array must never stand in for a missing resource.
+  if (contents.empty()) return not_found(*ex, p.uri);
   json result = {{"contents", contents_json(contents)}};
-  if (c.modern) {
-    result["ttlMs"] = c.eng().options().list_ttl_ms;
-    result["cacheScope"] = c.eng().options().cache_scope;
+  if (ex->facts.modern) {
+    result["ttlMs"] = e.options().list_ttl_ms;
+    result["cacheScope"] = e.options().cache_scope;
   }
-  c.reply_result(std::move(result));
+  return method_outcome::ok(std::move(result));
 }
 
-void handle_resources_subscribe(call& c) {
-  auto uri = uri_param(c);
-  if (!uri) return;
-  if (!known_uri(c, *uri)) {
-    c.reply_error(wire::resource_not_found(*uri, c.modern));
-    return;
-  }
-  c.session->update_legacy([&](legacy_state& s) { s.subscriptions.insert(*uri); });
-  c.reply_result(json::object());
+method_outcome handle_resources_subscribe(const exchange_ptr& ex, uri_params& p) {
+  if (!known_uri(ex->eng(), p.uri)) return not_found(*ex, p.uri);
+  ex->session().update_legacy([&](legacy_state& s) { s.subscriptions.insert(p.uri); });
+  return method_outcome::ok(json::object());
 }
 
-void handle_resources_unsubscribe(call& c) {
-  auto uri = uri_param(c);
-  if (!uri) return;
-  c.session->update_legacy([&](legacy_state& s) { s.subscriptions.erase(*uri); });
-  c.reply_result(json::object());
+method_outcome handle_resources_unsubscribe(const exchange_ptr& ex, uri_params& p) {
+  ex->session().update_legacy([&](legacy_state& s) { s.subscriptions.erase(p.uri); });
+  return method_outcome::ok(json::object());
 }
 
 }  // namespace mcpcxx::detail

@@ -48,11 +48,13 @@ std::optional<json> server::tool_input_schema(std::string_view name) const {
 
 session::session(std::shared_ptr<detail::session_state> state) : state_(std::move(state)) {}
 
-void session::receive(std::string_view bytes, const std::shared_ptr<frame_sink>& reply_to) {
-  state_->receive(jsonrpc::parse(bytes, state_->eng().options().limits), reply_to);
+void session::receive(std::string_view bytes, const std::shared_ptr<frame_sink>& reply_to,
+                      era_hint hint) {
+  state_->receive(jsonrpc::parse(bytes, state_->eng().options().limits), reply_to, hint);
 }
-void session::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to) {
-  state_->receive(std::move(msg), reply_to);
+void session::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to,
+                      era_hint hint) {
+  state_->receive(std::move(msg), reply_to, hint);
 }
 void session::cancel(const jsonrpc::request_id& id, std::string_view reason) {
   state_->cancel(id, reason);
@@ -64,7 +66,8 @@ std::string session::negotiated_version() const { return state_->legacy_version(
 bool session::legacy_initialized() const { return !state_->legacy_version().empty(); }
 void session::set_principal(json principal) { state_->set_principal(std::move(principal)); }
 void session::notify(std::string_view method, const json& params) {
-  state_->send(nullptr, jsonrpc::serialize_notification(method, params), frame_kind::notification);
+  state_->send(nullptr, jsonrpc::serialize_notification(method, params),
+               {frame_kind::notification});
 }
 
 tool_result tool_result::text(std::string text) {

@@ -1,58 +1,89 @@
-// Session routing: classify, pick the era, gate by method table and capability, dispatch.
+// Session receive path: classify each message; requests become exchanges for dispatch().
 #include "engine/session_state.hpp"
 
-#include "engine/call.hpp"
-#include "engine/era.hpp"
-#include "engine/method_table.hpp"
-#include "engine/wire_errors.hpp"
+#include "mcpcxx/error_codes.hpp"
+
+#include "engine/batch_reply.hpp"
+#include "engine/dispatch.hpp"
+#include "engine/engine.hpp"
+#include "engine/exchange.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx::detail {
+
+namespace {
+
+using ::mcpcxx::wire::render;
+using ::mcpcxx::wire::row_of;
+
+// The row of a message the codec refused. The codec does not report its row yet (the wire
+// helper's table will); until then the code tells the parse (P1) and shape (P2/P3) rows apart.
+std::string_view invalid_message_row(const jsonrpc::error_object& e) {
+  return e.code == error_code::parse_error ? "P1" : "P2";
+}
+
+}  // namespace
 
 session_state::session_state(std::shared_ptr<engine> eng, std::shared_ptr<frame_sink> sink,
                              session_options options)
     : engine_(std::move(eng)), sink_(std::move(sink)), options_(options) {}
 
 void session_state::send(const std::shared_ptr<frame_sink>& to, std::string frame,
-                         frame_kind kind) {
+                         const frame_info& info) {
   const auto& target = to ? to : sink_;
   if (!target) return;
   try {
-    target->send(std::move(frame), kind);
+    target->send_frame(std::move(frame), info);
   } catch (const std::exception& e) {
     engine_->log().write("error", "sink_failed", {{"what", e.what()}});
   }
 }
 
-void session_state::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to) {
+void session_state::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to,
+                            era_hint hint) {
   {
     std::lock_guard lock(mutex_);
     if (closed_) return;
   }
+  if (msg.kind == jsonrpc::message_kind::batch) {
+    receive_batch(std::move(msg), reply_to ? reply_to : sink_, hint);
+    return;
+  }
+  receive_one(std::move(msg), reply_route{reply_to ? reply_to : sink_, nullptr}, hint);
+}
+
+void session_state::receive_one(jsonrpc::message msg, const reply_route& route, era_hint hint) {
   switch (msg.kind) {
-    case jsonrpc::message_kind::invalid:
-      engine_->count(outcome::protocol_error, "invalid_message");
-      engine_->log().write("warning", "invalid_message",
-                           {{"code", msg.error.code}, {"message", msg.error.message}});
-      send(reply_to, jsonrpc::serialize_error(msg.id, msg.error), frame_kind::response);
-      return;
-    case jsonrpc::message_kind::batch:
-      receive_batch(std::move(msg), reply_to);
-      return;
+    case jsonrpc::message_kind::invalid: {
+      engine_->count(outcome_class::protocol_error, "invalid_message");
+      engine_->log().write(
+          "warning", "invalid_message",
+          {{"code", msg.error.code}, {"message", msg.error.message}});  // wire-text: not wire (log)
+      std::string frame = jsonrpc::serialize_error(msg.id, msg.error);
+      if (route.batch) return route.batch->add(std::move(frame));
+      return send(route.sink, std::move(frame),
+                  {frame_kind::response, invalid_message_row(msg.error)});
+    }
+    case jsonrpc::message_kind::batch:  // a batch inside a batch
+      engine_->count(outcome_class::protocol_error, "batch_not_allowed");
+      return route.batch->add(
+          jsonrpc::serialize_error(std::nullopt, render(situation::P4_batch_not_allowed)));
     case jsonrpc::message_kind::response:
       // We never send requests, so a response has nothing to answer; note it for operators.
       engine_->log().write("info", "unexpected_response", {});
       return;
     case jsonrpc::message_kind::notification:
-      receive_notification(msg);
-      return;
+      return receive_notification(msg);
     case jsonrpc::message_kind::request:
-      receive_request(std::move(msg), reply_to);
+      dispatch(std::make_shared<exchange>(shared_from_this(), route, *msg.id, std::move(msg.method),
+                                          std::move(msg.params)),
+               hint);
       return;
   }
 }
 
 void session_state::receive_notification(const jsonrpc::message& msg) {
-  engine_->count(outcome::ok, "notification");
+  engine_->count(outcome_class::ok, "notification");
   if (msg.method == "notifications/initialized") {
     update_legacy([](legacy_state& l) { l.initialized_notification = true; });
     return;
@@ -74,111 +105,76 @@ void session_state::receive_notification(const jsonrpc::message& msg) {
   engine_->log().write("warning", "unknown_notification", {{"method", msg.method}});
 }
 
-void session_state::receive_request(jsonrpc::message msg,
-                                    const std::shared_ptr<frame_sink>& reply_to) {
-  auto c = std::make_shared<call>();
-  c->session = shared_from_this();
-  c->reply_to = reply_to ? reply_to : sink_;
-  c->id = *msg.id;
-  c->method = std::move(msg.method);
-  if (!msg.params.is_null() && !msg.params.is_object()) {
-    c->reply_error(wire::invalid_params("params must be an object, got " +
-                                        std::string(msg.params.type_name())));
-    return;
-  }
-  c->params = msg.params.is_object() ? std::move(msg.params) : json::object();
-  const method_info* m = nullptr;
-  if (auto err = route(*c, m)) {
-    c->reply_error(*err);
-    return;
-  }
-  c->slot = begin(c->id, (m->flags & not_cancellable) == 0);
-  if (!c->slot) {
-    c->reply_error(wire::duplicate_request_id(c->id));
-    return;
-  }
-  auto run = [c, m] { run_method(*c, *m); };
-  if ((m->flags & on_worker) != 0 && !options_.inline_dispatch) {
-    engine_->pool().post(std::move(run));
-  } else {
-    run();
-  }
-}
-
-void session_state::receive_batch(jsonrpc::message msg,
-                                  const std::shared_ptr<frame_sink>& reply_to) {
-  const auto target = reply_to ? reply_to : sink_;
+void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target,
+                                  era_hint hint) {
   if (legacy_version() != "2025-03-26") {
-    engine_->count(outcome::protocol_error, "batch_not_allowed");
-    send(target, jsonrpc::serialize_error(std::nullopt, wire::batch_not_allowed()),
-         frame_kind::response);
+    engine_->count(outcome_class::protocol_error, "batch_not_allowed");
+    send(target, jsonrpc::serialize_error(std::nullopt, render(situation::P4_batch_not_allowed)),
+         {frame_kind::response, row_of(situation::P4_batch_not_allowed).id});
     return;
   }
   std::vector<jsonrpc::message> parts;
-  for (auto& element : msg.body) parts.push_back(jsonrpc::classify(std::move(element)));
-  auto collector = make_batch_collector(shared_from_this(), target, parts);
+  std::size_t members = 0;  // every member but notifications and responses settles once
+  for (auto& element : msg.body) {
+    parts.push_back(jsonrpc::classify(std::move(element)));
+    const auto k = parts.back().kind;
+    if (k != jsonrpc::message_kind::notification && k != jsonrpc::message_kind::response) {
+      ++members;
+    }
+  }
+  const reply_route route{target,
+                          std::make_shared<batch_reply>(shared_from_this(), target, members)};
   for (auto& part : parts) {
     if (part.kind == jsonrpc::message_kind::request && part.method == "initialize") {
-      collector->send(jsonrpc::serialize_error(part.id, wire::initialize_in_batch()),
-                      frame_kind::response);
-    } else if (part.kind == jsonrpc::message_kind::batch) {
-      collector->send(jsonrpc::serialize_error(std::nullopt, wire::batch_not_allowed()),
-                      frame_kind::response);
+      route.batch->add(
+          jsonrpc::serialize_error(part.id, render(situation::P5_initialize_in_batch)));
     } else {
-      receive(std::move(part), collector);
+      receive_one(std::move(part), route, hint);
     }
   }
 }
 
-std::shared_ptr<in_flight> session_state::begin(const jsonrpc::request_id& id, bool cancellable) {
-  auto slot = std::make_shared<in_flight>();
-  slot->id = id;
-  slot->cancellable = cancellable;
+bool session_state::admit(const std::shared_ptr<exchange>& ex, bool cancellable) {
   std::lock_guard lock(mutex_);
-  if (!in_flight_.emplace(jsonrpc::id_key(id), slot).second) return nullptr;
+  if (!in_flight_.emplace(jsonrpc::id_key(ex->id()), in_flight_entry{ex, cancellable}).second) {
+    return false;
+  }
+  ex->mark_registered();
   ++running_;
-  return slot;
+  return true;
 }
 
-void session_state::end(const jsonrpc::request_id& id) {
+void session_state::forget(const jsonrpc::request_id& id) {
   std::lock_guard lock(mutex_);
   in_flight_.erase(jsonrpc::id_key(id));
 }
 
-void session_state::finished_running() {
+void session_state::handler_returned() {
   std::lock_guard lock(mutex_);
   if (running_ > 0) --running_;
   if (running_ == 0) idle_cv_.notify_all();
 }
 
 void session_state::cancel(const jsonrpc::request_id& id, std::string_view reason) {
-  std::shared_ptr<in_flight> slot;
+  std::shared_ptr<exchange> ex;
   {
     std::lock_guard lock(mutex_);
     auto it = in_flight_.find(jsonrpc::id_key(id));
-    if (it == in_flight_.end() || !it->second->cancellable) return;  // unknown or done: ignore
-    slot = it->second;
-    in_flight_.erase(it);
+    if (it == in_flight_.end() || !it->second.cancellable) return;  // unknown or done: ignore
+    ex = it->second.ex;
   }
-  if (slot->finished.exchange(true)) return;
-  engine_->count(outcome::cancelled, "cancelled");
-  engine_->log().write("info", "request_cancelled",
-                       {{"id", jsonrpc::id_to_json(id)}, {"reason", std::string(reason)}});
-  slot->token.cancel();
+  ex->abandon(reason);
 }
 
 bool session_state::shutdown(std::chrono::milliseconds grace) {
   const bool drained = wait_idle_for(grace);
-  std::vector<std::shared_ptr<in_flight>> rest;
+  std::vector<std::shared_ptr<exchange>> rest;
   {
     std::lock_guard lock(mutex_);
     closed_ = true;
-    for (auto& [key, slot] : in_flight_) rest.push_back(slot);
-    in_flight_.clear();
+    for (auto& [key, entry] : in_flight_) rest.push_back(entry.ex);
   }
-  for (auto& slot : rest) {
-    if (!slot->finished.exchange(true)) slot->token.cancel();
-  }
+  for (auto& ex : rest) ex->abandon("session shut down");
   return drained || wait_idle_for(grace);
 }
 

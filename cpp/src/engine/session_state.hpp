@@ -1,5 +1,5 @@
-// detail::session_state: one session's protocol state (era, negotiated version, in-flight
-// requests) and the receive -> classify -> route path.
+// detail::session_state: one session's protocol state (negotiated version, in-flight table) and
+// the receive -> classify path; each request becomes an exchange handed to dispatch().
 // Thread-safety: receive() runs on the transport thread; in-flight bookkeeping, cancellation and
 // accessors are guarded by mutex_ and may be called from any thread.
 #pragma once
@@ -19,15 +19,8 @@
 namespace mcpcxx::detail {
 
 class engine;
-struct call;
-
-/// One request between registration and its reply.
-struct in_flight {
-  jsonrpc::request_id id;
-  cancellation_token token;
-  std::atomic<bool> finished{false};  ///< set by whoever sends (or suppresses) the reply
-  bool cancellable = true;
-};
+class exchange;
+struct reply_route;
 
 /// Legacy handshake state.
 struct legacy_state {
@@ -45,7 +38,9 @@ class session_state : public std::enable_shared_from_this<session_state> {
   session_state(std::shared_ptr<engine> eng, std::shared_ptr<frame_sink> sink,
                 session_options options);
 
-  void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to);
+  /// Processes one message; `hint` is the era the transport already knows.
+  void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to, era_hint hint);
+  /// Abandons one in-flight request (no reply); unknown ids and initialize are ignored.
   void cancel(const jsonrpc::request_id& id, std::string_view reason);
   bool shutdown(std::chrono::milliseconds grace);
   void wait_idle() const;
@@ -71,19 +66,24 @@ class session_state : public std::enable_shared_from_this<session_state> {
   void set_principal(json p);
   json principal() const;
 
-  /// Registers a request; nullptr when its id is already in flight.
-  std::shared_ptr<in_flight> begin(const jsonrpc::request_id& id, bool cancellable);
-  /// Unregisters a finished request.
-  void end(const jsonrpc::request_id& id);
-  /// Marks one registered request's handler as returned (wakes wait_idle).
-  void finished_running();
-  /// Sends a frame to `to` (or the session sink) unless the session is closed.
-  void send(const std::shared_ptr<frame_sink>& to, std::string frame, frame_kind kind);
+  /// Puts `ex` in the in-flight table; false when its id is already in flight.
+  bool admit(const std::shared_ptr<exchange>& ex, bool cancellable);
+  /// Removes a settled exchange from the in-flight table (called by the exchange once).
+  void forget(const jsonrpc::request_id& id);
+  /// An admitted request's handler returned (wakes wait_idle).
+  void handler_returned();
+  /// Sends a frame to `to` (or the session sink); sink failures are logged, never thrown.
+  void send(const std::shared_ptr<frame_sink>& to, std::string frame, const frame_info& info);
 
  private:
-  void receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to);
+  struct in_flight_entry {
+    std::shared_ptr<exchange> ex;
+    bool cancellable = true;
+  };
+  void receive_one(jsonrpc::message msg, const reply_route& route, era_hint hint);
+  void receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target,
+                     era_hint hint);
   void receive_notification(const jsonrpc::message& msg);
-  void receive_request(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to);
 
   std::shared_ptr<engine> engine_;
   std::shared_ptr<frame_sink> sink_;
@@ -91,7 +91,7 @@ class session_state : public std::enable_shared_from_this<session_state> {
 
   mutable std::mutex mutex_;
   mutable std::condition_variable idle_cv_;
-  std::unordered_map<std::string, std::shared_ptr<in_flight>> in_flight_;
+  std::unordered_map<std::string, in_flight_entry> in_flight_;
   std::size_t running_ = 0;  ///< registered requests whose handler has not returned
   legacy_state legacy_;
   json principal_;

@@ -39,10 +39,14 @@ double checked_retry_after(std::optional<double> seconds) {
   return seconds.value_or(0);
 }
 
+// A developer-facing exception at construction time, never a wire text.
 std::string reserved_code_message(int code) {
+  const std::string range = "[-32768, -32000]";  // wire-text: not wire (developer exception)
   return "JSON-RPC error code " + std::to_string(code) +
-         " is reserved for the JSON-RPC and MCP specifications; use a code outside "
-         "[-32768, -32000] for application errors (or -32602 / -32603 / -32002 where they apply).";
+         " is reserved for the JSON-RPC and MCP specifications; use a code outside " + range +
+         " for application errors (or " + std::to_string(error_code::invalid_params) + " / " +
+         std::to_string(error_code::internal_error) + " / " +
+         std::to_string(error_code::resource_not_found_legacy) + " where they apply).";
 }
 
 }  // namespace
@@ -110,6 +114,8 @@ unexpected_error::unexpected_error(std::string summary, std::string detail)
     : std::runtime_error(summary), summary_(std::move(summary)), detail_(std::move(detail)) {}
 
 resource_not_found::resource_not_found(std::string uri)
-    : std::runtime_error("Resource not found: " + uri), uri_(std::move(uri)) {}
+    // what() only: the engine renders the wire text from the P20/P21 row with uri().
+    : std::runtime_error("Resource not found: " + uri),  // wire-text: not wire (what() only)
+      uri_(std::move(uri)) {}
 
 }  // namespace mcpcxx

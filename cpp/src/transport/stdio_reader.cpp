@@ -8,6 +8,8 @@
 #include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/jsonrpc.hpp"
 
+#include "engine/server_log.hpp"
+
 namespace mcpcxx::stdio_detail {
 
 namespace {
@@ -17,13 +19,13 @@ constexpr std::size_t k_read_chunk = 64 * 1024;
 }  // namespace
 
 line_reader::line_reader(asio::io_context& io, int fd, session target,
-                         std::shared_ptr<frame_writer> writer, std::size_t max_line_bytes,
+                         std::shared_ptr<frame_writer> writer, jsonrpc::parse_limits limits,
                          end_callback on_end, log_writer log)
     : in_(std::make_unique<asio::posix::stream_descriptor>(io)),
       session_(std::move(target)),
       writer_(std::move(writer)),
-      max_line_bytes_(max_line_bytes),
-      splitter_(max_line_bytes),
+      limits_(limits),
+      splitter_(limits.max_message_bytes),
       buffer_(k_read_chunk),
       on_end_(std::move(on_end)),
       log_(std::move(log)) {
@@ -54,20 +56,43 @@ void line_reader::read_some() {
 void line_reader::release() { in_.reset(); }
 
 void line_reader::on_line(std::string_view line) {
+  // Parsed here rather than inside session::receive so that a failure can still be answered
+  // with the request's id.
+  std::optional<jsonrpc::message> msg;
   try {
-    session_.receive(line);
+    msg = jsonrpc::parse(line, limits_);
+    session_.receive(std::move(*msg));
   } catch (const std::exception& e) {
-    // The engine answers bad input itself; reaching here is an engine defect, not client error.
-    log_stdio(log_, "error", std::string("session.receive threw: ") + e.what());
+    // The codec and the engine answer bad input themselves; reaching here is a server defect.
+    answer_failure(msg, e);
   }
+}
+
+void line_reader::answer_failure(const std::optional<jsonrpc::message>& msg,
+                                 const std::exception& e) {
+  const std::string ref = detail::server_log::new_reference();
+  log_stdio(log_, "error",
+            "processing a message failed (reference " + ref + "): " + std::string(e.what()));
+  const bool expects_reply = !msg || msg->kind == jsonrpc::message_kind::request ||
+                             msg->kind == jsonrpc::message_kind::batch ||
+                             msg->kind == jsonrpc::message_kind::invalid;
+  if (!expects_reply) return;  // notifications and client responses are never answered
+  std::optional<jsonrpc::request_id> id;
+  if (msg && msg->kind != jsonrpc::message_kind::batch) id = msg->id;
+  writer_->send(jsonrpc::serialize_error(
+      id,
+      {error_code::internal_error,
+       "Internal error (reference " + ref + "); retry once and report the reference if it persists",
+       {{"reference", ref}}}));
 }
 
 void line_reader::on_overlong() {
   writer_->send(jsonrpc::serialize_error(
-      std::nullopt, {error_code::invalid_request,
-                     "Message exceeds the maximum size of " + std::to_string(max_line_bytes_) +
-                         " bytes; send smaller messages.",
-                     nullptr}));
+      std::nullopt,
+      {error_code::invalid_request,
+       "Message exceeds the maximum size of " + std::to_string(limits_.max_message_bytes) +
+           " bytes; send smaller messages.",
+       nullptr}));
 }
 
 void log_stdio(const std::function<void(std::string_view)>& writer, std::string_view level,

@@ -5,12 +5,14 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <system_error>
 #include <vector>
 
 #include <asio/io_context.hpp>
 #include <asio/posix/stream_descriptor.hpp>
 
+#include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
 
 #include "transport/stdio_framing.hpp"
@@ -28,7 +30,7 @@ class line_reader final : public line_handler {
 
   /// Reads a private duplicate of `fd`. Throws std::system_error when it cannot be used.
   line_reader(asio::io_context& io, int fd, session target, std::shared_ptr<frame_writer> writer,
-              std::size_t max_line_bytes, end_callback on_end, log_writer log);
+              jsonrpc::parse_limits limits, end_callback on_end, log_writer log);
 
   /// Starts the read chain.
   void start();
@@ -40,11 +42,13 @@ class line_reader final : public line_handler {
 
  private:
   void read_some();
+  /// Answers a message whose processing threw, so that no request goes unanswered.
+  void answer_failure(const std::optional<jsonrpc::message>& msg, const std::exception& e);
 
   std::unique_ptr<asio::posix::stream_descriptor> in_;
   session session_;
   std::shared_ptr<frame_writer> writer_;
-  std::size_t max_line_bytes_;
+  jsonrpc::parse_limits limits_;
   line_splitter splitter_;
   std::vector<char> buffer_;
   end_callback on_end_;

@@ -119,13 +119,7 @@ void connection::dispatch_request() {
   bool keep_alive = req.keep_alive && !draining_;
   current_ = std::make_shared<reply_channel>(shared_from_this(), request_no_, keep_alive);
   auto ch = current_;
-  try {
-    endpoint_.handle(std::move(req), ch);
-  } catch (const std::exception& e) {
-    ctx_.log(std::string("mcpcxx http: request handling failed: ") + e.what());
-    ch->send(error_response(500, error_code::internal_error,
-                            "Internal error: the server could not handle the request"));
-  }
+  endpoint_.handle(std::move(req), ch);  // never throws
 }
 
 void connection::fail_request(int status, const std::string& message) {

@@ -4,6 +4,7 @@
 
 #include "mcpcxx/error_codes.hpp"
 
+#include "engine/server_log.hpp"
 #include "transport/http/security.hpp"
 
 namespace mcpcxx::http {
@@ -25,12 +26,6 @@ std::string quoted_list(const std::vector<std::string>& items) {
   return out;
 }
 
-bool is_legacy_version(std::string_view v) {
-  return v != k_modern_version &&
-         std::any_of(std::begin(k_supported_versions), std::end(k_supported_versions),
-                     [&](const char* s) { return v == s; });
-}
-
 }  // namespace
 
 std::string principal_key(const json& principal) {
@@ -38,10 +33,25 @@ std::string principal_key(const json& principal) {
   if (principal.is_object() && principal.contains("sub") && principal["sub"].is_string()) {
     return principal["sub"].get<std::string>();
   }
-  return principal.dump();
+  return principal.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 void endpoint::handle(request&& req, const std::shared_ptr<reply_channel>& out) {
+  try {
+    route(req, out);
+  } catch (const std::exception& e) {
+    // Bad input is answered by the checks and the engine; reaching here is a server defect.
+    // The client gets a reference, the log the detail (never the request's bytes).
+    const std::string ref = detail::server_log::new_reference();
+    detail::server_log(ctx_->srv.options().log_writer)
+        .write("error", "http_request_failed", {{"reference", ref}, {"detail", e.what()}});
+    out->send(error_response(500, error_code::internal_error,
+                             "Internal error (reference " + ref +
+                                 "); retry once and report the reference if it persists"));
+  }
+}
+
+void endpoint::route(request& req, const std::shared_ptr<reply_channel>& out) {
   ++ctx_->requests;
   if (!host_allowed(ctx_->origins, req.header("host"))) {
     out->send(plain_error(403,
@@ -86,7 +96,12 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
   const http_auth_options& a = *ctx_->opts.auth;
   auto token = bearer_token(req.header("authorization"));
   http_auth_result verdict = http_auth_result::invalid("An access token is required");
-  if (token) verdict = a.verifier(*token, {req.method, mcp_method, mcp_name});
+  if (token && !is_b64token(*token)) {
+    // Never hand a verifier bytes that cannot be a bearer token (RFC 6750 b64token).
+    verdict = http_auth_result::invalid("The access token is malformed");
+  } else if (token) {
+    verdict = a.verifier(*token, {req.method, mcp_method, mcp_name});
+  }
   if (verdict.status == http_auth_result::failure::none) {
     result.principal = std::move(verdict.principal);
     return result;
@@ -125,7 +140,7 @@ void endpoint::handle_metadata(const request& req, const std::shared_ptr<reply_c
               {"bearer_methods_supported", {"header"}}};
   if (!a.scopes_supported.empty()) doc["scopes_supported"] = a.scopes_supported;
   response r;
-  r.body = doc.dump();
+  r.body = doc.dump(-1, ' ', false, json::error_handler_t::replace);
   r.headers.emplace_back("Cache-Control", "max-age=3600");
   out->send(r);
 }
@@ -157,10 +172,13 @@ std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const
 std::optional<response> endpoint::check_legacy_version(const request& req, http_session& s) {
   const std::string* pv = req.header("mcp-protocol-version");
   if (pv == nullptr) return std::nullopt;  // pre-2025-06-18 clients do not send it
+  // Sessions enter the table only after initialize succeeded, so the engine's negotiated
+  // version is the one list to compare with.
   std::string negotiated = s.engine().negotiated_version();
-  if (!is_legacy_version(*pv) || (!negotiated.empty() && *pv != negotiated)) {
-    return plain_error(400, "Bad Request: unsupported MCP-Protocol-Version \"" + *pv +
-                                "\"; this session negotiated \"" + negotiated + "\"");
+  if (negotiated.empty() || *pv != negotiated) {
+    return plain_error(400, "Bad Request: unsupported MCP-Protocol-Version \"" +
+                                printable_header(*pv) + "\"; this session negotiated \"" +
+                                negotiated + "\"");
   }
   return std::nullopt;
 }

@@ -4,6 +4,17 @@
 
 namespace mcpcxx::http {
 
+int status_for_situation(std::string_view situation, bool modern) {
+  // Until the situation table lands this mirrors the HTTP column of docs/error-model.md as the
+  // transport applies it; it is replaced by the table's lookup.
+  if (situation.empty()) return 200;
+  if (situation == "P1" || situation == "P4" || situation == "P5") return 400;
+  if (!modern) return 200;
+  if (situation == "P8" || situation == "P9" || situation == "P10") return 404;
+  if (situation == "P11" || situation == "P12" || situation == "P13") return 400;
+  return 200;
+}
+
 int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, bool batch) {
   if (frame.find("\"error\"") == std::string_view::npos) return 200;
   json reply = json::parse(frame, nullptr, false);
@@ -91,10 +102,8 @@ void post_exchange::write_event_locked(std::string_view frame) {
   }
 }
 
-bool post_exchange::register_session_locked(std::string_view frame) {
-  json reply = json::parse(frame, nullptr, false);
-  bool ok = reply.is_object() && reply.contains("result");
-  if (!ok) {
+bool post_exchange::register_session_locked(bool initialized) {
+  if (!initialized) {
     setup_.legacy.reset();  // initialize failed: no session is created
     return true;
   }
@@ -108,6 +117,22 @@ bool post_exchange::register_session_locked(std::string_view frame) {
 }
 
 void post_exchange::send(std::string frame, frame_kind kind) {
+  bool succeeded = false;
+  int status = 200;
+  if (kind == frame_kind::response) {
+    json reply = json::parse(frame, nullptr, false);
+    succeeded = reply.is_object() && reply.contains("result");
+    status = status_for_reply(frame, setup_.modern, setup_.meta_incomplete, setup_.batch);
+  }
+  deliver(std::move(frame), kind, status, succeeded);
+}
+
+void post_exchange::send_frame(std::string frame, const frame_info& info) {
+  deliver(std::move(frame), info.kind, status_for_situation(info.situation, info.modern),
+          info.situation.empty());
+}
+
+void post_exchange::deliver(std::string frame, frame_kind kind, int status, bool succeeded) {
   std::lock_guard g(lock_);
   if (done_) return;
   if (kind == frame_kind::notification) {
@@ -115,14 +140,14 @@ void post_exchange::send(std::string frame, frame_kind kind) {
     write_event_locked(frame);
     return;
   }
-  if (setup_.initialize && !register_session_locked(frame)) return;
+  if (setup_.initialize && !register_session_locked(succeeded)) return;
   if (streaming_) {
     write_event_locked(frame);
     if (setup_.legacy) setup_.legacy->finish_stream(stream_);
     out_->end_stream();
   } else {
     response r;
-    r.status = status_for_reply(frame, setup_.modern, setup_.meta_incomplete, setup_.batch);
+    r.status = status;
     r.headers = headers();
     r.body = std::move(frame);
     out_->send(r);

@@ -18,7 +18,12 @@
 
 namespace mcpcxx::http {
 
-/// The HTTP status for a final JSON-RPC reply (spec-digest §5.4). `meta_incomplete`: the modern
+/// The HTTP status of a final reply reporting error-model row `situation` (empty: a result)
+/// in the given era.
+int status_for_situation(std::string_view situation, bool modern);
+
+/// Transitional: the status of a final reply delivered through plain send(), read back from the
+/// frame, for as long as the engine still bypasses send_frame(). `meta_incomplete`: the modern
 /// request lacked a required _meta field, so its -32602 is a 400; `batch`: the body was an array.
 int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, bool batch);
 
@@ -42,7 +47,10 @@ class post_exchange : public frame_sink, public std::enable_shared_from_this<pos
 
   /// Registers with the context and the disconnect hook; call before session.receive().
   void begin();
+  /// Transitional path for frames sent without facts (status read back from the frame).
   void send(std::string frame, frame_kind kind) override;
+  /// The engine's path: the status comes from the frame's row.
+  void send_frame(std::string frame, const frame_info& info) override;
 
  private:
   std::shared_ptr<transport_context> ctx_;
@@ -60,7 +68,9 @@ class post_exchange : public frame_sink, public std::enable_shared_from_this<pos
   void write_event_locked(std::string_view frame);
   void finish_locked();
   void client_gone();
-  bool register_session_locked(std::string_view frame);
+  /// Inserts the initialized session; false when the table is full (a 503 was sent instead).
+  bool register_session_locked(bool initialized);
+  void deliver(std::string frame, frame_kind kind, int status, bool succeeded);
 };
 
 }  // namespace mcpcxx::http

@@ -1,0 +1,39 @@
+// The one exception classifier for every kind of handler (tools, resources, prompts, completion,
+// and the engine's own methods). mcpcxx's typed errors keep their category wherever raised:
+//
+//   raised                        tool handler                  other handlers
+//   tool_error                    T2 isError, its category      P26 (proposed): the error's text,
+//                                                               -32602 for client-side categories,
+//                                                               else -32603; data = its details
+//   protocol_error                P23 passed through            P23 passed through
+//   missing_client_capability     P13 -32021 (modern) / P25 (legacy: declare it in initialize)
+//   resource_not_found            T7 (proposed) isError,        P20 -32002 (legacy) / P21 -32602
+//                                 category not_found            (modern), data {uri}
+//   unexpected_error (foreign)    T3 isError + reference        P24 -32603 + reference
+//   anything else                 T3 isError + reference        P24 -32603 + reference
+//
+// Unexpected failures get a fresh reference id; their what() (for unexpected_error, the summary
+// and the full detail such as a Python traceback) is logged under that id, never sent unless
+// server_options::expose_exception_details (tools only, summary only).
+// Thread-safety: runs on the handler's thread; the log is thread-safe.
+#pragma once
+
+#include <exception>
+
+#include "engine/outcome.hpp"
+#include "engine/wire_errors.hpp"
+
+namespace mcpcxx::detail {
+
+class exchange;
+
+/// Which kind of handler raised.
+enum class handler_kind { tool, resource, prompt, completion, engine };
+
+/// The outcome for exception `error` raised by a `kind` handler serving `ex`. `tool` describes
+/// the tool for kind tool (nullptr: the failure happened outside the user handler, classified as
+/// an engine failure).
+method_outcome classify(std::exception_ptr error, const exchange& ex, handler_kind kind,
+                        const wire::tool_facts* tool = nullptr);
+
+}  // namespace mcpcxx::detail

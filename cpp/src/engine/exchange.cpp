@@ -1,0 +1,219 @@
+// The exchange: claim-once settling, era decoration, the reply frame, the log line, the metrics.
+#include "engine/exchange.hpp"
+
+#include "engine/batch_reply.hpp"
+#include "engine/engine.hpp"
+#include "engine/session_state.hpp"
+
+namespace mcpcxx::detail {
+
+namespace {
+
+constexpr const char* k_class_names[] = {"ok", "tool_error", "protocol_error", "cancelled"};
+
+void decorate(json& result, const json& server_info) {
+  result["resultType"] = "complete";
+  json& meta = result["_meta"];
+  if (!meta.is_object()) meta = json::object();
+  meta["io.modelcontextprotocol/serverInfo"] = server_info;
+}
+
+std::string raw_result_frame(const jsonrpc::request_id& id, std::string_view serialized) {
+  const std::string id_text = jsonrpc::id_to_json(id).dump();
+  std::string frame;
+  frame.reserve(30 + id_text.size() + serialized.size());
+  frame.append(R"({"jsonrpc":"2.0","id":)").append(id_text).append(R"(,"result":)");
+  frame.append(serialized);
+  frame.push_back('}');
+  return frame;
+}
+
+}  // namespace
+
+method_outcome method_outcome::ok(json result) {
+  method_outcome o;
+  o.result = std::move(result);
+  return o;
+}
+
+method_outcome method_outcome::tool_reported_error(json result) {
+  method_outcome o = ok(std::move(result));
+  o.row_id = ::mcpcxx::wire::row_of(situation::T6_tool_reported_error).id;
+  o.category = "tool_result_error";
+  o.counted_as = outcome_class::tool_error;
+  return o;
+}
+
+method_outcome method_outcome::cached(std::shared_ptr<const std::string> page) {
+  method_outcome o;
+  o.kind = outcome_kind::cached_page;
+  o.page = std::move(page);
+  return o;
+}
+
+method_outcome method_outcome::protocol(situation row, const json& args, std::string reference) {
+  method_outcome o =
+      pending_protocol(::mcpcxx::wire::row_of(row).id, ::mcpcxx::wire::render(row, args));
+  o.reference = std::move(reference);
+  return o;
+}
+
+method_outcome method_outcome::pending_protocol(std::string_view id, jsonrpc::error_object error) {
+  method_outcome o;
+  o.kind = outcome_kind::protocol_error;
+  o.row_id = id;
+  o.error = std::move(error);
+  o.category = "protocol";
+  o.counted_as = outcome_class::protocol_error;
+  return o;
+}
+
+method_outcome method_outcome::tool_failed(situation row, const json& args, bool has_output_schema,
+                                           std::string category, std::string reference) {
+  method_outcome o = pending_tool_failed(
+      ::mcpcxx::wire::row_of(row).id,
+      ::mcpcxx::wire::render_tool_result(row, args, has_output_schema), std::move(category));
+  o.reference = std::move(reference);
+  return o;
+}
+
+method_outcome method_outcome::pending_tool_failed(std::string_view id, json result,
+                                                   std::string category) {
+  method_outcome o;
+  o.kind = outcome_kind::tool_failure;
+  o.result = std::move(result);
+  o.row_id = id;
+  o.category = std::move(category);
+  o.counted_as = outcome_class::tool_error;
+  return o;
+}
+
+exchange::exchange(std::shared_ptr<session_state> session, reply_route route,
+                   jsonrpc::request_id id, std::string method, json params)
+    : session_(std::move(session)),
+      route_(std::move(route)),
+      id_(std::move(id)),
+      method_(std::move(method)),
+      params_(std::move(params)) {}
+
+engine& exchange::eng() const noexcept { return session_->eng(); }
+
+bool exchange::claim() {
+  if (settled_.exchange(true, std::memory_order_acq_rel)) return false;
+  if (registered_) session_->forget(id_);
+  return true;
+}
+
+bool exchange::finish(method_outcome o) {
+  if (!claim()) return false;
+  const std::string_view row =
+      o.kind == outcome_kind::protocol_error ? o.row_id : std::string_view{};
+  std::string frame = frame_for(o);
+  deliver(std::move(frame), row);
+  log_outcome(o);
+  return true;
+}
+
+// Builds the reply frame; a reserved kind becomes the internal-error row (never shipped half-done).
+std::string exchange::frame_for(method_outcome& o) const {
+  switch (o.kind) {
+    case outcome_kind::cached_page:
+      return raw_result_frame(id_, *o.page);
+    case outcome_kind::protocol_error:
+      return jsonrpc::serialize_error(id_, o.error);
+    case outcome_kind::result:
+    case outcome_kind::tool_failure:
+      if (facts.modern) decorate(o.result, eng().server_info());
+      return jsonrpc::serialize_result(id_, o.result);
+    case outcome_kind::input_required:
+    case outcome_kind::task:
+      break;
+  }
+  const std::string ref = server_log::new_reference();
+  eng().log().write("error", "unsupported_outcome",
+                    {{"method", method_}, {"reference", ref}, {"kind", static_cast<int>(o.kind)}});
+  o = method_outcome::protocol(situation::P24_internal_error, {{"reference", ref}}, ref);
+  return jsonrpc::serialize_error(id_, o.error);
+}
+
+void exchange::deliver(std::string frame, std::string_view row) {
+  if (route_.batch) {
+    route_.batch->add(std::move(frame));
+    return;
+  }
+  session_->send(route_.sink, std::move(frame), {frame_kind::response, row, facts.modern});
+}
+
+bool exchange::abandon(std::string_view why) {
+  if (!claim()) return false;
+  if (route_.batch) route_.batch->skip();
+  eng().count(outcome_class::cancelled, "cancelled");
+  eng().log().write("info", "request_cancelled",
+                    {{"id", jsonrpc::id_to_json(id_)}, {"reason", std::string(why)}});
+  token_.cancel();
+  return true;
+}
+
+void exchange::arm_deadline(std::chrono::milliseconds after,
+                            std::function<method_outcome()> on_expiry,
+                            const std::shared_ptr<exchange>& self) {
+  std::weak_ptr<exchange> weak = self;
+  deadline_ = eng().deadlines().schedule(std::chrono::steady_clock::now() + after,
+                                         [weak, fn = std::move(on_expiry)] {
+                                           auto ex = weak.lock();
+                                           if (ex && ex->finish(fn())) ex->token_.cancel();
+                                         });
+}
+
+void exchange::disarm_deadline() {
+  if (deadline_) eng().deadlines().cancel(*deadline_);
+  deadline_.reset();
+}
+
+void exchange::log_outcome(const method_outcome& o) const {
+  eng().count(o.counted_as, o.category);
+  if (!eng().options().log_requests) return;
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - started_)
+                      .count();
+  json fields = {{"method", method_},
+                 {"id", jsonrpc::id_to_json(id_)},
+                 {"outcome", k_class_names[static_cast<int>(o.counted_as)]},
+                 {"category", o.category},
+                 {"latencyMs", static_cast<double>(us) / 1000.0},
+                 {"era", facts.modern ? "modern" : "legacy"}};
+  if (!tool_.empty()) fields["tool"] = tool_;
+  if (!o.row_id.empty()) fields["situation"] = o.row_id;
+  if (!o.reference.empty()) fields["reference"] = o.reference;
+  if (o.kind == outcome_kind::protocol_error) fields["code"] = o.error.code;
+  eng().log().write(o.counted_as == outcome_class::ok ? "info" : "warning", "request",
+                    std::move(fields));
+}
+
+request_context exchange::make_context(const std::shared_ptr<exchange>& self) const {
+  context_hooks hooks;
+  std::weak_ptr<exchange> weak = self;
+  auto s = session_;
+  auto to = route_.sink;
+  hooks.notify = [s, to, weak](std::string_view method, const json& params) {
+    auto live = weak.lock();
+    // Request-related notifications must stop once the request has its reply.
+    if (live && live->settled()) return;
+    s->send(to, jsonrpc::serialize_notification(method, params), {frame_kind::notification});
+  };
+  auto* e = &eng();
+  std::string method_name = method_;
+  hooks.record = [e, method_name](log_level level, const json& data,
+                                  const std::optional<std::string>& logger) {
+    json fields = {{"method", method_name}, {"level", to_string(level)}, {"data", data}};
+    if (logger) fields["logger"] = *logger;
+    e->log().write("info", "handler_log", std::move(fields));
+  };
+  request_context ctx(jsonrpc::id_to_json(id_), facts.version, facts.client_info,
+                      facts.client_capabilities, facts.progress_token, facts.min_log_level, token_,
+                      std::move(hooks));
+  ctx.set_principal(session_->principal());
+  return ctx;
+}
+
+}  // namespace mcpcxx::detail

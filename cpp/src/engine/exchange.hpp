@@ -1,0 +1,110 @@
+// detail::exchange: one request from registration to its single reply. It owns the claim-once
+// flag, the deadline, the cancellation token, the era facts and decoration, the request log line,
+// the metrics, and the sending of the reply frame through frame_sink::send_frame with the row id.
+// Handlers never send: they return a method_outcome and the dispatcher calls finish() once.
+// Thread-safety: finish(), abandon() and the deadline may race from any thread; exactly one of
+// them settles the exchange (an atomic flag), the others return false and send nothing. The
+// request data (method, params, facts) is written by the receiving thread before the handler
+// runs and only read afterwards.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "mcpcxx/context.hpp"
+#include "mcpcxx/jsonrpc.hpp"
+#include "mcpcxx/session.hpp"
+
+#include "engine/outcome.hpp"
+
+namespace mcpcxx::detail {
+
+class engine;
+class session_state;
+class batch_reply;
+
+/// The era facts routing decided for one request.
+struct request_facts {
+  bool modern = false;
+  std::string version;  ///< the revision served ("" for a legacy request before initialize)
+  json client_capabilities = json::object();
+  json client_info = nullptr;
+  std::optional<log_level> min_log_level;
+  std::optional<json> progress_token;
+};
+
+/// Where a request's reply goes: the sink, or a batch reply gathering a 2025-03-26 batch.
+/// Notifications of the request always go to `sink`.
+struct reply_route {
+  std::shared_ptr<frame_sink> sink;
+  std::shared_ptr<batch_reply> batch;
+};
+
+/// One request being served.
+class exchange {
+ public:
+  /// A request received on `session`; `params` is an object or null.
+  exchange(std::shared_ptr<session_state> session, reply_route route, jsonrpc::request_id id,
+           std::string method, json params);
+  exchange(const exchange&) = delete;
+  exchange& operator=(const exchange&) = delete;
+
+  /// Era facts; filled by routing on the receiving thread before the handler runs.
+  request_facts facts;
+
+  const jsonrpc::request_id& id() const noexcept { return id_; }
+  const std::string& method() const noexcept { return method_; }
+  /// The request params (always an object once routing accepted the request). Decoders may move
+  /// members out of it.
+  json& params() noexcept { return params_; }
+  engine& eng() const noexcept;
+  session_state& session() const noexcept { return *session_; }
+  /// Cancelled by notifications/cancelled, shutdown or the deadline.
+  const cancellation_token& token() const noexcept { return token_; }
+  /// Names the tool of a tools/call in the request log line.
+  void set_tool(std::string name) { tool_ = std::move(name); }
+  const std::string& tool() const noexcept { return tool_; }
+
+  /// Sends the single reply for `o` and settles; false (nothing sent) when already settled.
+  bool finish(method_outcome o);
+  /// Settles without a reply (cancellation, shutdown) and cancels the token; false when already
+  /// settled. A batch member settled this way leaves no entry in the batch reply.
+  bool abandon(std::string_view why);
+  /// When `after` passes before the exchange settles, sends `on_expiry()` and cancels the token.
+  void arm_deadline(std::chrono::milliseconds after, std::function<method_outcome()> on_expiry,
+                    const std::shared_ptr<exchange>& self);
+  /// Drops the deadline, if any (the handler returned).
+  void disarm_deadline();
+  /// True once a reply was sent or suppressed.
+  bool settled() const noexcept { return settled_.load(std::memory_order_acquire); }
+  /// The context handed to user handlers (progress and log notifications stop after the reply).
+  request_context make_context(const std::shared_ptr<exchange>& self) const;
+
+  /// Set by session_state when the request is in its in-flight table (so settling removes it).
+  void mark_registered() noexcept { registered_ = true; }
+
+ private:
+  bool claim();
+  void deliver(std::string frame, std::string_view row);
+  std::string frame_for(method_outcome& o) const;
+  void log_outcome(const method_outcome& o) const;
+
+  std::shared_ptr<session_state> session_;
+  reply_route route_;
+  jsonrpc::request_id id_;
+  std::string method_;
+  json params_;
+  std::string tool_;
+  cancellation_token token_;
+  std::atomic<bool> settled_{false};
+  bool registered_ = false;
+  std::optional<std::uint64_t> deadline_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace mcpcxx::detail
