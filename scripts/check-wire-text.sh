@@ -35,7 +35,7 @@ patterns=(
   '[{(][[:space:]]*"code"[[:space:]]*[,:]|composes a {"code": ...} error body'
   '\{[[:space:]]*"error"[[:space:]]*,|composes an error member by hand'
   '["'"'"']error["'"'"'][[:space:]]*:[[:space:]]*\{|composes an error member by hand'
-  '"(Parse error|Invalid request|Invalid params|Method not found|Internal error|Unknown tool|Unknown prompt|Resource not found|Header mismatch|Service unavailable|Bad Request|Not found|Forbidden|Unauthorized|Not acceptable|Unsupported media type|Method not allowed|Conflict|Request timeout|Request body too large|Request header fields too large|Malformed HTTP request|Truncated request|Session not found|Session not initialized)[:; ]|spells out an error text that belongs to a table row'
+  '"(Parse error|Invalid request|Invalid params|Method not found|Internal error|Unknown tool|Unknown prompt|Resource not found|Header mismatch|Service unavailable|Bad Request|Not found|Forbidden|Unauthorized|Not acceptable|Unsupported media type|Method not allowed|Conflict|Request timeout|Request body too large|Request header fields too large|Malformed HTTP request|Truncated request|Session not found|Session not initialized|Message exceeds|Message is|Message nests|Batch is)[:; ]|spells out an error text that belongs to a table row'
   '(^|[^_[:alnum:]])(error_response|plain_error|rpc_error|error_body|fail_request)[[:space:]]*\(|calls a hand-written error-body helper'
   'wire::invalid_params[[:space:]]*\(|passes free text as invalid params (use a row of its own)'
   'CPP:(^|[^0-9.])-32[0-7][0-9][0-9]([^0-9]|$)|uses a numeric JSON-RPC code instead of a named constant'

@@ -1,17 +1,37 @@
 // Example C++ MCP server over stdio: an echo tool, a tool failing with a tool error, a tool that
 // throws an unexpected exception, a tool with an outputSchema (and one breaking it), a slow tool
-// with a deadline, a progress/logging tool, a resource, a template, a prompt and completion.
-// The golden transcripts (tests/golden) and the benchmarks run against this binary.
+// with a deadline, read-only twins of the failing tools, one reporting its own error, a
+// progress/logging tool, a resource, a template, a prompt and completion. The golden transcripts
+// (tests/golden) and the benchmarks run against this binary, and against its Python twin
+// examples/python/fixture_server.py, which must answer identically. The schemas are written as the
+// Python decorators generate them (pydantic adds a "title" per property and the defaults, and
+// writes "properties" even when empty), so both servers list the same tools.
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <pthread.h>
 #include <stdexcept>
 #include <thread>
 
+#include "mcpcxx/http.hpp"
 #include "mcpcxx/mcpcxx.hpp"
 
 namespace {
 
 using mcpcxx::json;
+
+// The inputSchema of a tool without parameters.
+const json k_no_arguments = {{"type", "object"}, {"properties", json::object()}};
+// add's arguments and result (a TypedDict "Sum" in the Python twin).
+const json k_add_input = {
+    {"type", "object"},
+    {"properties",
+     {{"a", {{"type", "integer"}, {"title", "A"}}}, {"b", {{"type", "integer"}, {"title", "B"}}}}},
+    {"required", {"a", "b"}}};
+const json k_sum_schema = {{"type", "object"},
+                           {"title", "Sum"},
+                           {"properties", {{"sum", {{"type", "integer"}, {"title", "Sum"}}}}},
+                           {"required", {"sum"}}};
 
 void add_tools(mcpcxx::server& s) {
   s.add_tool(
@@ -19,48 +39,44 @@ void add_tools(mcpcxx::server& s) {
        .title = "Echo",
        .description = "Returns the given text unchanged.",
        .input_schema = {{"type", "object"},
-                        {"properties", {{"text", {{"type", "string"}, {"maxLength", 1000}}}}},
-                        {"required", {"text"}},
-                        {"additionalProperties", false}},
+                        {"properties",
+                         {{"text", {{"type", "string"}, {"maxLength", 1000}, {"title", "Text"}}}}},
+                        {"required", {"text"}}},
        .annotations = {{"readOnlyHint", true}}},
       [](const json& args, mcpcxx::request_context&) {
         return mcpcxx::tool_result::text(args["text"].get<std::string>());
       });
-  s.add_tool({.name = "lookup_issue",
-              .description = "Looks up an issue by key, e.g. ENG-1.",
-              .input_schema = {{"type", "object"},
-                               {"properties",
-                                {{"key", {{"type", "string"}, {"pattern", "^[A-Z]+-[0-9]+$"}}}}},
-                               {"required", {"key"}}},
-              .annotations = {{"readOnlyHint", true}}},
-             [](const json& args, mcpcxx::request_context&) -> mcpcxx::tool_result {
-               const std::string key = args["key"].get<std::string>();
-               if (key == "ENG-1") return mcpcxx::tool_result::text("ENG-1: Fix the login page");
-               throw mcpcxx::tool_error(mcpcxx::compose_tool_error_message(
-                                            {"Issue lookup", "issue " + key, "it was not found",
-                                             "Verify the issue key or list recent issues first",
-                                             "Do not retry unchanged"}),
-                                        mcpcxx::error_category::not_found, false, key);
-             });
+  s.add_tool(
+      {.name = "lookup_issue",
+       .description = "Looks up an issue by key, e.g. ENG-1.",
+       .input_schema =
+           {{"type", "object"},
+            {"properties",
+             {{"key", {{"type", "string"}, {"pattern", "^[A-Z]+-[0-9]+$"}, {"title", "Key"}}}}},
+            {"required", {"key"}}},
+       .annotations = {{"readOnlyHint", true}}},
+      [](const json& args, mcpcxx::request_context&) -> mcpcxx::tool_result {
+        const std::string key = args["key"].get<std::string>();
+        if (key == "ENG-1") return mcpcxx::tool_result::text("ENG-1: Fix the login page");
+        throw mcpcxx::tool_error(
+            mcpcxx::compose_tool_error_message({"Issue lookup", "issue " + key, "it was not found",
+                                                "Verify the issue key or list recent issues first",
+                                                "Do not retry unchanged"}),
+            mcpcxx::error_category::not_found, false, key);
+      });
   s.add_tool({.name = "explode",
               .description = "Always fails with an unexpected internal exception (for testing).",
-              .input_schema = {{"type", "object"}}},
+              .input_schema = k_no_arguments},
              [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
                throw std::runtime_error("database password=hunter2 rejected at db.internal:5432");
              });
 }
 
 void add_contract_tools(mcpcxx::server& s) {
-  const json sum_schema = {
-      {"type", "object"}, {"properties", {{"sum", {{"type", "integer"}}}}}, {"required", {"sum"}}};
-  const json add_input = {
-      {"type", "object"},
-      {"properties", {{"a", {{"type", "integer"}}}, {"b", {{"type", "integer"}}}}},
-      {"required", {"a", "b"}}};
   s.add_tool({.name = "add",
               .description = "Adds two integers.",
-              .input_schema = add_input,
-              .output_schema = sum_schema,
+              .input_schema = k_add_input,
+              .output_schema = k_sum_schema,
               .annotations = {{"readOnlyHint", true}}},
              [](const json& a, mcpcxx::request_context&) {
                return mcpcxx::tool_result::structured(
@@ -68,68 +84,146 @@ void add_contract_tools(mcpcxx::server& s) {
              });
   s.add_tool({.name = "broken_add",
               .description = "Adds two integers but returns a string (a bug).",
-              .input_schema = add_input,
-              .output_schema = sum_schema},
+              .input_schema = k_add_input,
+              .output_schema = k_sum_schema},
              [](const json&, mcpcxx::request_context&) {
                return mcpcxx::tool_result::structured({{"sum", "three"}});
              });
-  s.add_tool({.name = "slow_write",
-              .description = "Writes slowly; times out after 200 ms.",
-              .input_schema = {{"type", "object"}, {"properties", {{"ms", {{"type", "integer"}}}}}},
-              .timeout = std::chrono::milliseconds(200)},
-             [](const json& a, mcpcxx::request_context& ctx) {
-               const auto ms = a.value("ms", 1000);
-               for (int i = 0; i < ms / 10 && !ctx.cancelled(); ++i) {
-                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
-               }
-               return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "written");
-             });
   s.add_tool(
-      {.name = "count_down",
-       .description = "Reports progress and log messages, then returns.",
+      {.name = "slow_write",
+       .description = "Writes slowly; times out after 200 ms.",
        .input_schema = {{"type", "object"},
                         {"properties",
-                         {{"steps", {{"type", "integer"}, {"minimum", 1}, {"maximum", 50}}}}}}},
+                         {{"ms", {{"type", "integer"}, {"default", 1000}, {"title", "Ms"}}}}}},
+       .timeout = std::chrono::milliseconds(200)},
       [](const json& a, mcpcxx::request_context& ctx) {
-        const int steps = a.value("steps", 3);
-        for (int i = 1; i <= steps && !ctx.cancelled(); ++i) {
-          ctx.report_progress(i, steps, "step " + std::to_string(i));
-          ctx.log(mcpcxx::log_level::info, "step " + std::to_string(i), "count_down");
+        const auto ms = a.value("ms", 1000);
+        for (int i = 0; i < ms / 10 && !ctx.cancelled(); ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
-        return mcpcxx::tool_result::text("done");
+        return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "written");
       });
+  s.add_tool({.name = "count_down",
+              .description = "Reports progress and log messages, then returns.",
+              .input_schema = {{"type", "object"},
+                               {"properties",
+                                {{"steps",
+                                  {{"type", "integer"},
+                                   {"minimum", 1},
+                                   {"maximum", 50},
+                                   {"default", 3},
+                                   {"title", "Steps"}}}}}}},
+             [](const json& a, mcpcxx::request_context& ctx) {
+               const int steps = a.value("steps", 3);
+               for (int i = 1; i <= steps && !ctx.cancelled(); ++i) {
+                 ctx.report_progress(i, steps, "step " + std::to_string(i));
+                 ctx.log(mcpcxx::log_level::info, "step " + std::to_string(i), "count_down");
+               }
+               return mcpcxx::tool_result::text("done");
+             });
 }
 
 void add_lifecycle_tools(mcpcxx::server& s) {
-  s.add_tool(
-      {.name = "sleep",
-       .description = "Sleeps for ms milliseconds unless cancelled.",
-       .input_schema = {{"type", "object"},
-                        {"properties",
-                         {{"ms", {{"type", "integer"}, {"minimum", 0}, {"maximum", 60000}}}}}},
-       .annotations = {{"readOnlyHint", true}}},
-      [](const json& a, mcpcxx::request_context& ctx) {
-        const auto until =
-            std::chrono::steady_clock::now() + std::chrono::milliseconds(a.value("ms", 100));
-        while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
-        return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "slept");
-      });
+  s.add_tool({.name = "sleep",
+              .description = "Sleeps for ms milliseconds unless cancelled.",
+              .input_schema = {{"type", "object"},
+                               {"properties",
+                                {{"ms",
+                                  {{"type", "integer"},
+                                   {"minimum", 0},
+                                   {"maximum", 60000},
+                                   {"default", 100},
+                                   {"title", "Ms"}}}}}},
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json& a, mcpcxx::request_context& ctx) {
+               const auto until =
+                   std::chrono::steady_clock::now() + std::chrono::milliseconds(a.value("ms", 100));
+               while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) {
+                 std::this_thread::sleep_for(std::chrono::milliseconds(5));
+               }
+               return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "slept");
+             });
   s.add_tool({.name = "ask_user",
               .description = "Needs the client's elicitation capability.",
-              .input_schema = {{"type", "object"}}},
+              .input_schema = k_no_arguments},
              [](const json&, mcpcxx::request_context& ctx) {
                ctx.require_client_capability("elicitation");
                return mcpcxx::tool_result::text("the client can elicit");
              });
   s.add_tool({.name = "quota",
               .description = "Fails with an application-defined protocol error.",
-              .input_schema = {{"type", "object"}}},
+              .input_schema = k_no_arguments},
              [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
                throw mcpcxx::protocol_error(-31001,
                                             "Daily quota exhausted; retry after midnight UTC",
                                             {{"retryAfterSeconds", 3600}});
+             });
+  // A typed error raised inside a tool keeps its category: not_found, never internal (issue 8).
+  s.add_tool({.name = "read_memo",
+              .description = "Reads a memo by URI; only memo://readme exists.",
+              .input_schema = {{"type", "object"},
+                               {"properties", {{"uri", {{"type", "string"}, {"title", "Uri"}}}}},
+                               {"required", {"uri"}}},
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json& a, mcpcxx::request_context&) {
+               const std::string uri = a["uri"].get<std::string>();
+               if (uri != "memo://readme") throw mcpcxx::resource_not_found(uri);
+               return mcpcxx::tool_result::text("Read me.");
+             });
+}
+
+// Read-only twins of the failing tools (the wire words T3, T4 and T5 differently for them) and a
+// tool reporting its own failure (T6).
+void add_variant_tools(mcpcxx::server& s) {
+  s.add_tool({.name = "explode_read_only",
+              .description = "A read-only tool that fails with an unexpected exception.",
+              .input_schema = k_no_arguments,
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
+               throw std::runtime_error("cache key secret-42 missing");
+             });
+  s.add_tool({.name = "broken_add_read_only",
+              .description = "A read-only add that returns a string (a bug).",
+              .input_schema = k_add_input,
+              .output_schema = k_sum_schema,
+              .annotations = {{"readOnlyHint", true}}},
+             [](const json&, mcpcxx::request_context&) {
+               return mcpcxx::tool_result::structured({{"sum", "three"}});
+             });
+  s.add_tool(
+      {.name = "slow_read",
+       .description = "Reads slowly; times out after 200 ms.",
+       .input_schema = {{"type", "object"},
+                        {"properties",
+                         {{"ms", {{"type", "integer"}, {"default", 1000}, {"title", "Ms"}}}}}},
+       .annotations = {{"readOnlyHint", true}},
+       .timeout = std::chrono::milliseconds(200)},
+      [](const json& a, mcpcxx::request_context& ctx) {
+        const auto ms = a.value("ms", 1000);
+        for (int i = 0; i < ms / 10 && !ctx.cancelled(); ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return mcpcxx::tool_result::text(ctx.cancelled() ? "cancelled" : "read");
+      });
+  s.add_tool(
+      {.name = "route",
+       .description = "Routes by region; over HTTP the region travels as Mcp-Param-Region.",
+       .input_schema = {{"type", "object"},
+                        {"properties",
+                         {{"region",
+                           {{"type", "string"}, {"title", "Region"}, {"x-mcp-header", "Region"}}}}},
+                        {"required", {"region"}}},
+       .annotations = {{"readOnlyHint", true}}},
+      [](const json& a, mcpcxx::request_context&) {
+        return mcpcxx::tool_result::text("routed to " + a["region"].get<std::string>());
+      });
+  s.add_tool({.name = "own_error",
+              .description = "Returns its own isError result.",
+              .input_schema = k_no_arguments},
+             [](const json&, mcpcxx::request_context&) {
+               mcpcxx::tool_result r = mcpcxx::tool_result::text("I failed my own way");
+               r.is_error = true;
+               return r;
              });
 }
 
@@ -156,6 +250,7 @@ void add_other_primitives(mcpcxx::server& s) {
                 .arguments = {{.name = "text", .required = true}}},
                [](const std::map<std::string, std::string>& a, mcpcxx::request_context&) {
                  mcpcxx::prompt_result r;
+                 r.description = "Summarize a text.";
                  r.messages = json::array(
                      {{{"role", "user"},
                        {"content", {{"type", "text"}, {"text", "Summarize: " + a.at("text")}}}}});
@@ -171,9 +266,56 @@ void add_other_primitives(mcpcxx::server& s) {
   });
 }
 
-}  // namespace
+std::size_t env_number(const char* name, std::size_t fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
+}
 
-int main() {
+// A fixed token check for the HTTP transcripts: "good" passes, "narrow" lacks a scope.
+mcpcxx::http_auth_options golden_auth() {
+  mcpcxx::http_auth_options a;
+  a.authorization_servers = {"https://auth.example.invalid"};
+  a.scopes_supported = {"issues:read", "issues:write"};
+  a.verifier = [](std::string_view token, const mcpcxx::http_auth_request&) {
+    if (token == "good") return mcpcxx::http_auth_result::allow({{"sub", "golden"}});
+    if (token == "narrow") return mcpcxx::http_auth_result::insufficient({"issues:write"});
+    return mcpcxx::http_auth_result::invalid();
+  };
+  return a;
+}
+
+// HTTP settings from the environment: MCPCXX_EXAMPLE_HTTP_LEGACY=0 (modern only) and
+// MCPCXX_MAX_BODY_BYTES, which the Python twin maps too; MCPCXX_HTTP_MAX_SESSIONS,
+// MCPCXX_HTTP_HEADER_TIMEOUT_MS and MCPCXX_HTTP_AUTH=1, which the Python API does not offer.
+mcpcxx::http_options http_options_from_env(int port) {
+  mcpcxx::http_options o;
+  o.port = static_cast<std::uint16_t>(port);
+  const char* legacy = std::getenv("MCPCXX_EXAMPLE_HTTP_LEGACY");
+  o.legacy = legacy == nullptr || std::string_view(legacy) != "0";
+  o.max_body_bytes = env_number("MCPCXX_MAX_BODY_BYTES", o.max_body_bytes);
+  o.max_sessions = env_number("MCPCXX_HTTP_MAX_SESSIONS", o.max_sessions);
+  o.header_timeout = std::chrono::milliseconds(env_number(
+      "MCPCXX_HTTP_HEADER_TIMEOUT_MS", static_cast<std::size_t>(o.header_timeout.count())));
+  const char* auth = std::getenv("MCPCXX_HTTP_AUTH");
+  if (auth != nullptr && std::string_view(auth) == "1") o.auth = golden_auth();
+  return o;
+}
+
+// Serves Streamable HTTP on 127.0.0.1:`port` (path /mcp) until SIGINT or SIGTERM.
+// The signals were blocked before any thread started, so sigwait receives them here.
+int serve_http_until_signal(mcpcxx::server& s, const sigset_t& stop_signals, int port) {
+  mcpcxx::http_server http(s, http_options_from_env(port));
+  http.start();
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  http.stop(std::chrono::milliseconds(1000));
+  return 0;
+}
+
+// Server settings; MCPCXX_EXPOSE_DETAILS=1 adds exception text to internal errors and
+// MCPCXX_MAX_MESSAGE_BYTES lowers the size limit so a transcript can show rows P3 and P3c without
+// carrying a 4 MiB line.
+mcpcxx::server_options options_from_env() {
   mcpcxx::server_options opts;
   opts.info = {.name = "mcpcxx-example",
                .version = "0.1.0",
@@ -185,14 +327,33 @@ int main() {
       v != nullptr && std::string_view(v) == "1") {
     opts.expose_exception_details = true;
   }
-  mcpcxx::server s(opts);
+  if (const char* v = std::getenv("MCPCXX_MAX_MESSAGE_BYTES"); v != nullptr) {
+    opts.limits.max_message_bytes = std::strtoull(v, nullptr, 10);
+  }
+  return opts;
+}
+
+}  // namespace
+
+int main() {
+  // MCPCXX_EXAMPLE_HTTP_PORT=N serves Streamable HTTP on 127.0.0.1:N instead of stdio (the golden
+  // transcripts of the HTTP rows). Block the stop signals before the engine starts its threads.
+  const char* http_port = std::getenv("MCPCXX_EXAMPLE_HTTP_PORT");
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  if (http_port != nullptr) pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  mcpcxx::server s(options_from_env());
   add_tools(s);
   add_contract_tools(s);
   add_lifecycle_tools(s);
+  add_variant_tools(s);
   // MCPCXX_EXAMPLE_MINIMAL=1 offers tools only, to show capability gating (-32601).
   if (const char* m = std::getenv("MCPCXX_EXAMPLE_MINIMAL");
       m == nullptr || std::string_view(m) != "1") {
     add_other_primitives(s);
   }
+  if (http_port != nullptr) return serve_http_until_signal(s, stop_signals, std::atoi(http_port));
   return mcpcxx::serve_stdio(s);
 }

@@ -1,4 +1,7 @@
-"""Golden transcript reader and comparer shared by the pytest suites (mirror of tests/cpp/golden)."""
+"""Golden transcript reader and comparer shared by the pytest suites (mirror of tests/cpp/golden).
+
+Format: tests/golden/README.md.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
+FIXTURES = ("cpp", "python")
 _REF = re.compile(r"ERR-[0-9a-f]{8}")
 
 
@@ -16,6 +20,10 @@ _REF = re.compile(r"ERR-[0-9a-f]{8}")
 class Transcript:
     path: Path
     prose: str = ""
+    fixtures: list[str] = field(default_factory=list)
+    rows: list[str] = field(default_factory=list)
+    pending: str = ""
+    transport: str = "stdio"
     env: dict[str, str] = field(default_factory=dict)
     client: list[bytes] = field(default_factory=list)
     server: list[Any] = field(default_factory=list)
@@ -29,21 +37,51 @@ def load(path: Path) -> Transcript:
         line = raw.decode("utf-8", errors="surrogateescape")
         if line.startswith("-- ") and line.endswith(" --") and len(line) > 6:
             section = line[3:-3]
-            if section not in ("env", "client", "server"):
+            if section not in ("meta", "env", "client", "server"):
                 raise ValueError(f"{path}: unknown section {section}")
             continue
         if section == "prose":
             t.prose += line + "\n"
+        elif section == "client" and t.transport == "http":
+            t.client.append(raw)  # blank lines separate an HTTP head from its body
         elif not raw:
             continue
+        elif section == "meta":
+            _read_meta(t, line)
         elif section == "env":
             key, _, value = line.partition("=")
             t.env[key] = value
         elif section == "client":
             t.client.append(raw)
+        elif t.transport == "http":
+            status, _, body = line.partition(" ")
+            t.server.append({"status": int(status), **({"body": json.loads(body)} if body else {})})
         else:
             t.server.append(json.loads(raw))
+    if not t.fixtures:
+        raise ValueError(f"{path}: the meta section names no fixtures")
     return t
+
+
+def _read_meta(t: Transcript, line: str) -> None:
+    key, colon, value = line.partition(":")
+    if not colon:
+        raise ValueError(f"{t.path}: meta lines are key: value, not {line!r}")
+    if key == "fixtures":
+        t.fixtures = value.split()
+        unknown = set(t.fixtures) - set(FIXTURES)
+        if unknown:
+            raise ValueError(f"{t.path}: unknown fixture(s) {sorted(unknown)}; use cpp, python")
+    elif key == "rows":
+        t.rows = value.split()
+    elif key == "transport":
+        t.transport = value.strip()
+        if t.transport not in ("stdio", "http"):
+            raise ValueError(f"{t.path}: transport is stdio or http, not {t.transport!r}")
+    elif key == "pending":
+        t.pending = value.strip() or "pending"
+    else:
+        raise ValueError(f"{t.path}: unknown meta key {key!r}")
 
 
 def normalize(v: Any) -> Any:
@@ -60,24 +98,29 @@ def normalize(v: Any) -> Any:
     return v
 
 
+def canonical(v: Any) -> str:
+    """The normalized value serialized with sorted keys: 1 and 1.0 differ, as on the wire."""
+    return json.dumps(normalize(v), sort_keys=True, ensure_ascii=False)
+
+
 def compare(expected: list[Any], actual: list[Any]) -> str:
     """Replies as a multiset, notifications in order; returns "" or the first difference."""
 
     def is_note(m: Any) -> bool:
         return isinstance(m, dict) and "method" in m
 
-    got_replies = [normalize(a) for a in actual if not is_note(a)]
-    got_notes = [normalize(a) for a in actual if is_note(a)]
-    want_notes = [normalize(e) for e in expected if is_note(e)]
+    got_replies = [canonical(a) for a in actual if not is_note(a)]
+    got_notes = [canonical(a) for a in actual if is_note(a)]
+    want_notes = [canonical(e) for e in expected if is_note(e)]
     for e in expected:
         if is_note(e):
             continue
-        n = normalize(e)
+        n = canonical(e)
         if n not in got_replies:
-            return f"no reply equal to {json.dumps(n)}"
+            return f"no reply equal to {n}"
         got_replies.remove(n)
     if got_replies:
-        return f"unexpected reply {json.dumps(got_replies[0])}"
+        return f"unexpected reply {got_replies[0]}"
     if want_notes != got_notes:
         return f"notifications differ:\n  expected {want_notes}\n  actual   {got_notes}"
     return ""

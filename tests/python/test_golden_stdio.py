@@ -1,47 +1,181 @@
-"""Runs every golden transcript through the stdio transport of the C++ example server.
+"""Runs every golden transcript through the stdio transport of each fixture server it names.
 
-The same transcripts are run by GoogleTest (tests/cpp/golden); this runner is independent code
-(Python, subprocess pipes) so a bug in one runner cannot hide a wire difference.
+Transcripts with "transport: http" run against the fixtures serving Streamable HTTP
+(golden_http.py). Fixtures: "cpp" is the C++ example server binary ($MCPCXX_EXAMPLE_SERVER, default
+build/dev/examples/cpp/mcpcxx_example_server), "python" is examples/python/fixture_server.py run
+by this interpreter. Every reply is validated against the official MCP schema of its revision
+(golden_schema.py). The same transcripts are run by GoogleTest (tests/cpp/golden); this runner is
+independent code (Python, subprocess pipes, jsonschema) so a bug in one runner cannot hide a wire
+difference.
+
+CI=true turns a missing fixture server or missing schemas into a failure instead of a skip.
+MCPCXX_GOLDEN_FIXTURES (e.g. "python") restricts the fixtures run; MCPCXX_GOLDEN_PENDING=1 also
+runs the transcripts marked pending.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from golden import compare, files, load
+import golden_http
+import golden_schema
+import mcpcxx
+from golden import FIXTURES, Transcript, canonical, compare, files, load
 
-SERVER = os.environ.get("MCPCXX_EXAMPLE_SERVER", "")
-
-
-@pytest.mark.skipif(
-    not SERVER and os.environ.get("CI") != "true",
-    reason="MCPCXX_EXAMPLE_SERVER not set (scripts/test-python.sh sets it)",
+SOURCE_DIR = golden_schema.SOURCE_DIR
+CPP_SERVER = Path(
+    os.environ.get(
+        "MCPCXX_EXAMPLE_SERVER",
+        SOURCE_DIR / "build" / "dev" / "examples" / "cpp" / "mcpcxx_example_server",
+    )
 )
-@pytest.mark.parametrize("path", files(), ids=lambda p: p.stem)
-def test_transcript_over_stdio(path: Path) -> None:
-    assert SERVER, "MCPCXX_EXAMPLE_SERVER must point at mcpcxx_example_server in CI"
-    t = load(path)
+PYTHON_SERVER = SOURCE_DIR / "examples" / "python" / "fixture_server.py"
+IN_CI = os.environ.get("CI") == "true"
+_REF = re.compile(r"ERR-[0-9a-f]{8}")
+
+
+def _selected() -> set[str]:
+    return set(
+        os.environ.get("MCPCXX_GOLDEN_FIXTURES", " ".join(FIXTURES)).replace(",", " ").split()
+    )
+
+
+def _command(fixture: str) -> tuple[list[str], dict[str, str]]:
+    """argv and environment that start `fixture`; pytest.fail/skip when it is missing."""
+    if fixture == "cpp":
+        if not os.access(CPP_SERVER, os.X_OK):
+            why = f"C++ example server {CPP_SERVER} is missing (set MCPCXX_EXAMPLE_SERVER)"
+            if IN_CI:
+                pytest.fail(f"{why}; CI=true requires it")
+            pytest.skip(why)
+        return [str(CPP_SERVER)], dict(os.environ)
+    # The fixture imports the same mcpcxx this process imported, wherever that came from.
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(mcpcxx.__file__)))
+    inherited = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, inherited]))}
+    return [sys.executable, str(PYTHON_SERVER)], env
+
+
+def run_transcript(t: Transcript, fixture: str) -> list[object]:
+    """The messages `fixture` writes to stdout for the transcript's client lines."""
+    argv, env = _command(fixture)
     proc = subprocess.run(
-        [SERVER],
+        argv,
         input=b"".join(line + b"\n" for line in t.client),
         capture_output=True,
         timeout=60,
-        env={**os.environ, **t.env},
+        env={**env, **t.env},
         check=False,
     )
-    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-2000:]
-    actual = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    assert compare(t.server, actual) == ""
+    stderr = proc.stderr.decode(errors="replace")[-3000:]
+    assert proc.returncode == 0, f"{fixture} fixture exited {proc.returncode}:\n{stderr}"
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    return [json.loads(line) for line in lines]
 
 
-def test_every_transcript_has_prose_and_both_sections() -> None:
+CASES = [
+    pytest.param(path, fixture, id=f"{path.stem}-{fixture}")
+    for path in files()
+    for fixture in load(path).fixtures
+]
+
+
+@pytest.mark.parametrize(("path", "fixture"), CASES)
+def test_transcript(path: Path, fixture: str) -> None:
+    t = load(path)
+    if t.pending and os.environ.get("MCPCXX_GOLDEN_PENDING") != "1":
+        pytest.skip(f"pending (MCPCXX_GOLDEN_PENDING=1 runs it): {t.pending}")
+    if fixture not in _selected():
+        pytest.skip(f"MCPCXX_GOLDEN_FIXTURES leaves out {fixture}")
+    if t.transport == "http":
+        check_http(t, fixture)
+        return
+    actual = run_transcript(t, fixture)
+    assert compare(t.server, actual) == "", f"{path.name} ({fixture})"
+    require_schemas()
+    assert golden_schema.check_transcript(t.client, actual) == []
+
+
+def require_schemas() -> None:
+    missing = golden_schema.available()
+    if missing:
+        if IN_CI:
+            pytest.fail(f"{missing}; CI=true requires the schemas")
+        pytest.skip(f"replies match, but {missing}")
+
+
+def check_http(t: Transcript, fixture: str) -> None:
+    """HTTP transcripts: responses in request order; bodies checked against their revision."""
+    argv, env = _command(fixture)
+    actual, returncode, stderr = golden_http.run(argv, env, t)
+    assert returncode == 0, f"{fixture} fixture exited {returncode}:\n{stderr}"
+    assert [canonical(a) for a in actual] == [canonical(e) for e in t.server], stderr
+    require_schemas()
+    problems = []
+    for request, response in zip(golden_http.requests(t), actual, strict=True):
+        body = response.get("body")
+        if isinstance(body, (dict, list)):
+            rev, method = golden_http.request_facts(request)
+            problems.append(golden_schema.check(rev, method, body))
+    assert [p for p in problems if p] == []
+
+
+def _raw_lines(t: Transcript, fixture: str) -> list[str]:
+    """stdout lines with reference ids masked; batch arrays (members finish in any order) in
+    canonical form, every other line byte for byte."""
+    lines: list[str] = []
+    argv, env = _command(fixture)
+    proc = subprocess.run(
+        argv,
+        input=b"".join(line + b"\n" for line in t.client),
+        capture_output=True,
+        timeout=60,
+        env={**env, **t.env},
+        check=False,
+    )
+    for raw in proc.stdout.decode().splitlines():
+        masked = _REF.sub("ERR-XXXXXXXX", raw)
+        lines.append(canonical(json.loads(raw)) if raw.startswith("[") else masked)
+    return sorted(lines)
+
+
+BOTH = [
+    pytest.param(path, id=path.stem)
+    for path in files()
+    if set(load(path).fixtures) == set(FIXTURES) and load(path).transport == "stdio"
+]
+
+
+@pytest.mark.parametrize("path", BOTH)
+def test_both_fixtures_write_the_same_bytes(path: Path) -> None:
+    """Beyond equal JSON values: the C++ and the Python server write identical lines."""
+    t = load(path)
+    if not set(FIXTURES) <= _selected():
+        pytest.skip("MCPCXX_GOLDEN_FIXTURES leaves out a fixture")
+    assert _raw_lines(t, "cpp") == _raw_lines(t, "python")
+
+
+def test_every_transcript_has_prose_meta_and_both_sections() -> None:
     assert len(files()) >= 20
     for path in files():
         t = load(path)
         assert t.prose.strip(), f"{path.name} lacks the prose header saying what it pins"
         assert t.client and t.server, f"{path.name} lacks a client or server section"
+        assert t.fixtures, f"{path.name} names no fixture"
+
+
+def test_the_schema_checker_rejects_a_bad_reply() -> None:
+    """The validator used above can fail: a CallToolResult without content breaks the schema."""
+    if golden_schema.available():
+        pytest.skip(golden_schema.available())
+    bad = {"jsonrpc": "2.0", "id": 1, "result": {"isError": "yes"}}
+    assert golden_schema.check("2025-11-25", "tools/call", bad) != ""
+    good = {"jsonrpc": "2.0", "id": 1, "result": {"content": []}}
+    assert golden_schema.check("2025-11-25", "tools/call", good) == ""

@@ -1,6 +1,6 @@
 // JSON-RPC and MCP error codes as named constants, each documented with when it applies.
-// The mapping from situation to wire shape lives in cpp/src/errors/wire_errors.cpp and is tabled in
-// docs/error-model.md.
+// The mapping from situation to wire shape is the situation table (cpp/src/wire/table.cpp); its
+// rows are tabled in docs/error-model.md, which is generated from it.
 #pragma once
 
 namespace mcpcxx::error_code {

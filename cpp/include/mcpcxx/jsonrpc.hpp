@@ -46,14 +46,18 @@ struct message {
   error_object error;  ///< kind == invalid: the error to answer with (-32700 or -32600)
 };
 
-/// Parses and classifies `bytes`. Never throws: problems come back as kind == invalid with the
-/// error to send (-32700 for bad JSON or UTF-8, -32600 for a non-message or a limit exceeded).
+/// Parses and classifies `bytes`. Never throws, for any byte sequence: problems come back as
+/// kind == invalid with the error to send (-32700 for bad JSON, bad UTF-8, an unpaired surrogate
+/// escape or a number beyond the double range; -32600 for a non-message or a limit exceeded) and,
+/// unless the JSON itself is broken, the top-level id when it can be read (docs/error-model.md).
 message parse(std::string_view bytes, const parse_limits& limits = {});
 
-/// Classifies an already-parsed value (one element of a batch, for example).
+/// Classifies an already-parsed value (one element of a batch, for example). Throws only on
+/// allocation failure.
 message classify(json value);
 
-/// Serializes {"jsonrpc":"2.0","id":ID,"result":RESULT}.
+/// Serializes {"jsonrpc":"2.0","id":ID,"result":RESULT}. The serializers never fail on content:
+/// ill-formed UTF-8 in any string is written as U+FFFD, non-finite numbers as null.
 std::string serialize_result(const request_id& id, const json& result);
 /// Serializes an error response; `id` nullopt writes "id":null.
 std::string serialize_error(const std::optional<request_id>& id, const error_object& error);

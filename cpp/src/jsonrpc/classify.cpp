@@ -5,8 +5,9 @@
 #include <string>
 #include <utility>
 
-#include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/jsonrpc.hpp"
+
+#include "wire/situation.hpp"
 
 namespace mcpcxx::jsonrpc {
 
@@ -36,12 +37,14 @@ std::optional<request_id> read_id(const json& v) {
   return std::nullopt;
 }
 
-message invalid(json body, std::optional<request_id> id, std::string text) {
+using wire::situation;
+
+message invalid(json body, std::optional<request_id> id, situation why) {
   message m;
   m.kind = message_kind::invalid;
   m.id = std::move(id);
   m.body = std::move(body);
-  m.error = error_object{error_code::invalid_request, std::move(text), nullptr};
+  m.error = wire::render(why);
   return m;
 }
 
@@ -56,19 +59,15 @@ message classify_response(json body, std::optional<request_id> id, bool id_prese
   const bool has_result = body.contains("result");
   const bool has_error = body.contains("error");
   if (has_result && has_error) {
-    return invalid(std::move(body), std::move(id),
-                   "Response has both \"result\" and \"error\"; send exactly one of them.");
+    return invalid(std::move(body), std::move(id), situation::P2g_response_result_and_error);
   }
   if (has_error && !is_error_object(body["error"])) {
-    return invalid(std::move(body), std::move(id),
-                   "Response \"error\" must be an object with an integer \"code\" and a string "
-                   "\"message\"; fix the error object.");
+    return invalid(std::move(body), std::move(id), situation::P2h_response_bad_error_object);
   }
   // JSON-RPC lets an error response carry id null when the request id was unreadable.
   const bool null_error_id = has_error && id_present && body["id"].is_null();
   if (!id && !null_error_id) {
-    return invalid(std::move(body), std::nullopt,
-                   "Response \"id\" must be the string or integer id of the request it answers.");
+    return invalid(std::move(body), std::nullopt, situation::P2i_response_bad_id);
   }
   message m;
   m.kind = message_kind::response;
@@ -80,17 +79,14 @@ message classify_response(json body, std::optional<request_id> id, bool id_prese
 message classify_call(json body, std::optional<request_id> id, bool id_present) {
   const auto method = body.find("method");
   if (!method->is_string()) {
-    return invalid(std::move(body), std::move(id),
-                   "\"method\" must be a string; name the method to call.");
+    return invalid(std::move(body), std::move(id), situation::P2d_method_not_string);
   }
   if (id_present && !id) {
-    return invalid(std::move(body), std::nullopt,
-                   "\"id\" must be a string or an integer; omit \"id\" only for a notification.");
+    return invalid(std::move(body), std::nullopt, situation::P2c_bad_id_type);
   }
   const auto params = body.find("params");
   if (params != body.end() && !params->is_object() && !params->is_array()) {
-    return invalid(std::move(body), std::move(id),
-                   "\"params\" must be an object when present; send an object or omit it.");
+    return invalid(std::move(body), std::move(id), situation::P2e_params_not_structured);
   }
   message m;
   m.kind = id ? message_kind::request : message_kind::notification;
@@ -109,14 +105,10 @@ message classify_call(json body, std::optional<request_id> id, bool id_present) 
 
 message classify(json value) {
   if (value.is_array()) {
-    return invalid(
-        std::move(value), std::nullopt,
-        "A message inside a batch must be a JSON object; nested arrays are not allowed.");
+    return invalid(std::move(value), std::nullopt, situation::P2a_nested_batch_array);
   }
   if (!value.is_object()) {
-    return invalid(std::move(value), std::nullopt,
-                   "A message must be a JSON object such as {\"jsonrpc\":\"2.0\",\"method\":...}; "
-                   "send one object per message.");
+    return invalid(std::move(value), std::nullopt, situation::P2_not_an_object);
   }
   const auto id_it = value.find("id");
   const bool id_present = id_it != value.end();
@@ -124,16 +116,13 @@ message classify(json value) {
   const auto version = value.find("jsonrpc");
   if (version == value.end() || !version->is_string() ||
       version->get_ref<const std::string&>() != "2.0") {
-    return invalid(std::move(value), std::move(id),
-                   "\"jsonrpc\" must be exactly \"2.0\"; set it on every message.");
+    return invalid(std::move(value), std::move(id), situation::P2b_bad_jsonrpc_version);
   }
   if (value.contains("method")) return classify_call(std::move(value), std::move(id), id_present);
   if (value.contains("result") || value.contains("error")) {
     return classify_response(std::move(value), std::move(id), id_present);
   }
-  return invalid(std::move(value), std::move(id),
-                 "Message has neither \"method\" nor \"result\"/\"error\"; send a request, "
-                 "notification or response.");
+  return invalid(std::move(value), std::move(id), situation::P2f_neither_call_nor_response);
 }
 
 }  // namespace mcpcxx::jsonrpc

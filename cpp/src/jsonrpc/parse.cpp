@@ -1,69 +1,99 @@
-// parse(): limits first (size on the byte length, depth by a pre-scan), then nlohmann's parser,
-// then classification. Deep input never reaches the parser, so it cannot exhaust the stack.
+// parse(): limits first (size on the byte length, depth by a pre-scan), then nlohmann's parser
+// driven through a SAX adapter that records failures instead of throwing, then classification.
+// Deep input never reaches the parser, so it cannot exhaust the stack. Every outcome is a row of
+// the situation table (P1-P3); see docs/error-model.md "Codec decisions" for when the id is
+// echoed.
 #include <string>
 #include <utility>
 
-#include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/jsonrpc.hpp"
 
 #include "jsonrpc/scan.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx::jsonrpc {
 
 namespace {
 
-message rejected(int code, std::string text) {
+using wire::situation;
+
+message rejected(situation s, const json& args, std::optional<request_id> id = std::nullopt) {
   message m;
   m.kind = message_kind::invalid;
-  m.error = error_object{code, std::move(text), nullptr};
+  m.id = std::move(id);
+  m.error = wire::render(s, args);
   return m;
 }
 
-/// Explains why nlohmann refused the bytes: bad UTF-8 or bad JSON syntax.
-message unparseable(std::string_view bytes, std::size_t parser_byte) {
-  if (const auto bad = detail::first_invalid_utf8(bytes)) {
-    return rejected(error_code::parse_error,
-                    "Message is not valid UTF-8 (ill-formed byte at offset " +
-                        std::to_string(*bad) + "); encode every message as UTF-8.");
+// nlohmann's DOM builder with exceptions off: a refusal is recorded (exception id, byte position,
+// offending token) and stops the parse. out_of_range 406 (a number beyond double) arrives here too.
+class recording_sax : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  explicit recording_sax(json& out) : json_sax_dom_parser(out, false) {}
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const nlohmann::detail::exception& ex) {
+    failure_id = ex.id;
+    failure_byte = position;
+    failure_token = last_token;
+    return false;
   }
-  return rejected(error_code::parse_error, "Message is not valid JSON (syntax error near byte " +
-                                               std::to_string(parser_byte) +
-                                               "); send one complete JSON value.");
+  int failure_id = 0;
+  std::size_t failure_byte = 0;
+  std::string failure_token;
+};
+
+std::string shortened(const std::string& token) {
+  constexpr std::size_t k_max = 40;
+  return token.size() <= k_max ? token : token.substr(0, k_max) + "...";
+}
+
+// Explains why nlohmann refused the bytes: a number out of range, bad UTF-8, an unpaired
+// surrogate escape, or plain bad syntax (the only case whose id is never echoed).
+message unparseable(std::string_view bytes, const recording_sax& sax) {
+  constexpr int k_number_overflow = 406;
+  if (sax.failure_id == k_number_overflow) {
+    // nlohmann reports the position after the number; the row names where it starts.
+    const std::size_t length = sax.failure_token.size();
+    const std::size_t start = sax.failure_byte >= length ? sax.failure_byte - length : 0;
+    return rejected(situation::P1d_number_out_of_range,
+                    {{"number", shortened(sax.failure_token)}, {"offset", start}},
+                    detail::tolerant_top_level_id(bytes));
+  }
+  if (const auto bad = detail::first_invalid_utf8(bytes)) {
+    return rejected(situation::P1b_invalid_utf8, {{"offset", *bad}},
+                    detail::tolerant_top_level_id(bytes));
+  }
+  if (const auto lone = detail::first_lone_surrogate(bytes)) {
+    return rejected(situation::P1c_lone_surrogate, {{"offset", *lone}},
+                    detail::tolerant_top_level_id(bytes));
+  }
+  return rejected(situation::P1_not_json, {{"byte", sax.failure_byte}});
 }
 
 std::optional<message> check_limits(std::string_view bytes, const parse_limits& limits) {
   if (bytes.size() > limits.max_message_bytes) {
-    return rejected(error_code::invalid_request, "Message of " + std::to_string(bytes.size()) +
-                                                     " bytes exceeds the maximum size of " +
-                                                     std::to_string(limits.max_message_bytes) +
-                                                     " bytes; send smaller messages.");
+    return rejected(situation::P3_message_too_large,
+                    {{"size", bytes.size()}, {"limit", limits.max_message_bytes}},
+                    detail::tolerant_top_level_id(bytes));
   }
   if (detail::nesting_depth(bytes, limits.max_depth) > limits.max_depth) {
-    return rejected(error_code::invalid_request,
-                    "Message nests arrays or objects deeper than the maximum depth of " +
-                        std::to_string(limits.max_depth) + "; flatten the params.");
+    return rejected(situation::P3a_message_too_deep, {{"limit", limits.max_depth}},
+                    detail::tolerant_top_level_id(bytes));
   }
   return std::nullopt;
 }
 
-}  // namespace
-
-message parse(std::string_view bytes, const parse_limits& limits) {
+message parse_checked(std::string_view bytes, const parse_limits& limits) {
   if (auto over = check_limits(bytes, limits)) return std::move(*over);
-  if (detail::is_blank(bytes)) {
-    return rejected(error_code::parse_error,
-                    "Message is empty; send one JSON-RPC message as a JSON object.");
-  }
+  if (detail::is_blank(bytes)) return rejected(situation::P1a_empty_message, json::object());
   json value;
-  try {
-    value = json::parse(bytes.begin(), bytes.end(), nullptr, true, false);
-  } catch (const json::parse_error& e) {
-    return unparseable(bytes, e.byte);
+  recording_sax sax(value);
+  if (!json::sax_parse(bytes.begin(), bytes.end(), &sax) || sax.failure_id != 0) {
+    return unparseable(bytes, sax);
   }
   if (!value.is_array()) return classify(std::move(value));
   if (value.empty()) {
-    message m = rejected(error_code::invalid_request,
-                         "Batch is empty; send at least one message in the array.");
+    message m = rejected(situation::P5a_empty_batch, json::object());
     m.body = std::move(value);
     return m;
   }
@@ -71,6 +101,13 @@ message parse(std::string_view bytes, const parse_limits& limits) {
   m.kind = message_kind::batch;
   m.body = std::move(value);
   return m;
+}
+
+}  // namespace
+
+message parse(std::string_view bytes, const parse_limits& limits) {
+  // Every byte sequence gets a value; only allocation failure (std::bad_alloc) can propagate.
+  return parse_checked(bytes, limits);
 }
 
 }  // namespace mcpcxx::jsonrpc

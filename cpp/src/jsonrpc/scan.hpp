@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "mcpcxx/jsonrpc.hpp"
+
 namespace mcpcxx::jsonrpc::detail {
 
 /// Deepest nesting of arrays and objects in `bytes`, skipping string contents; stops counting
@@ -18,5 +20,20 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view bytes) noexcept;
 
 /// True when `bytes` holds only JSON whitespace (space, tab, CR, LF) or nothing.
 bool is_blank(std::string_view bytes) noexcept;
+
+}  // namespace mcpcxx::jsonrpc::detail
+
+namespace mcpcxx::jsonrpc::detail {
+
+/// Offset of the first `\u` escape inside a JSON string that is an unpaired UTF-16 surrogate
+/// (a high surrogate not followed by `\u` + low surrogate, or a lone low surrogate); nullopt when
+/// there is none. Scans bytes only; the input need not be valid JSON.
+std::optional<std::size_t> first_lone_surrogate(std::string_view bytes) noexcept;
+
+/// The top-level "id" member of a JSON object text that may be unparseable elsewhere (bad UTF-8
+/// in another string, an out-of-range number, too deep): a string or an int64 read from the
+/// first "id" member that precedes any structural damage; nullopt when none can be read.
+/// Never throws (allocation failure included: it answers nullopt).
+std::optional<request_id> tolerant_top_level_id(std::string_view bytes) noexcept;
 
 }  // namespace mcpcxx::jsonrpc::detail

@@ -3,27 +3,40 @@
 
 #include <cstdio>
 #include <fcntl.h>
+#include <limits>
 #include <unistd.h>
 
-#include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/jsonrpc.hpp"
+
+#include "engine/server_log.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx::stdio_detail {
 
 namespace {
 
 constexpr std::size_t k_read_chunk = 64 * 1024;
+/// The framing keeps lines up to this multiple of the message limit, so that the codec can read a
+/// moderately oversized message's id and size (P3); longer lines are dropped unread (P3c), which
+/// bounds what one line can make the reader hold.
+constexpr std::size_t k_line_cap_factor = 2;
+
+std::size_t line_cap(std::size_t max_message_bytes) {
+  constexpr std::size_t most = std::numeric_limits<std::size_t>::max() / k_line_cap_factor;
+  return max_message_bytes > most ? std::numeric_limits<std::size_t>::max()
+                                  : max_message_bytes * k_line_cap_factor;
+}
 
 }  // namespace
 
 line_reader::line_reader(asio::io_context& io, int fd, session target,
-                         std::shared_ptr<frame_writer> writer, std::size_t max_line_bytes,
+                         std::shared_ptr<frame_writer> writer, jsonrpc::parse_limits limits,
                          end_callback on_end, log_writer log)
     : in_(std::make_unique<asio::posix::stream_descriptor>(io)),
       session_(std::move(target)),
       writer_(std::move(writer)),
-      max_line_bytes_(max_line_bytes),
-      splitter_(max_line_bytes),
+      limits_(limits),
+      splitter_(line_cap(limits.max_message_bytes)),
       buffer_(k_read_chunk),
       on_end_(std::move(on_end)),
       log_(std::move(log)) {
@@ -54,20 +67,37 @@ void line_reader::read_some() {
 void line_reader::release() { in_.reset(); }
 
 void line_reader::on_line(std::string_view line) {
+  // Parsed here rather than inside session::receive so that a failure can still be answered
+  // with the request's id.
+  std::optional<jsonrpc::message_kind> kind;
+  std::optional<jsonrpc::request_id> id;
   try {
-    session_.receive(line);
+    jsonrpc::message msg = jsonrpc::parse(line, limits_);
+    kind = msg.kind;
+    id = msg.id;
+    session_.receive(std::move(msg));
   } catch (const std::exception& e) {
-    // The engine answers bad input itself; reaching here is an engine defect, not client error.
-    log_stdio(log_, "error", std::string("session.receive threw: ") + e.what());
+    // The codec and the engine answer bad input themselves; reaching here is a server defect.
+    answer_failure(kind, id, e);
   }
 }
 
-void line_reader::on_overlong() {
+void line_reader::answer_failure(std::optional<jsonrpc::message_kind> kind,
+                                 std::optional<jsonrpc::request_id> id, const std::exception& e) {
+  const std::string ref = detail::server_log::new_reference();
+  log_stdio(log_, "error",
+            "processing a message failed (reference " + ref + "): " + std::string(e.what()));
+  using jsonrpc::message_kind;
+  if (kind == message_kind::notification || kind == message_kind::response) return;
+  if (kind == message_kind::batch) id.reset();  // one error for the whole batch
   writer_->send(jsonrpc::serialize_error(
-      std::nullopt, {error_code::invalid_request,
-                     "Message exceeds the maximum size of " + std::to_string(max_line_bytes_) +
-                         " bytes; send smaller messages.",
-                     nullptr}));
+      id, wire::render(wire::situation::P24_internal_error, {{"reference", ref}})));
+}
+
+void line_reader::on_overlong() {
+  writer_->send(
+      jsonrpc::serialize_error(std::nullopt, wire::render(wire::situation::P3c_stdio_line_too_long,
+                                                          {{"limit", limits_.max_message_bytes}})));
 }
 
 void log_stdio(const std::function<void(std::string_view)>& writer, std::string_view level,

@@ -1,16 +1,19 @@
 // The stdio transport's input side: reads the inbound descriptor on the io_context, splits it into
-// lines and hands each to the session; over-long lines are answered directly with -32600.
+// lines and hands each to the session; lines over twice the message limit are answered directly
+// (P3c), shorter oversized messages by the codec (P3, id echoed).
 // Thread-safety: start() once; the read chain runs on io threads; release() after they stopped.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <system_error>
 #include <vector>
 
 #include <asio/io_context.hpp>
 #include <asio/posix/stream_descriptor.hpp>
 
+#include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
 
 #include "transport/stdio_framing.hpp"
@@ -28,7 +31,7 @@ class line_reader final : public line_handler {
 
   /// Reads a private duplicate of `fd`. Throws std::system_error when it cannot be used.
   line_reader(asio::io_context& io, int fd, session target, std::shared_ptr<frame_writer> writer,
-              std::size_t max_line_bytes, end_callback on_end, log_writer log);
+              jsonrpc::parse_limits limits, end_callback on_end, log_writer log);
 
   /// Starts the read chain.
   void start();
@@ -40,11 +43,15 @@ class line_reader final : public line_handler {
 
  private:
   void read_some();
+  /// Logs a message whose processing threw and answers it (P24 with a reference) unless it was
+  /// a notification or a response; `kind` is empty when parsing itself threw.
+  void answer_failure(std::optional<jsonrpc::message_kind> kind,
+                      std::optional<jsonrpc::request_id> id, const std::exception& e);
 
   std::unique_ptr<asio::posix::stream_descriptor> in_;
   session session_;
   std::shared_ptr<frame_writer> writer_;
-  std::size_t max_line_bytes_;
+  jsonrpc::parse_limits limits_;
   line_splitter splitter_;
   std::vector<char> buffer_;
   end_callback on_end_;

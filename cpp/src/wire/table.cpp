@@ -94,6 +94,9 @@ constexpr std::array k_rows{
   P(s::P3a_message_too_deep, "P3a", both, ec::invalid_request, 400, 400,
     "Invalid request: the message nests arrays or objects deeper than the maximum depth of {limit}; flatten the params.",
     "", "A message over the nesting limit (default 64; id echoed when it can be read)", "codec.txtar"),
+  P(s::P3c_stdio_line_too_long, "P3c", both, ec::invalid_request, 413, 413,
+    "Invalid request: the message exceeds the maximum size of {limit} bytes; send smaller messages.",
+    "", "A stdio line over the size limit, dropped by the framing before parsing (id null: never read)", ""),
   // ---- engine: session and routing ----
   P(s::P4_batch_not_allowed, "P4", both, ec::invalid_request, 400, 400,
     "Invalid request: JSON-RPC batches are only supported on sessions that negotiated 2025-03-26; send one message at a time",
@@ -134,6 +137,12 @@ constexpr std::array k_rows{
   P(s::P15_invalid_params, "P15", both, ec::invalid_params, 200, 200,
     "Invalid params: {detail}",
     "", "`params` not an object; a method's params of the wrong shape (`initialize` without protocolVersion, `logging/setLevel` without level, `resources/read` without uri, ...)", "params.txtar"),
+  P(s::P15a_param_missing, "P15a", both, ec::invalid_params, 200, 200,
+    "Invalid params: {method} needs params.{field}{requirement}",
+    "", "A method's required param is missing (`requirement` states the expected shape with its leading separator, e.g. \", a non-empty string\")", "params.txtar"),
+  P(s::P15b_param_invalid, "P15b", both, ec::invalid_params, 200, 200,
+    "Invalid params: {subject} must be {expected}[, got {got}]",
+    "", "A param of the wrong shape (`got` is the JSON type sent, when known)", "params.txtar"),
   P(s::P16_tool_name_missing, "P16", both, ec::invalid_params, 200, 200,
     "Invalid params: tools/call needs params.name, the tool name as a string",
     "", "`tools/call` without a string `name` (7a)", "tools_envelope.txtar"),
@@ -167,6 +176,12 @@ constexpr std::array k_rows{
   P(s::P24_internal_error, "P24", both, ec::internal_error, 200, 200,
     "Internal error (reference {reference}); retry once and report the reference if it persists",
     "reference", "A non-tool handler (resource, prompt, completion) raised something unexpected", "resources.txtar"),
+  P(s::P25_missing_client_capability_legacy, "P25", legacy, ec::invalid_request, 200, 200,
+    "Invalid request: {method} needs the client capability {requiredCapabilities:json}, which this session did not declare in initialize; start a new session whose initialize declares it in params.capabilities, then retry",
+    "method requiredCapabilities", "A legacy session's request needs a client capability its `initialize` did not declare (a legacy client cannot send per-request `_meta`)", "legacy_missing_client_capability.txtar"),
+  P(s::P26_handler_tool_error, "P26", both, k_code_from_args, 200, 200,
+    "{message}",
+    "=data", "A resource reader, prompt or completion handler raised a tool error: its own text and details; -32602 for client-side categories (invalid_arguments, not_found, permission_denied, conflict, precondition_failed), else -32603", ""),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
     "Invalid arguments for tool {name}; nothing was executed. Fix the following and call again:\n{violations_text:bullets}",
@@ -204,6 +219,10 @@ constexpr std::array k_rows{
     "{content}",
     "", "The tool itself returned `isError: true`: its content is sent unchanged, unvalidated against outputSchema (counted as tool_result_error)",
     "", "", 0),
+  T(s::T7_tool_resource_not_found, "T7",
+    "{name} failed: resource {uri} was not found. List resources to see what exists, then call again with an existing URI. Do not retry unchanged.",
+    "", "A tool raised the typed resource-not-found error (C++ `resource_not_found`, Python `ResourceNotFound`); details.resource is the URI",
+    "not_found", "not_applied", 0),
   // ---- Streamable HTTP transport ----
   H(s::H1_host_forbidden, "H1", both, ec::invalid_request, 403,
     "Forbidden: the Host header is not an allowed host for this server (DNS rebinding protection)",
@@ -293,8 +312,8 @@ constexpr std::array k_rows{
     "Request timeout: the request did not arrive completely in time; send the whole request promptly",
     "", "The head or body did not arrive within the read timeout"),
   H(s::H26_handler_crashed, "H26", both, ec::internal_error, 500,
-    "Internal error: the server could not handle the request",
-    "", "The transport's own request handling threw (a server bug; logged)"),
+    "Internal error: the server could not handle the request (reference {reference}); retry once and report the reference if it persists",
+    "reference", "The transport's own request handling threw (a server bug; the detail is logged under the reference)"),
   H(s::H27_modern_batch, "H27", modern, ec::invalid_request, 400,
     "Invalid request: 2026-07-28 POST bodies carry one message, not a batch; send each message in its own POST",
     "", "A JSON array POSTed in the 2026-07-28 era"),
@@ -363,6 +382,13 @@ const row* find_row(std::string_view id) noexcept {
 int http_status(situation w, bool modern) noexcept {
   const row& r = row_of(w);
   return modern ? r.http_modern : r.http_legacy;
+}
+
+int http_status(std::string_view id, bool modern) noexcept {
+  if (id.empty()) return 200;
+  const row* r = find_row(id);
+  if (r == nullptr) return 500;
+  return modern ? r->http_modern : r->http_legacy;
 }
 
 }  // namespace mcpcxx::wire

@@ -1,13 +1,16 @@
-// Runs every tests/golden/*.txtar through the stdio transport of mcpcxx_example_server, compares
-// the replies as JSON, and validates each reply against the MCP schema of its revision.
-// MCPCXX_UPDATE_GOLDEN=1 rewrites the server sections from the actual replies.
+// Runs every tests/golden/*.txtar through the stdio transport of each fixture server it names
+// (the C++ example server and its Python twin, see fixtures.hpp), compares the replies as JSON,
+// and validates each reply against the MCP schema of its revision.
+// MCPCXX_UPDATE_GOLDEN=1 rewrites the server sections from the C++ fixture's actual replies.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 #include <gtest/gtest.h>
 
+#include "fixtures.hpp"
+#include "http_runner.hpp"
 #include "mcp_schema.hpp"
 #include "transcript.hpp"
 
@@ -26,6 +29,29 @@ std::vector<std::string> golden_files() {
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// One transcript against one fixture server.
+struct golden_case {
+  std::string path;
+  std::string fixture;
+};
+
+void PrintTo(const golden_case& c, std::ostream* os) { *os << c.path << " (" << c.fixture << ")"; }
+
+// Every (transcript, fixture) pair the transcripts name. A transcript that does not parse still
+// gets a case, so the parse error fails a test instead of vanishing.
+std::vector<golden_case> golden_cases() {
+  std::vector<golden_case> cases;
+  for (const auto& path : golden_files()) {
+    std::vector<std::string> fixtures = {"cpp"};
+    try {
+      fixtures = load(path).fixtures;
+    } catch (const std::exception&) {
+    }
+    for (const auto& f : fixtures) cases.push_back({path, f});
+  }
+  return cases;
 }
 
 // Facts from the client side needed to pick each reply's revision and result schema.
@@ -79,41 +105,80 @@ void check_schemas(const transcript& t, const std::vector<json>& replies) {
   }
 }
 
-class golden_test : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(golden_test, replies_match_and_conform_to_the_mcp_schema) {
-  const transcript t = load(GetParam());
-  ASSERT_FALSE(t.client.empty()) << t.path << " has no client section";
+// HTTP transcripts: responses in request order, each body checked against the schema of the
+// revision its request named.
+void check_http(const golden_case& c, const transcript& t, const fixture& f) {
   std::string err;
   int exit_code = 0;
-  const auto lines = run(MCPCXX_EXAMPLE_SERVER, t, err, exit_code);
-  // A clean EOF must end the server with status 0 (sanitizer findings make it non-zero).
+  const std::vector<json> actual = run_http(f.cmd, t, err, exit_code);
   EXPECT_EQ(exit_code, 0) << t.path << "\nstderr:\n" << err.substr(0, 4000);
+  const char* update = std::getenv("MCPCXX_UPDATE_GOLDEN");
+  if (update != nullptr && std::string_view(update) == "1" && c.fixture == "cpp") {
+    save_server_section(t, actual);
+    return;
+  }
+  ASSERT_EQ(actual.size(), t.server.size()) << t.path << " (" << c.fixture << ")\nstderr:\n"
+                                            << err.substr(0, 4000);
+  static mcp_schema schemas(std::string(MCPCXX_SHARED_DIR) + "/data/mcp-schema");
+  const auto requests = http_requests(t);
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_EQ(normalize(actual[i]).dump(), normalize(t.server[i]).dump())
+        << t.path << " (" << c.fixture << "), request #" << i + 1;
+    if (!actual[i].contains("body") || actual[i]["body"].is_string()) continue;
+    const auto [rev, method] = http_request_facts(requests[i]);
+    EXPECT_EQ(schemas.check(rev, method, actual[i]["body"]), "") << t.path << " #" << i + 1;
+  }
+}
+
+class golden_test : public ::testing::TestWithParam<golden_case> {};
+
+std::vector<json> parse_lines(const std::vector<std::string>& lines) {
   std::vector<json> replies;
   for (const auto& line : lines) {
     json j = json::parse(line, nullptr, false);
-    ASSERT_FALSE(j.is_discarded()) << "stdout carried a non-JSON line: " << line;
-    replies.push_back(j);
+    EXPECT_FALSE(j.is_discarded()) << "stdout carried a non-JSON line: " << line;
+    if (!j.is_discarded()) replies.push_back(j);
   }
+  return replies;
+}
+
+TEST_P(golden_test, replies_match_and_conform_to_the_mcp_schema) {
+  const golden_case& c = GetParam();
+  const transcript t = load(c.path);
+  ASSERT_FALSE(t.client.empty()) << t.path << " has no client section";
+  if (!t.pending.empty() && std::getenv("MCPCXX_GOLDEN_PENDING") == nullptr) {
+    GTEST_SKIP() << "pending (MCPCXX_GOLDEN_PENDING=1 runs it): " << t.pending;
+  }
+  if (!selected(c.fixture)) GTEST_SKIP() << "MCPCXX_GOLDEN_FIXTURES leaves out " << c.fixture;
+  const fixture& f = find_fixture(c.fixture);
+  if (!f.unavailable.empty()) {
+    if (in_ci()) FAIL() << "the " << c.fixture << " fixture is missing under CI: " << f.unavailable;
+    GTEST_SKIP() << "the " << c.fixture << " fixture is missing: " << f.unavailable;
+  }
+  if (t.transport == "http") return check_http(c, t, f);
+  std::string err;
+  int exit_code = 0;
+  const auto replies = parse_lines(run(f.cmd, t, err, exit_code));
+  // A clean EOF must end the server with status 0 (sanitizer findings make it non-zero).
+  EXPECT_EQ(exit_code, 0) << t.path << "\nstderr:\n" << err.substr(0, 4000);
   const char* update = std::getenv("MCPCXX_UPDATE_GOLDEN");
-  if (update != nullptr && std::string_view(update) == "1") {
+  if (update != nullptr && std::string_view(update) == "1" && c.fixture == "cpp") {
     save_server_section(t, replies);
   } else {
-    EXPECT_EQ(compare(t.server, replies), "") << t.path << "\nstderr:\n" << err.substr(0, 4000);
+    EXPECT_EQ(compare(t.server, replies), "") << t.path << " (" << c.fixture << ")\nstderr:\n"
+                                              << err.substr(0, 4000);
   }
   check_schemas(t, replies);
 }
 
-INSTANTIATE_TEST_SUITE_P(transcripts, golden_test, ::testing::ValuesIn(golden_files()),
+INSTANTIATE_TEST_SUITE_P(transcripts, golden_test, ::testing::ValuesIn(golden_cases()),
                          [](const auto& info) {
-                           std::string n = fs::path(info.param).stem().string();
+                           std::string n = fs::path(info.param.path).stem().string();
                            for (char& c : n) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            }
-                           return n;
+                           return n + "_" + info.param.fixture;
                          });
-
-// The error-model table is checked against the situation table by tests/cpp/wire/doc_test.cpp.
 
 }  // namespace
 }  // namespace mcpcxx::golden

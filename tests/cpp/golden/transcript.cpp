@@ -17,6 +17,52 @@ extern char** environ;
 
 namespace mcpcxx::golden {
 
+namespace {
+
+std::vector<std::string> words(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream ss(text);
+  for (std::string w; ss >> w;) out.push_back(w);
+  return out;
+}
+
+// One "key: value" line of the meta section.
+void read_meta(transcript& t, const std::string& line, const std::string& where) {
+  const auto colon = line.find(':');
+  if (colon == std::string::npos) throw std::runtime_error(where + ": meta lines are key: value");
+  const std::string key = line.substr(0, colon);
+  const std::string value = line.substr(colon + 1);
+  if (key == "fixtures") {
+    t.fixtures = words(value);
+    for (const auto& f : t.fixtures) {
+      if (f != "cpp" && f != "python") {
+        throw std::runtime_error(where + ": unknown fixture " + f + " (use cpp, python)");
+      }
+    }
+  } else if (key == "rows") {
+    t.rows = words(value);
+  } else if (key == "transport") {
+    t.transport = words(value).empty() ? "" : words(value)[0];
+    if (t.transport != "stdio" && t.transport != "http") {
+      throw std::runtime_error(where + ": transport is stdio or http");
+    }
+  } else if (key == "pending") {
+    t.pending = value.empty() ? "pending" : value.substr(value.find_first_not_of(' '));
+  } else {
+    throw std::runtime_error(where + ": unknown meta key " + key);
+  }
+}
+
+// "STATUS" or "STATUS BODY" (BODY one JSON value) -> {"status": STATUS, "body": BODY}.
+json parse_http_expectation(const std::string& line) {
+  const auto space = line.find(' ');
+  json e = {{"status", std::stoi(line.substr(0, space))}};
+  if (space != std::string::npos) e["body"] = json::parse(line.substr(space + 1));
+  return e;
+}
+
+}  // namespace
+
 transcript load(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open " + path);
@@ -26,33 +72,48 @@ transcript load(const std::string& path) {
   int n = 0;
   while (std::getline(in, line)) {
     ++n;
+    const std::string where = path + ":" + std::to_string(n);
     if (line.rfind("-- ", 0) == 0 && line.size() > 6 && line.substr(line.size() - 3) == " --") {
       section = line.substr(3, line.size() - 6);
-      if (section != "env" && section != "client" && section != "server") {
-        throw std::runtime_error(path + ":" + std::to_string(n) + ": unknown section " + section);
+      if (section != "meta" && section != "env" && section != "client" && section != "server") {
+        throw std::runtime_error(where + ": unknown section " + section);
       }
       continue;
     }
     if (section == "prose") {
       t.prose += line + "\n";
+    } else if (section == "client" && t.transport == "http") {
+      t.client.push_back(line);  // blank lines separate an HTTP head from its body
+    } else if (line.empty()) {
+      continue;
+    } else if (section == "meta") {
+      read_meta(t, line, where);
     } else if (section == "env") {
-      if (!line.empty()) t.env.push_back(line);
+      t.env.push_back(line);
     } else if (section == "client") {
-      if (!line.empty()) t.client.push_back(line);
-    } else if (!line.empty()) {
+      t.client.push_back(line);
+    } else {
       try {
-        t.server.push_back(json::parse(line));
+        t.server.push_back(t.transport == "http" ? parse_http_expectation(line)
+                                                 : json::parse(line));
       } catch (const std::exception& e) {
-        throw std::runtime_error(path + ":" + std::to_string(n) + ": bad JSON: " + e.what());
+        throw std::runtime_error(where + ": bad JSON: " + e.what());
       }
     }
   }
+  if (t.fixtures.empty()) throw std::runtime_error(path + ": the meta section names no fixtures");
   return t;
 }
 
 void save_server_section(const transcript& t, const std::vector<json>& replies) {
   std::ofstream out(t.path, std::ios::trunc);
-  out << t.prose;
+  out << t.prose << "-- meta --\nfixtures:";
+  for (const auto& f : t.fixtures) out << " " << f;
+  out << "\nrows:";
+  for (const auto& r : t.rows) out << " " << r;
+  out << "\n";
+  if (!t.pending.empty()) out << "pending: " << t.pending << "\n";
+  if (t.transport != "stdio") out << "transport: " << t.transport << "\n";
   if (!t.env.empty()) {
     out << "-- env --\n";
     for (const auto& e : t.env) out << e << "\n";
@@ -60,7 +121,15 @@ void save_server_section(const transcript& t, const std::vector<json>& replies) 
   out << "-- client --\n";
   for (const auto& c : t.client) out << c << "\n";
   out << "-- server --\n";
-  for (const auto& r : replies) out << r.dump() << "\n";
+  for (const auto& r : replies) {
+    if (t.transport == "http") {
+      out << r.value("status", 0);
+      if (r.contains("body")) out << " " << r["body"].dump();
+      out << "\n";
+    } else {
+      out << r.dump() << "\n";
+    }
+  }
 }
 
 namespace {
@@ -86,10 +155,24 @@ std::string drain(int fd_out, int fd_err, std::string& err) {
   return out;
 }
 
+// The inherited environment, overridden by the command's entries, overridden by the transcript's.
+std::vector<std::string> merged_environment(const command& cmd, const transcript& t) {
+  std::map<std::string, std::string> vars;
+  auto put = [&vars](const std::string& kv) {
+    const auto eq = kv.find('=');
+    vars[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+  };
+  for (char** e = environ; *e != nullptr; ++e) put(*e);
+  for (const auto& e : cmd.env) put(e);
+  for (const auto& e : t.env) put(e);
+  std::vector<std::string> out;
+  for (const auto& [k, v] : vars) out.push_back(k + "=" + v);
+  return out;
+}
+
 }  // namespace
 
-std::vector<std::string> run(const std::string& binary, const transcript& t,
-                             std::string& stderr_text, int& exit_code) {
+process spawn(const command& cmd, const transcript& t) {
   int in[2], out[2], err[2];
   if (::pipe(in) != 0 || ::pipe(out) != 0 || ::pipe(err) != 0)
     throw std::runtime_error("pipe failed");
@@ -100,33 +183,52 @@ std::vector<std::string> run(const std::string& binary, const transcript& t,
   posix_spawn_file_actions_adddup2(&fa, err[1], 2);
   for (int fd : {in[1], out[0], err[0], in[0], out[1], err[1]})
     posix_spawn_file_actions_addclose(&fa, fd);
-  std::vector<std::string> env_store;
-  for (char** e = environ; *e != nullptr; ++e) env_store.emplace_back(*e);
-  for (const auto& e : t.env) env_store.push_back(e);
+  std::vector<std::string> env_store = merged_environment(cmd, t);
   std::vector<char*> envp;
   for (auto& e : env_store) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::string bin = binary;
-  char* argv[] = {bin.data(), nullptr};
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv, envp.data());
+  std::vector<std::string> args = cmd.argv;
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  process p;
+  // posix_spawnp searches PATH for a bare name such as "python3".
+  const int rc = posix_spawnp(&p.pid, args[0].c_str(), &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
-  if (rc != 0) throw std::runtime_error("cannot start " + binary);
+  p.in = in[1];
+  p.out = out[0];
+  p.err = err[0];
+  if (rc != 0) {
+    finish(p, p.stderr_text, p.exit_code);
+    throw std::runtime_error("cannot start " + args[0]);
+  }
+  return p;
+}
+
+std::string finish(process& p, std::string& stderr_text, int& exit_code) {
+  if (p.in >= 0) ::close(p.in);
+  p.in = -1;
+  const std::string text = drain(p.out, p.err, stderr_text);
+  ::close(p.out);
+  ::close(p.err);
+  int status = 0;
+  if (p.pid > 0) ::waitpid(p.pid, &status, 0);
+  exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return text;
+}
+
+std::vector<std::string> run(const command& cmd, const transcript& t, std::string& stderr_text,
+                             int& exit_code) {
+  process p = spawn(cmd, t);
   std::string input;
   for (const auto& line : t.client) input += line + "\n";
   // Transcripts are small (well under the pipe buffer), so one write cannot block forever.
-  const ssize_t w = ::write(in[1], input.data(), input.size());
+  const ssize_t w = ::write(p.in, input.data(), input.size());
   (void)w;
-  ::close(in[1]);
-  const std::string text = drain(out[0], err[0], stderr_text);
-  ::close(out[0]);
-  ::close(err[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const std::string text = finish(p, stderr_text, exit_code);
   std::vector<std::string> lines;
   std::istringstream ss(text);
   for (std::string l; std::getline(ss, l);) lines.push_back(l);
@@ -151,11 +253,13 @@ namespace {
 
 bool is_notification(const json& m) { return m.is_object() && m.contains("method"); }
 
+// Values compare as their serialization, so 1 and 1.0 differ as they do on the wire.
+bool same(const json& a, const json& b) { return normalize(a).dump() == normalize(b).dump(); }
+
 // Removes from `pool` the first value equal to `want` after normalization; false when none.
 bool take(std::vector<json>& pool, const json& want) {
-  const json n = normalize(want);
   for (auto it = pool.begin(); it != pool.end(); ++it) {
-    if (normalize(*it) == n) {
+    if (same(*it, want)) {
       pool.erase(it);
       return true;
     }
@@ -190,7 +294,7 @@ std::string compare(const std::vector<json>& expected, const std::vector<json>& 
   for (std::size_t i = 0; i < std::max(want_notes.size(), got_notes.size()); ++i) {
     if (i >= got_notes.size()) return "missing notification " + normalize(want_notes[i]).dump();
     if (i >= want_notes.size()) return "unexpected notification " + normalize(got_notes[i]).dump();
-    if (normalize(want_notes[i]) != normalize(got_notes[i])) {
+    if (!same(want_notes[i], got_notes[i])) {
       return "notification #" + std::to_string(i) + "\n  expected " +
              normalize(want_notes[i]).dump() + "\n  actual   " + normalize(got_notes[i]).dump();
     }

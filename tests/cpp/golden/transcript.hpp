@@ -1,10 +1,13 @@
-// Golden transcripts: parsing, running through the example server over stdio, and comparing.
-// Format (txtar-like, shared with pytest): prose lines, then sections introduced by
-// "-- env --" (optional KEY=VALUE lines), "-- client --" (raw lines sent as-is, one message per
-// line) and "-- server --" (expected replies, one JSON value per line).
+// Golden transcripts: parsing, running a fixture server over stdio, and comparing.
+// Format (txtar-like, shared with pytest, see tests/golden/README.md): prose lines, then sections
+// introduced by "-- meta --" (required "fixtures: cpp python", "rows: P1 P2", optional
+// "pending: why" and "transport: http"), "-- env --" (optional KEY=VALUE lines), "-- client --"
+// (raw lines sent as-is, one message per line) and "-- server --" (expected replies, one JSON value
+// per line).
 #pragma once
 
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 #include "mcpcxx/json.hpp"
@@ -15,9 +18,13 @@ namespace mcpcxx::golden {
 struct transcript {
   std::string path;
   std::string prose;
-  std::vector<std::string> env;     ///< KEY=VALUE
-  std::vector<std::string> client;  ///< raw lines
-  std::vector<json> server;         ///< expected replies
+  std::vector<std::string> fixtures;  ///< servers it runs against: "cpp", "python"
+  std::vector<std::string> rows;      ///< situation-table rows it pins ("P1", "T3", ...)
+  std::string pending;                ///< non-empty: left out of the default run, and why
+  std::string transport = "stdio";    ///< "stdio", or "http" (see http_runner.hpp)
+  std::vector<std::string> env;       ///< KEY=VALUE
+  std::vector<std::string> client;    ///< raw lines (http: blank lines kept)
+  std::vector<json> server;           ///< expected replies (http: {"status", "body"?} each)
 };
 
 /// Parses a transcript file; throws std::runtime_error with the line number on bad syntax.
@@ -25,10 +32,30 @@ transcript load(const std::string& path);
 /// Rewrites the server section of `t.path` with `replies` (MCPCXX_UPDATE_GOLDEN=1).
 void save_server_section(const transcript& t, const std::vector<json>& replies);
 
-/// Runs `binary` with `t.env`, writes the client lines, closes stdin, returns stdout lines.
+/// How to start a fixture server: argv[0] is looked up in PATH when it has no '/'.
+struct command {
+  std::vector<std::string> argv;
+  std::vector<std::string> env;  ///< KEY=VALUE added to the inherited environment
+};
+
+/// A started fixture process: its pid and the parent's ends of its stdin, stdout and stderr.
+struct process {
+  pid_t pid = -1;
+  int in = -1, out = -1, err = -1;
+  std::string stderr_text;  ///< filled by finish() when spawning fails
+  int exit_code = -1;
+};
+
+/// Starts `cmd` with the inherited environment, `cmd.env` and `t.env` (later ones win).
+process spawn(const command& cmd, const transcript& t);
+/// Closes stdin, reads stdout and stderr to EOF (30 s without output ends it), waits for the
+/// process; returns stdout.
+std::string finish(process& p, std::string& stderr_text, int& exit_code);
+
+/// Runs `cmd` with `t.env`, writes the client lines, closes stdin, returns stdout lines.
 /// `exit_code` receives the server's exit status (-1 when it did not exit normally).
-std::vector<std::string> run(const std::string& binary, const transcript& t,
-                             std::string& stderr_text, int& exit_code);
+std::vector<std::string> run(const command& cmd, const transcript& t, std::string& stderr_text,
+                             int& exit_code);
 
 /// Replaces volatile values (reference ids) so runs compare equal.
 json normalize(json v);

@@ -180,6 +180,23 @@ TEST(HttpSecurityHelpers, BearerToken) {
   EXPECT_FALSE(bearer_token(nullptr));
 }
 
+TEST(HttpSecurityHelpers, B64TokenSyntax) {
+  EXPECT_TRUE(is_b64token("abc.DEF-123_~+/"));
+  EXPECT_TRUE(is_b64token("YWJj=="));
+  EXPECT_FALSE(is_b64token(""));
+  EXPECT_FALSE(is_b64token("=="));
+  EXPECT_FALSE(is_b64token("a=b"));
+  EXPECT_FALSE(is_b64token("a b"));
+  EXPECT_FALSE(is_b64token("a\"b"));
+  EXPECT_FALSE(is_b64token("caf\xC3\xA9"));
+}
+
+TEST(HttpSecurityHelpers, PrintableHeaderMasksEverythingButVisibleAscii) {
+  EXPECT_EQ(printable_header("2025-11-25"), "2025-11-25");
+  EXPECT_EQ(printable_header("a\xFF\xC3\xA9\tb c"), "a????b c");
+  EXPECT_TRUE(valid_utf8(printable_header("\x80\xC0\xAF\xFF")));
+}
+
 TEST(HttpSessionIds, AreRandomVisibleAsciiAnd128Bits) {
   std::set<std::string> seen;
   for (int i = 0; i < 200; ++i) {

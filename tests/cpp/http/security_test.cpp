@@ -90,6 +90,45 @@ TEST(HttpAuth, MissingOrBadTokensGet401WithResourceMetadata) {
   EXPECT_EQ(basic.status, 401);
 }
 
+TEST(HttpAuth, MalformedTokensGet401WithoutReachingTheVerifier) {
+  auto calls = std::make_shared<std::atomic<int>>(0);
+  http_fixture f(auth_options(calls));
+  for (const std::string& token :
+       {std::string("secret alice"), std::string("secret-\xFF\xC0"), std::string("=abc")}) {
+    reply r = post_with(f.port(), {"Authorization: Bearer " + token});
+    EXPECT_EQ(r.status, 401) << token;
+    EXPECT_NE(r.header("www-authenticate").find("error=\"invalid_token\""), std::string::npos);
+    EXPECT_NE(r.header("www-authenticate").find("malformed"), std::string::npos);
+    EXPECT_FALSE(r.json_body().is_discarded()) << r.body;
+  }
+  EXPECT_EQ(calls->load(), 0) << "the verifier must only see well-formed bearer tokens";
+}
+
+TEST(HttpAuth, AVerifierThatThrowsGetsA500WithAReferenceAndTheDetailIsLogged) {
+  http_options o = auth_options(std::make_shared<std::atomic<int>>(0));
+  o.auth->verifier = [](std::string_view, const http_auth_request&) -> http_auth_result {
+    throw std::runtime_error("token store unreachable at 10.0.0.7");
+  };
+  http_fixture f(o);
+  reply r = post_with(f.port(), {"Authorization: Bearer abc"});
+  EXPECT_EQ(r.status, 500);
+  ASSERT_FALSE(r.json_body().is_discarded()) << r.body;
+  EXPECT_EQ(r.json_body()["error"]["code"], -32603);
+  std::string message = r.json_body()["error"]["message"];
+  EXPECT_EQ(r.body.find("10.0.0.7"), std::string::npos) << "internals must not leak: " << r.body;
+  auto at = message.find("ERR-");
+  ASSERT_NE(at, std::string::npos) << message;
+  std::string ref = message.substr(at, 12);
+  EXPECT_EQ(r.json_body()["error"]["data"]["reference"], ref) << "H26 carries its reference";
+  std::lock_guard g(f.probe->lock);
+  bool logged = false;
+  for (const auto& line : f.probe->log_lines) {
+    logged = logged ||
+             (line.find(ref) != std::string::npos && line.find("10.0.0.7") != std::string::npos);
+  }
+  EXPECT_TRUE(logged) << "the detail is logged under " << ref;
+}
+
 TEST(HttpAuth, InsufficientScopeIs403) {
   auto calls = std::make_shared<std::atomic<int>>(0);
   http_fixture f(auth_options(calls));

@@ -167,7 +167,7 @@ TEST(Classify, ResultResponseNeedsAValidId) {
     EXPECT_EQ(m.kind, message_kind::invalid) << text;
     EXPECT_EQ(m.error.code, error_code::invalid_request);
     EXPECT_FALSE(m.id.has_value());
-    EXPECT_NE(m.error.message.find("Response \"id\""), std::string::npos) << m.error.message;
+    EXPECT_NE(m.error.message.find("response \"id\""), std::string::npos) << m.error.message;
   }
 }
 
@@ -228,7 +228,7 @@ TEST(Batch, EmptyArrayIsInvalid) {
   const message m = parse(" [ ] ");
   EXPECT_EQ(m.kind, message_kind::invalid);
   EXPECT_EQ(m.error.code, error_code::invalid_request);
-  EXPECT_NE(m.error.message.find("Batch is empty"), std::string::npos);
+  EXPECT_NE(m.error.message.find("batch is empty"), std::string::npos);
 }
 
 TEST(Ids, IdToJson) {

@@ -9,13 +9,19 @@
 namespace mcpcxx::jsonrpc {
 namespace {
 
-void expect_parse_error(std::string_view bytes, std::string_view fragment) {
+// Syntax errors are answered with id null; errors in well-formed JSON (bad UTF-8, unpaired
+// surrogates, huge numbers) echo the id when a tolerant scan can read it.
+void expect_parse_error(std::string_view bytes, std::string_view fragment,
+                        std::optional<request_id> id = std::nullopt) {
   const message m = parse(bytes);
   EXPECT_EQ(m.kind, message_kind::invalid);
   EXPECT_EQ(m.error.code, error_code::parse_error);
-  EXPECT_FALSE(m.id.has_value()) << "parse errors are always answered with id null";
+  EXPECT_EQ(m.id, id) << bytes;
+  EXPECT_EQ(m.error.message.rfind("Parse error: ", 0), 0u) << m.error.message;
   EXPECT_NE(m.error.message.find(fragment), std::string::npos) << m.error.message;
 }
+
+const request_id k_id1{std::int64_t{1}};
 
 std::string request_with_string(std::string_view raw_string_bytes) {
   return std::string(R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"s":")") +
@@ -52,22 +58,24 @@ TEST(ParseErrors, EscapedSurrogatePairIsAccepted) {
 }
 
 TEST(ParseErrors, OverlongEncodingsAreRejected) {
-  expect_parse_error(request_with_string("\xC0\xAF"), "not valid UTF-8");  // '/'
-  expect_parse_error(request_with_string("\xC1\xBF"), "not valid UTF-8");
-  expect_parse_error(request_with_string("\xE0\x80\xAF"), "not valid UTF-8");
-  expect_parse_error(request_with_string("\xF0\x80\x80\xAF"), "not valid UTF-8");
+  expect_parse_error(request_with_string("\xC0\xAF"), "not valid UTF-8", k_id1);  // '/'
+  expect_parse_error(request_with_string("\xC1\xBF"), "not valid UTF-8", k_id1);
+  expect_parse_error(request_with_string("\xE0\x80\xAF"), "not valid UTF-8", k_id1);
+  expect_parse_error(request_with_string("\xF0\x80\x80\xAF"), "not valid UTF-8", k_id1);
 }
 
 TEST(ParseErrors, EncodedSurrogatesAndOutOfRangeAreRejected) {
-  expect_parse_error(request_with_string("\xED\xA0\x80"), "not valid UTF-8");      // U+D800
-  expect_parse_error(request_with_string("\xF4\x90\x80\x80"), "not valid UTF-8");  // > U+10FFFF
-  expect_parse_error(request_with_string("\xFF"), "not valid UTF-8");
-  expect_parse_error(request_with_string("\x80"), "not valid UTF-8");
+  expect_parse_error(request_with_string("\xED\xA0\x80"), "not valid UTF-8", k_id1);  // U+D800
+  expect_parse_error(request_with_string("\xF4\x90\x80\x80"), "not valid UTF-8",
+                     k_id1);  // > U+10FFFF
+  expect_parse_error(request_with_string("\xFF"), "not valid UTF-8", k_id1);
+  expect_parse_error(request_with_string("\x80"), "not valid UTF-8", k_id1);
 }
 
 TEST(ParseErrors, TruncatedMultibyteSequencesAreRejected) {
-  expect_parse_error(request_with_string("\xE2\x82"), "not valid UTF-8");
-  expect_parse_error(request_with_string("\xF0\x9F\x98"), "not valid UTF-8");
+  expect_parse_error(request_with_string("\xE2\x82"), "not valid UTF-8", k_id1);
+  expect_parse_error(request_with_string("\xF0\x9F\x98"), "not valid UTF-8", k_id1);
+  // Truncated after the bad byte and without an id: nothing to echo.
   expect_parse_error("{\"jsonrpc\":\"2.0\",\"method\":\"\xC3", "not valid UTF-8");
 }
 
@@ -84,10 +92,10 @@ TEST(ParseErrors, InvalidUtf8OutsideStrings) {
 }
 
 TEST(ParseErrors, LoneSurrogateEscapesAreRejected) {
-  expect_parse_error(request_with_string("\\uD800"), "not valid JSON");
-  expect_parse_error(request_with_string("\\uDC00"), "not valid JSON");
-  expect_parse_error(request_with_string("\\uD800x"), "not valid JSON");
-  expect_parse_error(request_with_string("\\uD800\\u0041"), "not valid JSON");
+  expect_parse_error(request_with_string("\\uD800"), "unpaired UTF-16 surrogate", k_id1);
+  expect_parse_error(request_with_string("\\uDC00"), "unpaired UTF-16 surrogate", k_id1);
+  expect_parse_error(request_with_string("\\uD800x"), "unpaired UTF-16 surrogate", k_id1);
+  expect_parse_error(request_with_string("\\uD800\\u0041"), "unpaired UTF-16 surrogate", k_id1);
 }
 
 TEST(Limits, SizeIsCheckedOnTheByteLength) {

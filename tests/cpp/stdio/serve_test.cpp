@@ -139,6 +139,26 @@ TEST_F(Serve, ParseErrorLineIsAnsweredAndReadingContinues) {
   EXPECT_EQ(finish(), 0);
 }
 
+TEST_F(Serve, NumberBeyondDoubleRangeIsAnsweredAndReadingContinues) {
+  start();
+  initialize();
+  send(
+      R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x","n":1e400}}})"
+      "\n");
+  send(R"({"jsonrpc":"2.0","id":8,"method":"ping"})"
+       "\n");
+  const json e = reply();
+  // EXPECT, not ASSERT: finish() must run or the serving thread never sees EOF.
+  EXPECT_TRUE(e.contains("error")) << "the 1e400 request must be answered first: " << e;
+  const int code = e.value("error", json::object()).value("code", 0);
+  EXPECT_TRUE(code == -32700 || code == -32600) << e;
+  EXPECT_TRUE(e.at("id") == 7 || e.at("id").is_null()) << e;
+  if (e.contains("error")) {
+    EXPECT_EQ(reply().at("id"), 8);
+  }
+  EXPECT_EQ(finish(), 0);
+}
+
 TEST_F(Serve, OverlongLineIsRejectedWithoutStoppingTheStream) {
   make_server(512);
   start();
@@ -151,7 +171,25 @@ TEST_F(Serve, OverlongLineIsRejectedWithoutStoppingTheStream) {
   EXPECT_EQ(e.at("error").at("code"), -32600) << e;
   EXPECT_TRUE(e.at("id").is_null());
   EXPECT_EQ(e.at("error").at("message"),
-            "Message exceeds the maximum size of 512 bytes; send smaller messages.");
+            "Invalid request: the message exceeds the maximum size of 512 bytes; send smaller "
+            "messages.");
+  EXPECT_EQ(reply().at("id"), 10);
+  EXPECT_EQ(finish(), 0);
+}
+
+TEST_F(Serve, ModeratelyOversizedMessageIsAnsweredByTheCodecWithItsId) {
+  make_server(256);
+  start();
+  send(R"({"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":")" + std::string(300, 'x') +
+       "\"}}\n");
+  send(R"({"jsonrpc":"2.0","id":10,"method":"ping"})"
+       "\n");
+  const json e = reply();
+  EXPECT_EQ(e.at("error").at("code"), -32600) << e;
+  EXPECT_EQ(e.at("id"), 9) << "within twice the limit the codec reads the id (P3)";
+  EXPECT_NE(e.at("error").at("message").get<std::string>().find("exceeds the maximum size of 256"),
+            std::string::npos)
+      << e;
   EXPECT_EQ(reply().at("id"), 10);
   EXPECT_EQ(finish(), 0);
 }

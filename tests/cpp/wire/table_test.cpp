@@ -109,7 +109,13 @@ TEST(SituationTable, CodesAreNamedConstantsAndStatusesAreHttp) {
     }
     EXPECT_EQ(http_status(r.which, false), r.http_legacy);
     EXPECT_EQ(http_status(r.which, true), r.http_modern);
+    EXPECT_EQ(http_status(r.id, true), r.http_modern);
+    EXPECT_EQ(http_status(r.id, false), r.http_legacy);
   }
+  EXPECT_EQ(http_status(std::string_view{}, true), 200);
+  EXPECT_EQ(http_status(std::string_view{"P8"}, true), 404);
+  EXPECT_EQ(http_status(std::string_view{"P8"}, false), 200);
+  EXPECT_EQ(http_status(std::string_view{"Z1"}, false), 500);
 }
 
 TEST(SituationTable, CodecRowsCarryTheirJsonRpcPrefix) {
@@ -120,7 +126,7 @@ TEST(SituationTable, CodecRowsCarryTheirJsonRpcPrefix) {
     const bool codec_request =
         (r.id.rfind("P2", 0) == 0 || r.id.rfind("P3", 0) == 0) &&
         (r.id.size() == 2 || std::isalpha(static_cast<unsigned char>(r.id[2])));
-    if (codec_request) {
+    if (codec_request && r.code == error_code::invalid_request) {
       EXPECT_EQ(r.message.rfind("Invalid request: ", 0), 0u) << r.id;
     }
   }

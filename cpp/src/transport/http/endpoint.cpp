@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "mcpcxx/error_codes.hpp"
-
+#include "engine/server_log.hpp"
 #include "transport/http/security.hpp"
+#include "wire/era.hpp"
 
 namespace mcpcxx::http {
 
@@ -12,9 +12,7 @@ namespace {
 
 constexpr std::string_view k_metadata_path = "/.well-known/oauth-protected-resource";
 
-response plain_error(int status, std::string_view message) {
-  return error_response(status, error_code::invalid_request, message);
-}
+using mcpcxx::wire::situation;
 
 std::string quoted_list(const std::vector<std::string>& items) {
   std::string out;
@@ -25,12 +23,6 @@ std::string quoted_list(const std::vector<std::string>& items) {
   return out;
 }
 
-bool is_legacy_version(std::string_view v) {
-  return v != k_modern_version &&
-         std::any_of(std::begin(k_supported_versions), std::end(k_supported_versions),
-                     [&](const char* s) { return v == s; });
-}
-
 }  // namespace
 
 std::string principal_key(const json& principal) {
@@ -38,21 +30,30 @@ std::string principal_key(const json& principal) {
   if (principal.is_object() && principal.contains("sub") && principal["sub"].is_string()) {
     return principal["sub"].get<std::string>();
   }
-  return principal.dump();
+  return principal.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 void endpoint::handle(request&& req, const std::shared_ptr<reply_channel>& out) {
+  try {
+    route(req, out);
+  } catch (const std::exception& e) {
+    // Bad input is answered by the checks and the engine; reaching here is a server defect.
+    // The client gets a reference, the log the detail (never the request's bytes).
+    const std::string ref = detail::server_log::new_reference();
+    detail::server_log(ctx_->srv.options().log_writer)
+        .write("error", "http_request_failed", {{"reference", ref}, {"detail", e.what()}});
+    out->send(row_response({situation::H26_handler_crashed, {{"reference", ref}}}));
+  }
+}
+
+void endpoint::route(request& req, const std::shared_ptr<reply_channel>& out) {
   ++ctx_->requests;
   if (!host_allowed(ctx_->origins, req.header("host"))) {
-    out->send(plain_error(403,
-                          "Forbidden: the Host header is not an allowed host for this "
-                          "server (DNS rebinding protection)"));
+    out->send(row_response({situation::H1_host_forbidden}));
     return;
   }
   if (!origin_allowed(ctx_->origins, req.header("origin"))) {
-    out->send(plain_error(403,
-                          "Forbidden: the Origin header is not an allowed origin for this "
-                          "server"));
+    out->send(row_response({situation::H2_origin_forbidden}));
     return;
   }
   std::string_view path = req.path();
@@ -61,20 +62,20 @@ void endpoint::handle(request&& req, const std::shared_ptr<reply_channel>& out) 
   } else if (ctx_->opts.auth && path.substr(0, k_metadata_path.size()) == k_metadata_path) {
     handle_metadata(req, out);
   } else {
-    out->send(plain_error(404, "Not found: the MCP endpoint is " + ctx_->opts.path));
+    out->send(row_response({situation::H3_path_not_found, {{"path", ctx_->opts.path}}}));
   }
 }
 
 void endpoint::handle_mcp(request& req, const std::shared_ptr<reply_channel>& out) {
   if (ctx_->stopping.load()) {
-    out->send(plain_error(503, "Service unavailable: the server is shutting down"));
+    out->send(row_response({situation::H16_shutting_down}));
     return;
   }
   if (req.method == "POST") return handle_post(req, out);
   if (req.method == "GET") return handle_get(req, out);
   if (req.method == "DELETE") return handle_delete(req, out);
-  response r = plain_error(405, "Method not allowed: the MCP endpoint accepts POST" +
-                                    std::string(ctx_->opts.legacy ? ", GET and DELETE" : ""));
+  response r = row_response({ctx_->opts.legacy ? situation::H4_method_not_allowed
+                                               : situation::H4a_method_not_allowed_modern_only});
   r.headers.emplace_back("Allow", ctx_->opts.legacy ? "POST, GET, DELETE" : "POST");
   out->send(r);
 }
@@ -86,7 +87,12 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
   const http_auth_options& a = *ctx_->opts.auth;
   auto token = bearer_token(req.header("authorization"));
   http_auth_result verdict = http_auth_result::invalid("An access token is required");
-  if (token) verdict = a.verifier(*token, {req.method, mcp_method, mcp_name});
+  if (token && !is_b64token(*token)) {
+    // Never hand a verifier bytes that cannot be a bearer token (RFC 6750 b64token).
+    verdict = http_auth_result::invalid("The access token is malformed");
+  } else if (token) {
+    verdict = a.verifier(*token, {req.method, mcp_method, mcp_name});
+  }
   if (verdict.status == http_auth_result::failure::none) {
     result.principal = std::move(verdict.principal);
     return result;
@@ -105,8 +111,7 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
     challenge += ", error_description=\"" + d + "\"";
   }
   response r =
-      plain_error(scope ? 403 : 401, scope ? "Forbidden: the access token lacks a required scope"
-                                           : "Unauthorized: send a valid bearer access token");
+      row_response({scope ? situation::H20_insufficient_scope : situation::H19_unauthorized});
   r.headers.emplace_back("WWW-Authenticate", challenge);
   result.rejection = std::move(r);
   return result;
@@ -114,7 +119,7 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
 
 void endpoint::handle_metadata(const request& req, const std::shared_ptr<reply_channel>& out) {
   if (req.method != "GET") {
-    response r = plain_error(405, "Method not allowed: the metadata document accepts GET");
+    response r = row_response({situation::H7_metadata_method_not_allowed});
     r.headers.emplace_back("Allow", "GET");
     out->send(r);
     return;
@@ -125,7 +130,7 @@ void endpoint::handle_metadata(const request& req, const std::shared_ptr<reply_c
               {"bearer_methods_supported", {"header"}}};
   if (!a.scopes_supported.empty()) doc["scopes_supported"] = a.scopes_supported;
   response r;
-  r.body = doc.dump();
+  r.body = doc.dump(-1, ' ', false, json::error_handler_t::replace);
   r.headers.emplace_back("Cache-Control", "max-age=3600");
   out->send(r);
 }
@@ -134,16 +139,12 @@ std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const
                                                        std::optional<response>& error) {
   const std::string* sid = req.header("mcp-session-id");
   if (sid == nullptr || sid->empty()) {
-    error = plain_error(400,
-                        "Bad Request: the Mcp-Session-Id header is required; send "
-                        "initialize first, or use 2026-07-28 per-request _meta");
+    error = row_response({situation::H13_session_id_missing});
     return nullptr;
   }
   auto s = ctx_->sessions.find(*sid);
   if (!s || s->principal_key() != principal_key(principal)) {
-    error = plain_error(404,
-                        "Session not found: it expired or was terminated; send initialize "
-                        "to start a new session");
+    error = row_response({situation::H14_session_not_found});
     return nullptr;
   }
   if (auto e = check_legacy_version(req, *s)) {
@@ -157,18 +158,20 @@ std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const
 std::optional<response> endpoint::check_legacy_version(const request& req, http_session& s) {
   const std::string* pv = req.header("mcp-protocol-version");
   if (pv == nullptr) return std::nullopt;  // pre-2025-06-18 clients do not send it
+  // Sessions enter the table only after initialize succeeded, so the engine's negotiated
+  // version is the one list to compare with.
   std::string negotiated = s.engine().negotiated_version();
-  if (!is_legacy_version(*pv) || (!negotiated.empty() && *pv != negotiated)) {
-    return plain_error(400, "Bad Request: unsupported MCP-Protocol-Version \"" + *pv +
-                                "\"; this session negotiated \"" + negotiated + "\"");
+  if (negotiated.empty() || *pv != negotiated) {
+    return row_response({situation::H15_session_version_mismatch,
+                         {{"version", printable_header(*pv)}, {"negotiated", negotiated}}});
   }
   return std::nullopt;
 }
 
 void endpoint::handle_delete(request& req, const std::shared_ptr<reply_channel>& out) {
   const std::string* pv = req.header("mcp-protocol-version");
-  if (!ctx_->opts.legacy || (pv != nullptr && *pv == k_modern_version)) {
-    response r = plain_error(405, "Method not allowed: 2026-07-28 has no sessions to delete");
+  if (!ctx_->opts.legacy || (pv != nullptr && mcpcxx::wire::is_modern_version(*pv))) {
+    response r = row_response({situation::H6_delete_on_modern});
     r.headers.emplace_back("Allow", "POST");
     return out->send(r);
   }

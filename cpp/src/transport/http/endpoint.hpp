@@ -21,21 +21,23 @@ struct auth_outcome {
   json principal = nullptr;
 };
 
-/// Checks modern SEP-2243 headers against the body; the -32020 message when they disagree.
-std::optional<std::string> check_modern_headers(transport_context& ctx, const request& req,
-                                                const jsonrpc::message& msg);
+/// Checks modern SEP-2243 headers against the body; the -32020 row when they disagree.
+std::optional<problem> check_modern_headers(transport_context& ctx, const request& req,
+                                            const jsonrpc::message& msg);
 
 /// The request handler for one http_server.
 class endpoint {
  public:
   explicit endpoint(std::shared_ptr<transport_context> ctx) : ctx_(std::move(ctx)) {}
 
-  /// Handles `req`; the reply goes to `out` now or later from engine threads.
+  /// Handles `req`; the reply goes to `out` now or later from engine threads. Never throws: an
+  /// unexpected exception is logged under a reference id and answered 500.
   void handle(request&& req, const std::shared_ptr<reply_channel>& out);
 
  private:
   std::shared_ptr<transport_context> ctx_;
 
+  void route(request& req, const std::shared_ptr<reply_channel>& out);
   void handle_mcp(request& req, const std::shared_ptr<reply_channel>& out);
   void handle_post(request& req, const std::shared_ptr<reply_channel>& out);
   void handle_get(request& req, const std::shared_ptr<reply_channel>& out);

@@ -1,30 +1,10 @@
 #include "transport/http/exchange.hpp"
 
-#include "mcpcxx/error_codes.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx::http {
 
-int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, bool batch) {
-  if (frame.find("\"error\"") == std::string_view::npos) return 200;
-  json reply = json::parse(frame, nullptr, false);
-  if (!reply.is_object() || !reply.contains("error") || !reply["error"].is_object()) return 200;
-  const json& code_j = reply["error"].value("code", json(nullptr));
-  if (!code_j.is_number_integer()) return 200;
-  int code = code_j.get<int>();
-  namespace ec = error_code;
-  if (code == ec::parse_error) return 400;
-  // -32600 from the engine: batch misuse is a malformed body; a reused id or a second
-  // initialize is an ordinary JSON-RPC error on a well-formed request.
-  if (code == ec::invalid_request) return batch ? 400 : 200;
-  if (!modern) return 200;
-  if (code == ec::method_not_found) return 404;
-  if (code == ec::header_mismatch || code == ec::missing_required_client_capability ||
-      code == ec::unsupported_protocol_version) {
-    return 400;
-  }
-  if (code == ec::invalid_params && meta_incomplete) return 400;
-  return 200;
-}
+using mcpcxx::wire::situation;
 
 post_exchange::post_exchange(std::shared_ptr<transport_context> ctx,
                              std::shared_ptr<reply_channel> out, exchange_setup setup,
@@ -43,13 +23,7 @@ post_exchange::~post_exchange() {
     out_->end_stream();
   } else if (setup_.modern) {
     // A stateless request is only cancelled by its own disconnect (already finished) or by stop.
-    response r;
-    r.status = 503;
-    r.body = jsonrpc::serialize_error(
-        setup_.id,
-        {error_code::internal_error,
-         "Service unavailable: the server stopped before the request finished; retry", nullptr});
-    out_->send(r);
+    out_->send(row_response({situation::H18_stopped_before_reply}, setup_.id, true));
   } else {
     response r;
     r.status = 204;
@@ -91,23 +65,29 @@ void post_exchange::write_event_locked(std::string_view frame) {
   }
 }
 
-bool post_exchange::register_session_locked(std::string_view frame) {
-  json reply = json::parse(frame, nullptr, false);
-  bool ok = reply.is_object() && reply.contains("result");
-  if (!ok) {
+bool post_exchange::register_session_locked(bool initialized) {
+  if (!initialized) {
     setup_.legacy.reset();  // initialize failed: no session is created
     return true;
   }
   if (ctx_->sessions.insert(setup_.legacy)) return true;
   setup_.legacy->engine().shutdown(std::chrono::milliseconds(0));
   setup_.legacy.reset();
-  out_->send(error_response(503, error_code::internal_error,
-                            "Service unavailable: too many sessions; retry later"));
+  out_->send(row_response({situation::H17_too_many_sessions}, setup_.id));
   finish_locked();
   return false;
 }
 
 void post_exchange::send(std::string frame, frame_kind kind) {
+  send_frame(std::move(frame), {kind, {}, setup_.modern});
+}
+
+void post_exchange::send_frame(std::string frame, const frame_info& info) {
+  deliver(std::move(frame), info.kind, mcpcxx::wire::http_status(info.situation, info.modern),
+          info.situation.empty());
+}
+
+void post_exchange::deliver(std::string frame, frame_kind kind, int status, bool succeeded) {
   std::lock_guard g(lock_);
   if (done_) return;
   if (kind == frame_kind::notification) {
@@ -115,14 +95,14 @@ void post_exchange::send(std::string frame, frame_kind kind) {
     write_event_locked(frame);
     return;
   }
-  if (setup_.initialize && !register_session_locked(frame)) return;
+  if (setup_.initialize && !register_session_locked(succeeded)) return;
   if (streaming_) {
     write_event_locked(frame);
     if (setup_.legacy) setup_.legacy->finish_stream(stream_);
     out_->end_stream();
   } else {
     response r;
-    r.status = status_for_reply(frame, setup_.modern, setup_.meta_incomplete, setup_.batch);
+    r.status = status;
     r.headers = headers();
     r.body = std::move(frame);
     out_->send(r);

@@ -18,15 +18,9 @@
 
 namespace mcpcxx::http {
 
-/// The HTTP status for a final JSON-RPC reply (spec-digest §5.4). `meta_incomplete`: the modern
-/// request lacked a required _meta field, so its -32602 is a 400; `batch`: the body was an array.
-int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, bool batch);
-
 /// What an exchange needs to know about its request.
 struct exchange_setup {
   bool modern = false;
-  bool meta_incomplete = false;
-  bool batch = false;
   jsonrpc::request_id id;
   std::shared_ptr<http_session> legacy;  ///< the session (legacy), also set for initialize
   bool initialize = false;               ///< insert `legacy` into the table on success
@@ -42,7 +36,10 @@ class post_exchange : public frame_sink, public std::enable_shared_from_this<pos
 
   /// Registers with the context and the disconnect hook; call before session.receive().
   void begin();
+  /// A frame without a row (a result or notification): answered 200.
   void send(std::string frame, frame_kind kind) override;
+  /// The engine's path: the HTTP status comes from the frame's row (frame_info::situation).
+  void send_frame(std::string frame, const frame_info& info) override;
 
  private:
   std::shared_ptr<transport_context> ctx_;
@@ -60,7 +57,9 @@ class post_exchange : public frame_sink, public std::enable_shared_from_this<pos
   void write_event_locked(std::string_view frame);
   void finish_locked();
   void client_gone();
-  bool register_session_locked(std::string_view frame);
+  /// Inserts the initialized session; false when the table is full (a 503 was sent instead).
+  bool register_session_locked(bool initialized);
+  void deliver(std::string frame, frame_kind kind, int status, bool succeeded);
 };
 
 }  // namespace mcpcxx::http

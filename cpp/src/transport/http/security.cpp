@@ -193,4 +193,23 @@ std::optional<std::string_view> bearer_token(const std::string* authorization) {
   return token;
 }
 
+bool is_b64token(std::string_view token) {
+  std::size_t end = token.find_last_not_of('=');
+  if (end == std::string_view::npos) return false;  // empty, or padding only
+  return std::all_of(
+      token.begin(), token.begin() + static_cast<std::ptrdiff_t>(end) + 1, [](unsigned char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+               c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/';
+      });
+}
+
+std::string printable_header(std::string_view raw) {
+  std::string out(raw);
+  for (char& c : out) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u > 0x7E) c = '?';
+  }
+  return out;
+}
+
 }  // namespace mcpcxx::http

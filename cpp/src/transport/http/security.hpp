@@ -39,5 +39,11 @@ bool valid_utf8(std::string_view s);
 
 /// The token of "Authorization: Bearer TOKEN"; nullopt when absent or another scheme.
 std::optional<std::string_view> bearer_token(const std::string* authorization);
+/// True when `token` has the RFC 6750 b64token syntax (ALPHA / DIGIT / "-._~+/", then "=").
+bool is_b64token(std::string_view token);
+
+/// A raw header value made safe to quote in an error message: every byte outside visible ASCII
+/// and space becomes '?' (header bytes need not be UTF-8, error bodies must be).
+std::string printable_header(std::string_view raw);
 
 }  // namespace mcpcxx::http

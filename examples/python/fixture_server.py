@@ -1,0 +1,237 @@
+"""The Python twin of examples/cpp/example_server.cpp, served over stdio.
+
+Same tools, resources, prompt and completion as the C++ example server, with the same names,
+schemas, descriptions, annotations, behaviour, error texts and timeouts, written only with the
+public mcpcxx API. Every golden transcript in tests/golden runs against both servers and must get
+the same replies (tests/cpp/golden and tests/python/test_golden_stdio.py).
+
+Environment, as for the C++ server:
+    MCPCXX_EXPOSE_DETAILS=1   add the exception text to internal-error results
+    MCPCXX_EXAMPLE_MINIMAL=1  offer tools only (capability gating, -32601)
+    MCPCXX_MAX_MESSAGE_BYTES  the message size limit (default 4 MiB)
+    MCPCXX_EXAMPLE_HTTP_PORT  serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) until SIGTERM
+    MCPCXX_EXAMPLE_HTTP_LEGACY=0  HTTP serves 2026-07-28 only
+    MCPCXX_MAX_BODY_BYTES     the HTTP body limit (default 4 MiB)
+The C++ server also reads MCPCXX_HTTP_MAX_SESSIONS, MCPCXX_HTTP_HEADER_TIMEOUT_MS and
+MCPCXX_HTTP_AUTH=1; server.run("http") has no max_sessions, header_timeout or auth options, so
+the transcripts needing them (http_cpp_only.txtar) name the C++ fixture alone.
+
+Run: python examples/python/fixture_server.py (mcpcxx must be importable).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Annotated
+
+from pydantic import Field
+from typing_extensions import TypedDict
+
+from mcpcxx import (
+    Completion,
+    CompletionRequest,
+    Context,
+    ProtocolError,
+    ResourceNotFound,
+    Server,
+    ToolError,
+    ToolResult,
+)
+
+
+# The outputSchema of add and broken_add (no docstring: pydantic would make it a "description").
+class Sum(TypedDict):
+    sum: int
+
+
+def add_tools(server: Server) -> None:
+    """echo, lookup_issue and explode: success, a tool error and an unexpected exception."""
+
+    @server.tool(title="Echo", annotations={"read_only_hint": True})
+    def echo(text: Annotated[str, Field(max_length=1000)]) -> str:
+        """Returns the given text unchanged."""
+        return text
+
+    @server.tool(annotations={"read_only_hint": True})
+    def lookup_issue(key: Annotated[str, Field(pattern=r"^[A-Z]+-[0-9]+$")]) -> str:
+        """Looks up an issue by key, e.g. ENG-1."""
+        if key == "ENG-1":
+            return "ENG-1: Fix the login page"
+        raise ToolError.compose(
+            "Issue lookup",
+            resource=f"issue {key}",
+            reason="it was not found",
+            next_step="Verify the issue key or list recent issues first",
+            retry_guidance="Do not retry unchanged",
+            category="not_found",
+            retryable=False,
+            resource_id=key,
+        )
+
+    @server.tool
+    def explode() -> str:
+        """Always fails with an unexpected internal exception (for testing)."""
+        raise RuntimeError("database password=hunter2 rejected at db.internal:5432")
+
+
+def add_contract_tools(server: Server) -> None:
+    """Tools with an outputSchema (one breaking it), a deadline, progress and logging."""
+
+    @server.tool(annotations={"read_only_hint": True})
+    def add(a: int, b: int) -> Sum:
+        """Adds two integers."""
+        return {"sum": a + b}
+
+    @server.tool
+    def broken_add(a: int, b: int) -> Sum:
+        """Adds two integers but returns a string (a bug)."""
+        return {"sum": "three"}  # type: ignore[typeddict-item]  # the bug the fixture shows
+
+    @server.tool(timeout=0.2)
+    def slow_write(ctx: Context, ms: int = 1000) -> str:
+        """Writes slowly; times out after 200 ms."""
+        for _ in range(ms // 10):
+            if ctx.cancelled:
+                break
+            time.sleep(0.01)
+        return "cancelled" if ctx.cancelled else "written"
+
+    @server.tool
+    def count_down(ctx: Context, steps: Annotated[int, Field(ge=1, le=50)] = 3) -> str:
+        """Reports progress and log messages, then returns."""
+        for i in range(1, steps + 1):
+            if ctx.cancelled:
+                break
+            ctx.report_progress(i, steps, f"step {i}")
+            ctx.log("info", f"step {i}", logger="count_down")
+        return "done"
+
+
+def add_lifecycle_tools(server: Server) -> None:
+    """Cancellation, a client capability requirement, a protocol error and a typed error."""
+
+    @server.tool(annotations={"read_only_hint": True})
+    def sleep(ctx: Context, ms: Annotated[int, Field(ge=0, le=60000)] = 100) -> str:
+        """Sleeps for ms milliseconds unless cancelled."""
+        until = time.monotonic() + ms / 1000
+        while not ctx.cancelled and time.monotonic() < until:
+            time.sleep(0.005)
+        return "cancelled" if ctx.cancelled else "slept"
+
+    @server.tool
+    def ask_user(ctx: Context) -> str:
+        """Needs the client's elicitation capability."""
+        ctx.require_client_capability("elicitation")
+        return "the client can elicit"
+
+    @server.tool
+    def quota() -> str:
+        """Fails with an application-defined protocol error."""
+        raise ProtocolError(
+            -31001, "Daily quota exhausted; retry after midnight UTC", {"retryAfterSeconds": 3600}
+        )
+
+    # A typed error raised inside a tool keeps its category: not_found, never internal (issue 8).
+    @server.tool(annotations={"read_only_hint": True})
+    def read_memo(uri: str) -> str:
+        """Reads a memo by URI; only memo://readme exists."""
+        if uri != "memo://readme":
+            raise ResourceNotFound(uri)
+        return "Read me."
+
+
+def add_variant_tools(server: Server) -> None:
+    """Read-only twins of the failing tools (T3, T4, T5 are worded differently) and T6."""
+
+    @server.tool(annotations={"read_only_hint": True})
+    def explode_read_only() -> str:
+        """A read-only tool that fails with an unexpected exception."""
+        raise RuntimeError("cache key secret-42 missing")
+
+    @server.tool(annotations={"read_only_hint": True})
+    def broken_add_read_only(a: int, b: int) -> Sum:
+        """A read-only add that returns a string (a bug)."""
+        return {"sum": "three"}  # type: ignore[typeddict-item]  # the bug the fixture shows
+
+    @server.tool(timeout=0.2, annotations={"read_only_hint": True})
+    def slow_read(ctx: Context, ms: int = 1000) -> str:
+        """Reads slowly; times out after 200 ms."""
+        for _ in range(ms // 10):
+            if ctx.cancelled:
+                break
+            time.sleep(0.01)
+        return "cancelled" if ctx.cancelled else "read"
+
+    @server.tool(annotations={"read_only_hint": True})
+    def route(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})]) -> str:
+        """Routes by region; over HTTP the region travels as Mcp-Param-Region."""
+        return f"routed to {region}"
+
+    @server.tool
+    def own_error() -> ToolResult:
+        """Returns its own isError result."""
+        return ToolResult(content=["I failed my own way"], is_error=True)
+
+
+def add_other_primitives(server: Server) -> None:
+    """Two resources (one crashing), a template, a prompt and completion."""
+
+    @server.resource("memo://broken", name="broken", mime_type="text/plain")
+    def broken() -> str:
+        raise RuntimeError("disk /var/secret unreadable")
+
+    @server.resource("memo://readme", name="readme", mime_type="text/plain")
+    def readme() -> str:
+        return "Read me."
+
+    @server.resource("issue://{key}", name="issue", mime_type="text/plain")
+    def issue(key: str) -> str:
+        if key != "ENG-1":
+            raise ResourceNotFound(f"issue://{key}")
+        return "ENG-1: Fix the login page"
+
+    @server.prompt
+    def summarize(text: str) -> str:
+        """Summarize a text."""
+        return f"Summarize: {text}"
+
+    @server.completion
+    def complete(request: CompletionRequest) -> Completion:
+        values = [v for v in ("alpha", "beta", "gamma") if v.startswith(request.value)]
+        return Completion(values, total=len(values))
+
+
+def build() -> Server:
+    """The fixture server, configured from the environment like the C++ one."""
+    server = Server(
+        "mcpcxx-example",
+        "0.1.0",
+        title="mcpcxx example server",
+        description="Demonstrates both error paths",
+        website_url="https://example.invalid/mcpcxx",
+        instructions="Use echo to test; lookup_issue fails for unknown keys.",
+        expose_exception_details=os.environ.get("MCPCXX_EXPOSE_DETAILS") == "1",
+        max_message_bytes=int(os.environ.get("MCPCXX_MAX_MESSAGE_BYTES", 4 * 1024 * 1024)),
+    )
+    add_tools(server)
+    add_contract_tools(server)
+    add_lifecycle_tools(server)
+    add_variant_tools(server)
+    if os.environ.get("MCPCXX_EXAMPLE_MINIMAL") != "1":
+        add_other_primitives(server)
+    return server
+
+
+if __name__ == "__main__":
+    port = os.environ.get("MCPCXX_EXAMPLE_HTTP_PORT")
+    if port is not None:
+        legacy = os.environ.get("MCPCXX_EXAMPLE_HTTP_LEGACY") != "0"
+        body = int(os.environ.get("MCPCXX_MAX_BODY_BYTES", 4 * 1024 * 1024))
+        sys.exit(
+            build().run(
+                "http", host="127.0.0.1", port=int(port), legacy=legacy, max_body_bytes=body
+            )
+        )
+    sys.exit(build().run())

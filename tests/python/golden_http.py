@@ -1,0 +1,223 @@
+"""Golden transcripts over Streamable HTTP ("transport: http"), mirror of tests/cpp/golden/http_runner.
+
+The client section holds raw requests separated by "===" lines: head lines, a blank line, the
+body. The runner adds Host, Content-Length and "Connection: close" unless present and replaces
+{SESSION} with the last Mcp-Session-Id the server sent; each request goes on its own connection.
+The X-Golden-* directives (head only, close write, keep open, stop server) work as in
+tests/cpp/golden/http_runner.hpp.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from golden import Transcript
+
+KNOWN_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+
+
+@dataclass
+class Request:
+    head: list[str] = field(default_factory=list)
+    body: str = ""
+
+
+def requests(t: Transcript) -> list[Request]:
+    """The requests of an http transcript's client section."""
+    out = [Request()]
+    in_body = False
+    for raw in t.client:
+        line = raw.decode("utf-8", errors="surrogateescape")
+        if line == "===":
+            out.append(Request())
+            in_body = False
+        elif not in_body and not line:
+            in_body = True
+        elif in_body:
+            out[-1].body += ("\n" if out[-1].body else "") + line
+        else:
+            out[-1].head.append(line)
+    for r in out:
+        r.body = r.body.rstrip("\n")
+    return [r for r in out if r.head]
+
+
+def _header(r: Request, name: str) -> str | None:
+    for h in r.head[1:]:
+        key, colon, value = h.partition(":")
+        if colon and key.strip().lower() == name:
+            return value.strip()
+    return None
+
+
+def _take_directive(r: Request, name: str) -> bool:
+    kept = [h for h in r.head[1:] if not h.lower().startswith(name + ":")]
+    found = len(kept) != len(r.head) - 1
+    r.head = r.head[:1] + kept
+    return found
+
+
+@dataclass
+class Wire:
+    """A request as sent, with the runner directives around it (see the C++ runner)."""
+
+    data: bytes
+    close_write: bool = False
+    keep_open: bool = False
+    stop_server: bool = False
+
+
+def _wire_bytes(request: Request, port: int, session: str) -> Wire:
+    """The request's bytes and the directives around it."""
+    r = Request(list(request.head), request.body)
+    head_only = _take_directive(r, "x-golden-head-only")
+    w = Wire(b"", _take_directive(r, "x-golden-close-write"))
+    w.keep_open = _take_directive(r, "x-golden-keep-open")
+    w.stop_server = _take_directive(r, "x-golden-stop-server")
+    head = [h.replace("{SESSION}", session) for h in r.head]
+    if head_only:
+        w.data = "\r\n".join(head).encode("utf-8", errors="surrogateescape")
+        return w
+    text = r.body.replace("{SESSION}", session)
+    if _header(r, "transfer-encoding") is not None:  # chunked bodies: one line per CRLF
+        text = "".join(line + "\r\n" for line in text.split("\n")) + "\r\n"
+    body = text.encode("utf-8", errors="surrogateescape")
+    if _header(r, "host") is None:
+        head.append(f"Host: 127.0.0.1:{port}")
+    if _header(r, "content-length") is None and _header(r, "transfer-encoding") is None:
+        head.append(f"Content-Length: {len(body)}")
+    if _header(r, "connection") is None:
+        head.append("Connection: close")
+    w.data = ("\r\n".join(head) + "\r\n\r\n").encode("utf-8", errors="surrogateescape") + body
+    return w
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _wait_ready(port: int) -> bool:
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+def _round_trip(port: int, w: Wire, server: subprocess.Popen[bytes], keep: list[Any]) -> bytes:
+    """Sends on a new connection; reads to EOF, or only the head of a connection kept open."""
+    out = b""
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    try:
+        s.sendall(w.data)
+        if w.close_write:
+            s.shutdown(socket.SHUT_WR)
+        if w.stop_server:
+            time.sleep(2.0)
+            server.send_signal(signal.SIGTERM)
+        while chunk := s.recv(65536):
+            out += chunk
+            if w.keep_open and b"\r\n\r\n" in out:
+                keep.append(s)
+                return out[: out.index(b"\r\n\r\n") + 4]
+    except OSError:
+        pass
+    s.close()
+    return out
+
+
+def _dechunk(body: bytes) -> bytes:
+    out, at = b"", 0
+    while at < len(body):
+        eol = body.find(b"\r\n", at)
+        if eol < 0:
+            break
+        n = int(body[at:eol], 16)
+        if n == 0:
+            break
+        out += body[eol + 2 : eol + 2 + n]
+        at = eol + 2 + n + 2
+    return out
+
+
+def _parse(raw: bytes, session: list[str]) -> dict[str, Any]:
+    """{"status", "body"?} of a raw response; session[0] takes its Mcp-Session-Id."""
+    head, sep, body = raw.partition(b"\r\n\r\n")
+    if not raw.startswith(b"HTTP/1.1 ") or not sep:
+        return {"status": 0}
+    lines = head.decode("latin-1").split("\r\n")
+    out: dict[str, Any] = {"status": int(lines[0][9:12])}
+    headers = {}
+    for line in lines[1:]:
+        key, _, value = line.partition(":")
+        headers[key.strip().lower()] = value.strip()
+    if "mcp-session-id" in headers:
+        session[0] = headers["mcp-session-id"]
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        body = _dechunk(body)
+    if not body:
+        return out
+    if headers.get("content-type", "").startswith("text/event-stream"):
+        out["body"] = [
+            json.loads(line[5:]) for line in body.decode().splitlines() if line.startswith("data:")
+        ]
+        return out
+    try:
+        out["body"] = json.loads(body)
+    except ValueError:
+        out["body"] = body.decode(errors="replace")
+    return out
+
+
+def run(argv: list[str], env: dict[str, str], t: Transcript) -> tuple[list[Any], int, str]:
+    """(responses, exit status, stderr) of the fixture serving HTTP for the transcript."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**env, **t.env, "MCPCXX_EXAMPLE_HTTP_PORT": str(port)},
+    )
+    responses: list[Any] = []
+    keep: list[Any] = []
+    stopped = False  # a second SIGTERM could cut the fixture's graceful stop short
+    try:
+        if _wait_ready(port):
+            session = [""]
+            for r in requests(t):
+                w = _wire_bytes(r, port, session[0])
+                stopped = stopped or w.stop_server
+                responses.append(_parse(_round_trip(port, w, proc, keep), session))
+    finally:
+        for s in keep:
+            s.close()
+        if not stopped:
+            proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    return responses, proc.returncode, err.decode(errors="replace")[-3000:]
+
+
+def request_facts(r: Request) -> tuple[str, str]:
+    """(revision named by MCP-Protocol-Version, else 2025-11-25; JSON-RPC method of the body)."""
+    rev = _header(r, "mcp-protocol-version") or ""
+    if rev not in KNOWN_REVISIONS:
+        rev = "2025-11-25"
+    try:
+        body = json.loads(r.body)
+    except ValueError:
+        body = None
+    method = body.get("method") if isinstance(body, dict) else None
+    return rev, method if isinstance(method, str) else ""
