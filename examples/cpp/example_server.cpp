@@ -234,6 +234,14 @@ void add_other_primitives(mcpcxx::server& s) {
         throw std::runtime_error("disk /var/secret unreadable");
       });
   s.add_resource(
+      {.uri = "memo://locked", .name = "locked", .mime_type = "text/plain"},
+      [](const std::string&, mcpcxx::request_context&) -> std::vector<mcpcxx::resource_contents> {
+        throw mcpcxx::tool_error(
+            "Memo read failed: memo://locked is locked by another workflow. Retry after that "
+            "workflow finishes; nothing was read.",
+            mcpcxx::error_category::conflict, true, "memo://locked");
+      });
+  s.add_resource(
       {.uri = "memo://readme", .name = "readme", .mime_type = "text/plain"},
       [](const std::string& uri, mcpcxx::request_context&) {
         return std::vector<mcpcxx::resource_contents>{{uri, "text/plain", "Read me.", {}, nullptr}};
