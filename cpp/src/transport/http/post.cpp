@@ -44,7 +44,6 @@ response refused_body(const jsonrpc::message& msg, std::size_t size,
                       const jsonrpc::parse_limits& limits) {
   situation family = situation::P2_not_an_object;
   if (msg.error.code == error_code::parse_error) family = situation::P1_not_json;
-  if (msg.error.code == error_code::internal_error) family = situation::P3b_out_of_memory;
   if (family == situation::P2_not_an_object && size > limits.max_message_bytes) {
     family = situation::P3_message_too_large;
   }
