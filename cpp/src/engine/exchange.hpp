@@ -19,8 +19,9 @@
 //                   arguments, rendered by the table. Every protocol error carries its row id, so
 //                   transports (HTTP status) never re-read the frame.
 //   tool_failure    a CallToolResult with isError:true rendered from a T row, and its category.
-// Rows the table does not have yet (P25, P26, T7: proposed by the engine) come from
-// wire_errors_pending.hpp through the pending_* constructors, with their proposed id.
+// A few rows need a computed choice of arguments (P26's code by category, P15a/P15b's shapes);
+// their factories in wire_errors_pending.hpp render them and the rendered_* constructors keep
+// the row id.
 //   input_required  reserved for multi-round-trip requests (next issues); not produced yet.
 //   task            reserved for task-augmented requests (next issues); not produced yet.
 // The exchange refuses to send a reserved kind (it answers the internal-error row and logs it),
@@ -82,10 +83,10 @@ struct method_outcome {
   /// An isError tool result: T row `row` rendered with `args` (which hold "name", the tool).
   static method_outcome tool_failed(situation row, const json& args, bool has_output_schema,
                                     std::string category, std::string reference = {});
-  /// A JSON-RPC error of a row the table does not have yet (`id` is the proposed row id).
-  static method_outcome pending_protocol(std::string_view id, jsonrpc::error_object error);
-  /// An isError tool result of a row the table does not have yet.
-  static method_outcome pending_tool_failed(std::string_view id, json result, std::string category);
+  /// A JSON-RPC error of row `row` already rendered by a wire factory (wire_errors*.hpp).
+  static method_outcome rendered(situation row, jsonrpc::error_object error);
+  /// An isError tool result of T row `row` already rendered by a wire factory.
+  static method_outcome rendered_tool_failed(situation row, json result, std::string category);
 };
 
 class engine;

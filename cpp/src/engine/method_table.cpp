@@ -56,12 +56,14 @@ namespace {
 // P15's two forms ("needs" and "must be"); proposed to the table as templates of their own.
 method_outcome missing(std::string_view method, std::string_view field,
                        std::string_view requirement) {
-  return method_outcome::pending_protocol("P15", wire::param_missing(method, field, requirement));
+  return method_outcome::rendered(situation::P15a_param_missing,
+                                  wire::param_missing(method, field, requirement));
 }
 
 method_outcome invalid(std::string_view subject, std::string_view expected,
                        const json* got = nullptr) {
-  return method_outcome::pending_protocol("P15", wire::param_invalid(subject, expected, got));
+  return method_outcome::rendered(situation::P15b_param_invalid,
+                                  wire::param_invalid(subject, expected, got));
 }
 
 const json* member(const json& params, const char* key) {

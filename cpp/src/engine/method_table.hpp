@@ -6,8 +6,8 @@
 // Typed params of every method and their decoders (params structs below). Each method-table row
 // names its params struct; the row decodes the request's params before the handler runs, so
 // handlers receive typed values and no handler writes "invalid params" text. A decoder reports what
-// is wrong as a situation row (P15; P16/P16a for the tools/call envelope; P22) with its arguments;
-// the table renders the text. Thread-safety: pure functions.
+// is wrong as a situation row (P15a/P15b; P16/P16a for the tools/call envelope; P22) with its
+// arguments; the table renders the text. The decoders are pure functions.
 #pragma once
 
 #include <map>

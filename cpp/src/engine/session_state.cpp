@@ -56,8 +56,8 @@ refusal modern_facts(request_facts& f, const json* meta) {
   }
   const json& caps = (*meta)[k_caps_key];
   if (!caps.is_object())
-    return method_outcome::pending_protocol(
-        "P15", wire::param_invalid(k_caps_key, "an object (use {} for none)"));
+    return method_outcome::rendered(situation::P15b_param_invalid,
+                                    wire::param_invalid(k_caps_key, "an object (use {} for none)"));
   f.modern = true;
   f.version = std::string(k_modern_version);
   f.client_capabilities = caps;
@@ -112,8 +112,8 @@ refusal gate(const exchange& ex, const method_info* m, bool initialized) {
 refusal route(exchange& ex, era_hint hint, const method_info*& m) {
   json& params = ex.params();
   if (!params.is_null() && !params.is_object()) {
-    return method_outcome::pending_protocol("P15",
-                                            wire::param_invalid("params", "an object", &params));
+    return method_outcome::rendered(situation::P15b_param_invalid,
+                                    wire::param_invalid("params", "an object", &params));
   }
   if (params.is_null()) params = json::object();
   const json* meta = meta_of(params);

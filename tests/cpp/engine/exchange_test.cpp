@@ -79,7 +79,7 @@ TEST_F(exchange_test, params_decoding_errors_name_their_row) {
   ASSERT_EQ(sink->seen.size(), 3u);
   EXPECT_EQ(sink->seen[0].situation, "P16");
   EXPECT_EQ(sink->seen[1].situation, "P16a");
-  EXPECT_EQ(sink->seen[2].situation, "P15");
+  EXPECT_EQ(sink->seen[2].situation, "P15b");
   EXPECT_EQ(sink->seen[2].frame["error"]["message"],
             "Invalid params: cursor must be a string taken from a previous nextCursor");
 }
