@@ -1,31 +1,63 @@
 #!/usr/bin/env bash
-# Sets everything up and runs every test: lint, the -Werror build with the GoogleTest suite, the
-# address+undefined sanitizer build with the whole C++ suite again, the Python package with pytest,
-# and (when present) the HTTP conformance and interop suites. Exits non-zero on the first failure.
+# Sets everything up and runs every test: the -Werror build and the GoogleTest suite, the consumer tests of the installed library, the address+undefined sanitizer
+# build with the whole C++ suite again, lint (with the layer rules), the release wheels for CPython 3.10-3.13 (manylinux,
+# each tested in a fresh venv), the full Python suite, the sdist, and (when present) the HTTP
+# conformance and interop suites, the fuzzers and the wire-text check. Exits non-zero on the first
+# failure and prints each stage's time. Compiles go through ccache when it is installed (its cache
+# survives between runs on one machine; a fresh machine simply compiles everything).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 jobs="${MCPCXX_JOBS:-$(nproc)}"
-stage() { printf '\n==== %s ====\n' "$*"; }
+export MCPCXX_JOBS="$jobs"
+times=()
+stage_name=""
+stage_start=$SECONDS
+begin_at=$SECONDS
+stage() {
+  [[ -n "$stage_name" ]] && times+=("$(printf '%5ds  %s' $((SECONDS - stage_start)) "$stage_name")")
+  stage_name="$*"
+  stage_start=$SECONDS
+  printf '\n==== %s ====\n' "$*"
+}
 
 stage "setup"
 bash scripts/setup.sh
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  ccache -z >/dev/null
+fi
 
 stage "build (-Werror)"
-cmake -S . -B build/ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPCXX_WERROR=ON
+cmake -S . -B build/ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPCXX_WERROR=ON "${launcher[@]}"
 cmake --build build/ci -j "$jobs"
 
 stage "C++ tests"
 ctest --test-dir build/ci --output-on-failure -j "$jobs"
 
+stage "consumer tests (find_package, pkg-config, add_subdirectory)"
+bash scripts/test-consumer.sh build/ci
+
 stage "build (address,undefined sanitizers)"
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMCPCXX_WERROR=ON -DMCPCXX_SANITIZE=ON \
-      -DMCPCXX_BUILD_BENCH=OFF
+      -DMCPCXX_BUILD_BENCH=OFF "${launcher[@]}"
 cmake --build build/asan -j "$jobs"
 
 stage "C++ tests under sanitizers"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs"
+
+if [[ -x scripts/fuzz.sh ]]; then
+  stage "fuzzers"
+  bash scripts/fuzz.sh
+fi
+
+if [[ -x scripts/check-wire-text.sh ]]; then
+  stage "wire text check"
+  bash scripts/check-wire-text.sh
+fi
 
 if [[ -x scripts/lint.sh ]]; then
   stage "lint"
@@ -33,12 +65,30 @@ if [[ -x scripts/lint.sh ]]; then
 fi
 
 if [[ -f pyproject.toml ]]; then
-  stage "Python package and tests"
-  bash scripts/test-python.sh
+  # python3 runs the full suite (scripts/test-python.sh) on the wheel build-wheels.sh made for it.
+  full="$(python3 -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+  stage "release wheels (CPython 3.10-3.13, manylinux, each tested)"
+  MCPCXX_FULL_PYTHON="$full" bash scripts/build-wheels.sh
+  version="$(sed -n 's/^project(mcpcxx VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
+  tag="cp${full/./}"
+  wheel="$(ls build/wheelhouse/mcpcxx-"$version"-"$tag"-"$tag"-*manylinux*.whl 2>/dev/null || true)"
+
+  stage "Python package and tests (full suite on CPython $full)"
+  MCPCXX_WHEEL="${wheel:+$root/$wheel}" bash scripts/test-python.sh
+
+  stage "sdist (builds and installs from the unpacked archive)"
+  bash scripts/test-sdist.sh
 fi
 
 if [[ -x scripts/test-http.sh ]]; then
   stage "HTTP conformance and interop"
   bash scripts/test-http.sh
 fi
-stage "all tests passed"
+stage "done"
+printf '\n==== stage times ====\n'
+printf '%s\n' "${times[@]}"
+printf '%5ds  total\n' $((SECONDS - begin_at))
+if command -v ccache >/dev/null 2>&1; then
+  ccache -s | grep -E 'Hits|Misses' || true
+fi
+echo "all tests passed"

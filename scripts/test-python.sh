@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the wheel, installs it into a fresh virtual environment (binary only: nothing is
-# compiled there), and runs ruff, mypy --strict and the pytest suite against the installed
+# Builds the wheel (or takes MCPCXX_WHEEL, one scripts/build-wheels.sh built and repaired), installs
+# it into a fresh virtual environment (binary only: nothing is compiled there), checks that its
+# version is project(VERSION), and runs ruff, mypy --strict and the pytest suite against the installed
 # package, including the interop tests with the official Python and TypeScript MCP clients.
 # Exits non-zero on any failure; a pytest run that collects no tests (exit 5) is a failure.
 set -euo pipefail
@@ -14,13 +15,20 @@ stage "lint: ruff check, ruff format --check, mypy --strict"
 "$py" -m ruff format --check python/mcpcxx tests/python examples/python examples/issue_tracker bench/import_compare.py bench/python_stdio_throughput.py
 "$py" -m mypy --strict python/mcpcxx
 
-stage "wheel (pip wheel ., persistent build dir build/wheel-*)"
-rm -f build/wheelhouse/mcpcxx-*.whl
-CMAKE_BUILD_PARALLEL_LEVEL="${MCPCXX_JOBS:-2}" \
-  "$py" -m pip wheel . -w build/wheelhouse --no-deps --no-build-isolation \
-  --disable-pip-version-check -q
-wheel="$(ls build/wheelhouse/mcpcxx-*.whl)"
-echo "built $wheel"
+if [[ -n "${MCPCXX_WHEEL:-}" ]]; then
+  # scripts/build-wheels.sh already built and repaired this interpreter's wheel.
+  wheel="$MCPCXX_WHEEL"
+  [[ -f "$wheel" ]] || { echo "test-python: MCPCXX_WHEEL=$wheel does not exist" >&2; exit 1; }
+  stage "wheel: $wheel (from scripts/build-wheels.sh)"
+else
+  stage "wheel (pip wheel ., persistent build dir build/wheel-*)"
+  rm -f build/wheelhouse-dev/mcpcxx-*.whl
+  CMAKE_BUILD_PARALLEL_LEVEL="${MCPCXX_JOBS:-2}" \
+    "$py" -m pip wheel . -w build/wheelhouse-dev --no-deps --no-build-isolation \
+    --disable-pip-version-check -q
+  wheel="$(ls build/wheelhouse-dev/mcpcxx-*.whl)"
+  echo "built $wheel"
+fi
 
 stage "fresh venv build/venv-test, binary-only install (no compiler used)"
 rm -rf build/venv-test
@@ -29,6 +37,10 @@ vpy="$root/build/venv-test/bin/python"
 pins() { grep -E "^($1)==" scripts/requirements-dev.txt; }
 CC=/bin/false CXX=/bin/false "$vpy" -m pip install -q --disable-pip-version-check \
   --only-binary=:all: "$wheel" $(pins 'pytest|mcp|jsonschema|pydantic')
+
+version="$(sed -n 's/^project(mcpcxx VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
+"$vpy" -c "import importlib.metadata as m, mcpcxx; v = mcpcxx.__version__; \
+assert v == m.version('mcpcxx') == '$version', (v, m.version('mcpcxx'), '$version')"
 
 if command -v npm >/dev/null 2>&1; then
   stage "TypeScript SDK client for interop (pinned, from npm)"

@@ -1,5 +1,6 @@
 // PYBIND11_MODULE for mcpcxx._core: each area registers itself.
 #include "mcpcxx/server.hpp"
+#include "mcpcxx/version.hpp"
 
 #include "bindings.hpp"
 
@@ -11,6 +12,7 @@ PYBIND11_MODULE(_core, m) {
   mcpcxx::py_bind::bind_context(m);
   mcpcxx::py_bind::bind_server(m);
   mcpcxx::py_bind::bind_transports(m);
+  m.attr("__version__") = std::string(mcpcxx::version_string);
   py::list versions;
   for (const char* v : mcpcxx::k_supported_versions) versions.append(v);
   m.attr("SUPPORTED_VERSIONS") = py::tuple(versions);

@@ -6,6 +6,7 @@ validation and the exact wire shape of every error. See docs/python.md.
 
 from __future__ import annotations
 
+from mcpcxx import _core
 from mcpcxx._content import (
     Audio,
     Completion,
@@ -33,7 +34,7 @@ from mcpcxx._errors import (
 )
 from mcpcxx._server import Server
 
-__version__ = "0.1.0"
+__version__: str = _core.__version__  # project(VERSION) in CMakeLists.txt, via the extension
 
 __all__ = [
     "Audio",

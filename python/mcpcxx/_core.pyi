@@ -4,6 +4,7 @@
 from collections.abc import Callable
 from typing import Any
 
+__version__: str
 SUPPORTED_VERSIONS: tuple[str, ...]
 MODERN_VERSION: str
 LATEST_LEGACY_VERSION: str

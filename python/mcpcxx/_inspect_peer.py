@@ -6,9 +6,9 @@ import itertools
 import json
 from typing import Any, TextIO
 
-from mcpcxx import _envelope
+from mcpcxx import _core, _envelope
 
-CLIENT_INFO = {"name": "mcpcxx-inspect", "version": "0.1.0"}
+CLIENT_INFO = {"name": "mcpcxx-inspect", "version": _core.__version__}
 
 
 class InspectError(Exception):

@@ -54,7 +54,7 @@ def stub_module_names() -> dict[str, ast.AST]:
 
 def test_module_level_names_match() -> None:
     runtime = {n for n in dir(_core) if not n.startswith("_")}
-    assert set(stub_module_names()) == runtime
+    assert {n for n in stub_module_names() if not n.startswith("_")} == runtime
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,7 @@ class Client:
         self.server = server
         self.protocol_version = protocol_version
         self.modern = protocol_version == MODERN
-        self.client_info = client_info or {"name": "mcpcxx-testing", "version": "0.1.0"}
+        self.client_info = client_info or {"name": "mcpcxx-testing", "version": _core.__version__}
         self.capabilities = capabilities if capabilities is not None else {}
         self.log_level = log_level
         self.timeout = timeout
