@@ -7,7 +7,7 @@ import json
 import threading
 from typing import TYPE_CHECKING, Any
 
-from mcpcxx import _envelope
+from mcpcxx import _core, _envelope
 from mcpcxx._envelope import LEGACY, MODERN
 
 if TYPE_CHECKING:
