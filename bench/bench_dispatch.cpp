@@ -83,7 +83,7 @@ void run_dispatch(benchmark::State& state, const std::string& frame, int extra_t
                   });
   }
   auto sink = std::make_shared<last_frame_sink>();
-  auto session = srv->open_session(sink, {mcpcxx::transport_kind::in_process, true});
+  auto session = srv->open_session(sink, {.inline_dispatch = true});
   session.receive(frame);  // warm the list cache
   const auto before = mcpcxx::bench::allocation_count();
   for (auto _ : state) {
@@ -111,7 +111,7 @@ BENCHMARK(BM_dispatch_tools_list_100_cached);
 void BM_dispatch_tools_list_100_cache_hit_only(benchmark::State& state) {
   auto srv = make_server(99);
   auto sink = std::make_shared<last_frame_sink>();
-  auto session = srv->open_session(sink, {mcpcxx::transport_kind::in_process, true});
+  auto session = srv->open_session(sink, {.inline_dispatch = true});
   const auto parsed = mcpcxx::jsonrpc::parse(k_list);
   const auto before = mcpcxx::bench::allocation_count();
   for (auto _ : state) {

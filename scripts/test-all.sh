@@ -31,7 +31,9 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 
 stage "build (-Werror)"
-cmake -S . -B build/ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPCXX_WERROR=ON "${launcher[@]}"
+# The Python extension too: the golden corpus runs every transcript against the Python fixture.
+cmake -S . -B build/ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPCXX_WERROR=ON \
+      -DMCPCXX_BUILD_PYTHON=ON "${launcher[@]}"
 cmake --build build/ci -j "$jobs"
 
 stage "C++ tests"
@@ -46,6 +48,9 @@ cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMCPCXX_WERROR=ON -D
 cmake --build build/asan -j "$jobs"
 
 stage "C++ tests under sanitizers"
+# The sanitized build has no Python extension: its golden run plays the C++ fixture only (the
+# Python fixture ran against the same transcripts in the -Werror stage).
+MCPCXX_GOLDEN_FIXTURES=cpp \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs"
 

@@ -234,6 +234,14 @@ void add_other_primitives(mcpcxx::server& s) {
         throw std::runtime_error("disk /var/secret unreadable");
       });
   s.add_resource(
+      {.uri = "memo://locked", .name = "locked", .mime_type = "text/plain"},
+      [](const std::string&, mcpcxx::request_context&) -> std::vector<mcpcxx::resource_contents> {
+        throw mcpcxx::tool_error(
+            "Memo read failed: memo://locked is locked by another workflow. Retry after that "
+            "workflow finishes; nothing was read.",
+            mcpcxx::error_category::conflict, true, "memo://locked");
+      });
+  s.add_resource(
       {.uri = "memo://readme", .name = "readme", .mime_type = "text/plain"},
       [](const std::string& uri, mcpcxx::request_context&) {
         return std::vector<mcpcxx::resource_contents>{{uri, "text/plain", "Read me.", {}, nullptr}};
@@ -312,17 +320,10 @@ int serve_http_until_signal(mcpcxx::server& s, const sigset_t& stop_signals, int
   return 0;
 }
 
-}  // namespace
-
-int main() {
-  // MCPCXX_EXAMPLE_HTTP_PORT=N serves Streamable HTTP on 127.0.0.1:N instead of stdio (the golden
-  // transcripts of the HTTP rows). Block the stop signals before the engine starts its threads.
-  const char* http_port = std::getenv("MCPCXX_EXAMPLE_HTTP_PORT");
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  if (http_port != nullptr) pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+// Server settings; MCPCXX_EXPOSE_DETAILS=1 adds exception text to internal errors and
+// MCPCXX_MAX_MESSAGE_BYTES lowers the size limit so a transcript can show rows P3 and P3c without
+// carrying a 4 MiB line.
+mcpcxx::server_options options_from_env() {
   mcpcxx::server_options opts;
   opts.info = {.name = "mcpcxx-example",
                .version = "0.1.0",
@@ -334,12 +335,24 @@ int main() {
       v != nullptr && std::string_view(v) == "1") {
     opts.expose_exception_details = true;
   }
-  // MCPCXX_MAX_MESSAGE_BYTES lowers the size limit so a transcript can show row P3 without
-  // carrying a 4 MiB line.
   if (const char* v = std::getenv("MCPCXX_MAX_MESSAGE_BYTES"); v != nullptr) {
     opts.limits.max_message_bytes = std::strtoull(v, nullptr, 10);
   }
-  mcpcxx::server s(opts);
+  return opts;
+}
+
+}  // namespace
+
+int main() {
+  // MCPCXX_EXAMPLE_HTTP_PORT=N serves Streamable HTTP on 127.0.0.1:N instead of stdio (the golden
+  // transcripts of the HTTP rows). Block the stop signals before the engine starts its threads.
+  const char* http_port = std::getenv("MCPCXX_EXAMPLE_HTTP_PORT");
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  if (http_port != nullptr) pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  mcpcxx::server s(options_from_env());
   add_tools(s);
   add_contract_tools(s);
   add_lifecycle_tools(s);

@@ -182,6 +182,16 @@ def add_other_primitives(server: Server) -> None:
     def broken() -> str:
         raise RuntimeError("disk /var/secret unreadable")
 
+    @server.resource("memo://locked", name="locked", mime_type="text/plain")
+    def locked() -> str:
+        raise ToolError(
+            "Memo read failed: memo://locked is locked by another workflow. Retry after that "
+            "workflow finishes; nothing was read.",
+            category="conflict",
+            retryable=True,
+            resource="memo://locked",
+        )
+
     @server.resource("memo://readme", name="readme", mime_type="text/plain")
     def readme() -> str:
         return "Read me."

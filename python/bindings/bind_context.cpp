@@ -10,6 +10,29 @@
 
 namespace mcpcxx::py_bind {
 
+context_state::context_state(request_context& ctx)
+    : request_id(ctx.request_id()),
+      protocol_version(ctx.protocol_version()),
+      modern(ctx.modern()),
+      client_info(ctx.client_info()),
+      client_capabilities(ctx.client_capabilities()),
+      principal(ctx.principal()),
+      token(ctx.token()),
+      ctx_(&ctx) {}
+
+void context_state::invalidate() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ctx_ = nullptr;
+}
+
+void keep_thread_state(py::gil_scoped_acquire& gil) {
+  thread_local bool kept = false;
+  if (!kept) {
+    gil.inc_ref();
+    kept = true;
+  }
+}
+
 namespace {
 
 log_level level_from(const std::string& name) {
@@ -36,10 +59,9 @@ void on_cancel(const py_context& self, py::object fn) {
   });
 }
 
-bool log(const py_context& self, const std::string& level, py::handle data,
+bool log(const py_context& self, const std::string& level, json payload,
          std::optional<std::string> logger) {
   const log_level l = level_from(level);
-  json payload = to_json(data);
   py::gil_scoped_release release;
   return self.state->with_context(
       [&](request_context& ctx) { return ctx.log(l, std::move(payload), std::move(logger)); });
@@ -50,18 +72,15 @@ bool log(const py_context& self, const std::string& level, py::handle data,
 void bind_context(py::module_& m) {
   py::class_<py_context>(m, "RequestContext",
                          "The engine's view of one request (valid while its handler runs).")
-      .def_property_readonly("request_id",
-                             [](const py_context& c) { return to_python(c.state->request_id); })
+      .def_property_readonly("request_id", [](const py_context& c) { return c.state->request_id; })
       .def_property_readonly("protocol_version",
                              [](const py_context& c) { return c.state->protocol_version; })
       .def_property_readonly("modern", [](const py_context& c) { return c.state->modern; })
       .def_property_readonly("client_info",
-                             [](const py_context& c) { return to_python(c.state->client_info); })
-      .def_property_readonly(
-          "client_capabilities",
-          [](const py_context& c) { return to_python(c.state->client_capabilities); })
-      .def_property_readonly("principal",
-                             [](const py_context& c) { return to_python(c.state->principal); })
+                             [](const py_context& c) { return c.state->client_info; })
+      .def_property_readonly("client_capabilities",
+                             [](const py_context& c) { return c.state->client_capabilities; })
+      .def_property_readonly("principal", [](const py_context& c) { return c.state->principal; })
       .def_property_readonly("cancelled",
                              [](const py_context& c) { return c.state->token.cancelled(); })
       .def("on_cancel", &on_cancel, py::arg("callback"),

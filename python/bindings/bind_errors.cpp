@@ -1,4 +1,5 @@
-// Errors across the boundary: Python exceptions -> engine error types, and the error helpers.
+// Errors across the boundary: the one mapping of Python exceptions to the engine's typed errors,
+// the GIL-safe object holder, and the error helpers Python calls.
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -36,38 +37,21 @@ held_object::held_object(py::object obj)
 
 namespace {
 
-struct error_classes {
-  py::object tool_error;
-  py::object protocol_error;
-  py::object resource_not_found;
-  py::object missing_capability;
-  py::object format_exception;
+/// A Python exception no typed error matched. what() is the formatted traceback, so whichever
+/// way the engine classifies it, the log gets the traceback under the reference id; summary()
+/// ("ValueError: boom") is what expose_exception_details may put on the wire.
+class python_exception final : public unexpected_error {
+ public:
+  using unexpected_error::unexpected_error;
+  const char* what() const noexcept override { return detail().c_str(); }
 };
-
-const error_classes& classes() {
-  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<error_classes> storage;
-  return storage
-      .call_once_and_store_result([] {
-        py::module_ errors = py::module_::import("mcpcxx._errors");
-        return error_classes{errors.attr("ToolError"), errors.attr("ProtocolError"),
-                             errors.attr("ResourceNotFound"),
-                             errors.attr("MissingClientCapability"),
-                             py::module_::import("traceback").attr("format_exception")};
-      })
-      .get_stored();
-}
 
 std::string safe_str(py::handle h) {
   try {
     return py::str(h).cast<std::string>();
-  } catch (py::error_already_set& e) {
+  } catch (py::error_already_set&) {
     return "<unprintable " + std::string(Py_TYPE(h.ptr())->tp_name) + ">";
   }
-}
-
-std::optional<std::string> optional_str(py::handle h) {
-  if (h.is_none()) return std::nullopt;
-  return safe_str(h);
 }
 
 std::exception_ptr tool_error_from(py::handle v) {
@@ -76,65 +60,92 @@ std::exception_ptr tool_error_from(py::handle v) {
   auto c = parse_error_category(category);
   auto eff = parse_error_effect(effect);
   if (!c || !eff) {
-    return std::make_exception_ptr(unexpected_error(
-        "ToolError: invalid category '" + category + "' or effect '" + effect + "'",
-        "ToolError attributes were changed after construction to invalid values"));
+    throw std::invalid_argument("ToolError has category '" + category + "' and effect '" + effect +
+                                "'; attributes changed after construction");
   }
-  std::optional<double> retry_after;
-  if (!v.attr("retry_after").is_none()) retry_after = v.attr("retry_after").cast<double>();
+  auto resource = v.attr("resource").cast<std::optional<std::string>>();
+  auto retry_after = v.attr("retry_after").cast<std::optional<double>>();
   return std::make_exception_ptr(tool_error(safe_str(v.attr("message")), *c,
-                                            v.attr("retryable").cast<bool>(),
-                                            optional_str(v.attr("resource")), *eff, retry_after));
+                                            v.attr("retryable").cast<bool>(), std::move(resource),
+                                            *eff, retry_after));
 }
 
 std::exception_ptr protocol_error_from(py::handle v) {
-  const int code = v.attr("code").cast<int>();
-  const std::string message = safe_str(v.attr("message"));
-  try {
-    return std::make_exception_ptr(protocol_error(code, message, to_json(v.attr("data"))));
-  } catch (const std::invalid_argument& e) {
-    return std::make_exception_ptr(unexpected_error(
-        "ProtocolError: " + std::string(e.what()),
-        "ProtocolError(" + std::to_string(code) + ", " + message + ") was refused"));
-  }
+  return std::make_exception_ptr(protocol_error(
+      v.attr("code").cast<int>(), safe_str(v.attr("message")), to_json(v.attr("data"))));
 }
 
-std::exception_ptr unexpected_from(py::error_already_set& e) {
+std::exception_ptr missing_capability_from(py::handle v) {
+  return std::make_exception_ptr(missing_client_capability(to_json(v.attr("required"))));
+}
+
+std::exception_ptr resource_not_found_from(py::handle v) {
+  return std::make_exception_ptr(resource_not_found(safe_str(v.attr("uri"))));
+}
+
+/// The typed Python errors (mcpcxx._errors) and the C++ error each becomes.
+struct typed_error {
+  const char* python_name;
+  std::exception_ptr (*translate)(py::handle value);
+};
+constexpr typed_error k_typed_errors[] = {
+    {"ToolError", tool_error_from},
+    {"ProtocolError", protocol_error_from},
+    {"MissingClientCapabilityError", missing_capability_from},
+    {"ResourceNotFoundError", resource_not_found_from},
+};
+
+struct python_helpers {
+  std::vector<py::object> typed;  ///< the classes of k_typed_errors, in order
+  py::object format_exception;
+};
+
+const python_helpers& helpers() {
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<python_helpers> storage;
+  return storage
+      .call_once_and_store_result([] {
+        python_helpers h;
+        py::module_ errors = py::module_::import("mcpcxx._errors");
+        for (const auto& t : k_typed_errors) h.typed.push_back(errors.attr(t.python_name));
+        h.format_exception = py::module_::import("traceback").attr("format_exception");
+        return h;
+      })
+      .get_stored();
+}
+
+/// `refused`, when given, says why a typed error could not keep its type.
+std::exception_ptr unexpected_from(py::error_already_set& e, const std::string& refused = {}) {
   const std::string type_name = safe_str(e.type().attr("__name__"));
-  const std::string text = safe_str(e.value());
-  std::string detail;
+  const std::string text = refused.empty() ? safe_str(e.value()) : refused;
+  const std::string summary = text.empty() ? type_name : type_name + ": " + text;
+  std::string trace;
   try {
-    py::object trace = e.trace() ? py::reinterpret_borrow<py::object>(e.trace()) : py::none();
-    for (auto line : classes().format_exception(e.type(), e.value(), trace)) {
-      detail += line.cast<std::string>();
+    py::object tb = e.trace() ? py::reinterpret_borrow<py::object>(e.trace()) : py::none();
+    for (auto line : helpers().format_exception(e.type(), e.value(), tb)) {
+      trace += line.cast<std::string>();
     }
   } catch (const std::exception&) {
-    detail = type_name + ": " + text + " (traceback unavailable)";
+    trace = summary + " (traceback unavailable)";
   }
-  if (!detail.empty() && detail.back() == '\n') detail.pop_back();
-  return std::make_exception_ptr(
-      unexpected_error(text.empty() ? type_name : type_name + ": " + text, detail));
+  if (!trace.empty() && trace.back() == '\n') trace.pop_back();
+  if (!refused.empty()) trace += "\n(refused: " + refused + ")";
+  return std::make_exception_ptr(python_exception(summary, trace));
 }
 
 }  // namespace
 
 std::exception_ptr translate_python_error(py::error_already_set& e) {
   try {
-    const auto& c = classes();
-    if (e.matches(c.tool_error)) return tool_error_from(e.value());
-    if (e.matches(c.protocol_error)) return protocol_error_from(e.value());
-    if (e.matches(c.missing_capability)) {
-      return std::make_exception_ptr(
-          missing_client_capability(to_json(e.value().attr("required"))));
+    const auto& h = helpers();
+    for (std::size_t i = 0; i < h.typed.size(); ++i) {
+      if (e.matches(h.typed[i])) return k_typed_errors[i].translate(e.value());
     }
-    if (e.matches(c.resource_not_found)) {
-      return std::make_exception_ptr(resource_not_found(safe_str(e.value().attr("uri"))));
-    }
-  } catch (py::error_already_set& inner) {
-    return unexpected_from(inner);  // the exception object itself was broken
-  } catch (const std::exception& inner) {
-    return std::make_exception_ptr(unexpected_error(
-        "error while translating an exception: " + std::string(inner.what()), inner.what()));
+  } catch (py::error_already_set& broken) {
+    return unexpected_from(broken);  // the exception object itself was broken
+  } catch (const std::exception& refused) {
+    // A typed error the C++ type refuses (a reserved code, a category changed after
+    // construction): the handler is at fault, so it is reported as unexpected, saying why.
+    return unexpected_from(e, refused.what());
   }
   return unexpected_from(e);
 }
@@ -152,29 +163,17 @@ void bind_errors(py::module_& m) {
       py::arg("operation") = "", py::arg("resource") = "", py::arg("reason") = "",
       py::arg("next_step") = "", py::arg("retry_guidance") = "",
       "Compose '<operation> failed: <resource>. <reason>. <next step>. <retry guidance>.'");
-  m.def(
-      "is_reserved_code", [](int code) { return error_code::is_reserved_for_spec(code); },
-      py::arg("code"), "True for JSON-RPC/MCP codes that tool code must not raise directly.");
-  m.def(
-      "error_categories",
-      [] {
-        std::vector<std::string> out;
-        for (int i = 0; i <= static_cast<int>(error_category::internal); ++i) {
-          out.emplace_back(to_string(static_cast<error_category>(i)));
-        }
-        return out;
-      },
-      "The tool error category names, in declaration order.");
-  m.def(
-      "error_effects",
-      [] {
-        std::vector<std::string> out;
-        for (int i = 0; i <= static_cast<int>(error_effect::applied); ++i) {
-          out.emplace_back(to_string(static_cast<error_effect>(i)));
-        }
-        return out;
-      },
-      "The tool error effect names, in declaration order.");
+  m.def("is_reserved_code", &error_code::is_reserved_for_spec, py::arg("code"),
+        "True for JSON-RPC/MCP codes that handler code must not raise directly.");
+  std::vector<std::string> categories, effects;
+  for (int i = 0; i <= static_cast<int>(error_category::internal); ++i) {
+    categories.emplace_back(to_string(static_cast<error_category>(i)));
+  }
+  for (int i = 0; i <= static_cast<int>(error_effect::applied); ++i) {
+    effects.emplace_back(to_string(static_cast<error_effect>(i)));
+  }
+  m.attr("ERROR_CATEGORIES") = py::tuple(py::cast(categories));
+  m.attr("ERROR_EFFECTS") = py::tuple(py::cast(effects));
 }
 
 }  // namespace mcpcxx::py_bind

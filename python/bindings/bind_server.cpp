@@ -1,4 +1,5 @@
-// _core.Server: the engine, its registries and its sessions.
+// _core.Server and _core.Session: the engine, its registries and in-process sessions. Specs,
+// options, results and counters cross as their JSON forms (json_caster.hpp).
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -14,85 +15,34 @@
 
 namespace mcpcxx::py_bind {
 
+server_handle::~server_handle() {
+  if (PyGILState_Check() != 0) {
+    py::gil_scoped_release release;
+    srv.reset();
+  } else {
+    srv.reset();
+  }
+}
+
 namespace {
 
-std::optional<std::string> opt_str(const py::dict& d, const char* key) {
-  if (!d.contains(key) || d[key].is_none()) return std::nullopt;
-  return d[key].cast<std::string>();
-}
-
-json opt_json(const py::dict& d, const char* key) {
-  if (!d.contains(key)) return nullptr;
-  return to_json(d[key]);
-}
-
-std::string req_str(const py::dict& d, const char* key) {
-  if (!d.contains(key)) throw py::key_error(std::string("missing '") + key + "'");
-  return d[key].cast<std::string>();
-}
-
-tool_spec tool_spec_from(const py::dict& d) {
-  tool_spec s;
-  s.name = req_str(d, "name");
-  s.title = opt_str(d, "title");
-  s.description = opt_str(d, "description");
-  if (d.contains("inputSchema")) s.input_schema = to_json(d["inputSchema"]);
-  if (d.contains("outputSchema") && !d["outputSchema"].is_none()) {
-    s.output_schema = to_json(d["outputSchema"]);
-  }
-  s.annotations = opt_json(d, "annotations");
-  s.icons = opt_json(d, "icons");
-  s.meta = opt_json(d, "_meta");
-  if (d.contains("timeout") && !d["timeout"].is_none()) {
-    const double seconds = d["timeout"].cast<double>();
-    s.timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
-  }
-  return s;
-}
-
-resource_spec resource_spec_from(const py::dict& d) {
-  resource_spec s;
-  s.uri = req_str(d, "uri");
-  s.name = req_str(d, "name");
-  s.title = opt_str(d, "title");
-  s.description = opt_str(d, "description");
-  s.mime_type = opt_str(d, "mimeType");
-  if (d.contains("size") && !d["size"].is_none()) s.size = d["size"].cast<std::int64_t>();
-  s.icons = opt_json(d, "icons");
-  s.annotations = opt_json(d, "annotations");
-  s.meta = opt_json(d, "_meta");
-  return s;
-}
-
-resource_template_spec template_spec_from(const py::dict& d) {
-  resource_template_spec s;
-  s.uri_template = req_str(d, "uriTemplate");
-  s.name = req_str(d, "name");
-  s.title = opt_str(d, "title");
-  s.description = opt_str(d, "description");
-  s.mime_type = opt_str(d, "mimeType");
-  s.icons = opt_json(d, "icons");
-  s.annotations = opt_json(d, "annotations");
-  s.meta = opt_json(d, "_meta");
-  return s;
-}
-
-prompt_spec prompt_spec_from(const py::dict& d) {
-  prompt_spec s;
-  s.name = req_str(d, "name");
-  s.title = opt_str(d, "title");
-  s.description = opt_str(d, "description");
-  if (d.contains("arguments")) {
-    for (auto a : d["arguments"].cast<py::list>()) {
-      auto ad = a.cast<py::dict>();
-      s.arguments.push_back({req_str(ad, "name"), opt_str(ad, "title"), opt_str(ad, "description"),
-                             ad.contains("required") && ad["required"].cast<bool>()});
+/// Forwards frames to sink(frame: str, kind: "response" | "notification") with the GIL held.
+class python_sink final : public frame_sink {
+ public:
+  explicit python_sink(py::object fn) : fn_(std::move(fn)) {}
+  void send(std::string frame, frame_kind kind) override {
+    if (!python_alive()) return;
+    py::gil_scoped_acquire gil;
+    try {
+      fn_.get()(py::str(frame), kind == frame_kind::response ? "response" : "notification");
+    } catch (py::error_already_set& e) {
+      e.discard_as_unraisable("mcpcxx frame sink");
     }
   }
-  s.icons = opt_json(d, "icons");
-  s.meta = opt_json(d, "_meta");
-  return s;
-}
+
+ private:
+  held_object fn_;
+};
 
 std::function<void(std::string_view)> log_writer_from(py::object fn) {
   if (fn.is_none()) return {};
@@ -107,142 +57,92 @@ std::function<void(std::string_view)> log_writer_from(py::object fn) {
   };
 }
 
-std::unique_ptr<server_handle> make_server(const py::dict& o, py::object log_writer) {
-  server_options opts;
-  opts.info.name = req_str(o, "name");
-  opts.info.version = req_str(o, "version");
-  opts.info.title = opt_str(o, "title");
-  opts.info.description = opt_str(o, "description");
-  opts.info.icons = opt_json(o, "icons");
-  opts.info.website_url = opt_str(o, "website_url");
-  opts.instructions = opt_str(o, "instructions");
-  if (o.contains("expose_exception_details")) {
-    opts.expose_exception_details = o["expose_exception_details"].cast<bool>();
-  }
-  if (o.contains("workers")) opts.worker_threads = o["workers"].cast<std::size_t>();
-  if (o.contains("logging")) opts.logging = o["logging"].cast<bool>();
-  if (o.contains("page_size")) opts.page_size = o["page_size"].cast<std::size_t>();
-  if (o.contains("max_message_bytes")) {
-    opts.limits.max_message_bytes = o["max_message_bytes"].cast<std::size_t>();
-  }
-  opts.log_writer = log_writer_from(std::move(log_writer));
+std::unique_ptr<server_handle> make_server(server_options options, py::object log_writer) {
+  options.log_writer = log_writer_from(std::move(log_writer));
   auto h = std::make_unique<server_handle>();
   py::gil_scoped_release release;
-  h->srv = std::make_unique<server>(std::move(opts));
+  h->srv = std::make_unique<server>(std::move(options));
   return h;
 }
 
-template <typename Spec, typename Handler, typename Add>
-void register_with(server_handle& h, Spec spec, Handler handler, Add add) {
+/// Registers `spec` with the engine handler bridging to the Python callable `fn`.
+template <class Spec, auto Add, class R, class... Payload>
+void add(server_handle& h, Spec spec, py::object fn) {
+  auto handler = bridge<R, Payload...>(std::move(fn));
   py::gil_scoped_release release;  // registration may notify sessions, whose sinks take the GIL
-  add(*h.srv, std::move(spec), std::move(handler));
+  ((*h.srv).*Add)(std::move(spec), std::move(handler));
 }
 
-void bind_registration(py::class_<server_handle>& cls) {
-  cls.def(
-         "add_tool",
-         [](server_handle& h, const py::dict& spec, py::object fn) {
-           register_with(h, tool_spec_from(spec), make_tool_handler(std::move(fn)),
-                         [](server& s, tool_spec sp, tool_handler fh) {
-                           s.add_tool(std::move(sp), std::move(fh));
-                         });
-         },
-         py::arg("spec"), py::arg("handler"))
-      .def(
-          "remove_tool",
-          [](server_handle& h, const std::string& name) { return h.srv->remove_tool(name); },
-          py::arg("name"), py::call_guard<py::gil_scoped_release>())
-      .def(
-          "add_resource",
-          [](server_handle& h, const py::dict& spec, py::object fn) {
-            register_with(h, resource_spec_from(spec), make_resource_reader(std::move(fn)),
-                          [](server& s, resource_spec sp, resource_reader fr) {
-                            s.add_resource(std::move(sp), std::move(fr));
-                          });
-          },
-          py::arg("spec"), py::arg("reader"))
-      .def(
-          "add_resource_template",
-          [](server_handle& h, const py::dict& spec, py::object fn) {
-            register_with(h, template_spec_from(spec), make_resource_template_reader(std::move(fn)),
-                          [](server& s, resource_template_spec sp, resource_template_reader fr) {
-                            s.add_resource_template(std::move(sp), std::move(fr));
-                          });
-          },
-          py::arg("spec"), py::arg("reader"))
-      .def(
-          "add_prompt",
-          [](server_handle& h, const py::dict& spec, py::object fn) {
-            register_with(h, prompt_spec_from(spec), make_prompt_handler(std::move(fn)),
-                          [](server& s, prompt_spec sp, prompt_handler fp) {
-                            s.add_prompt(std::move(sp), std::move(fp));
-                          });
-          },
-          py::arg("spec"), py::arg("handler"))
-      .def(
-          "set_completion_handler",
-          [](server_handle& h, py::object fn) {
-            auto handler = make_completion_handler(std::move(fn));
-            py::gil_scoped_release release;
-            h.srv->set_completion_handler(std::move(handler));
-          },
-          py::arg("handler"));
+void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout) {
+  if (timeout) spec.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
+  add<tool_spec, &server::add_tool, tool_result, json>(h, std::move(spec), std::move(fn));
 }
 
-py::dict metrics_dict(const server_metrics& m) {
-  py::dict d;
-  d["requests"] = m.requests;
-  d["notifications"] = m.notifications;
-  d["protocol_errors"] = m.protocol_errors;
-  d["tool_errors"] = m.tool_errors;
-  d["by_category"] = py::cast(m.by_category);
-  return d;
+void set_completion_handler(server_handle& h, py::object fn) {
+  auto handler = bridge<completion_result, completion_request>(std::move(fn));
+  py::gil_scoped_release release;
+  h.srv->set_completion_handler(std::move(handler));
+}
+
+session open_session(server_handle& h, py::object sink, bool inline_dispatch) {
+  std::shared_ptr<frame_sink> s = std::make_shared<python_sink>(std::move(sink));
+  py::gil_scoped_release release;
+  return h.srv->open_session(std::move(s), {.inline_dispatch = inline_dispatch});
+}
+
+void bind_session(py::module_& m) {
+  using release = py::call_guard<py::gil_scoped_release>;
+  py::class_<session>(m, "Session", "One logical peer of a Server; frames in, frames out.")
+      .def(
+          "receive", [](session& s, const std::string& frame) { s.receive(frame); },
+          py::arg("frame"), release(),
+          "Process one inbound JSON-RPC frame (inline dispatch answers before returning).")
+      .def("cancel", &session::cancel, py::arg("request_id"), py::arg("reason") = "cancelled",
+           release(), "Cancel one in-flight request; no reply is sent.")
+      .def(
+          "shutdown",
+          [](session& s, double grace_seconds) {
+            return s.shutdown(std::chrono::milliseconds(std::llround(grace_seconds * 1000)));
+          },
+          py::arg("grace_seconds") = 5.0, release(),
+          "Cancel all in-flight requests; True when every handler returned within the grace.")
+      .def("wait_idle", &session::wait_idle, release(), "Block until no request is in flight.")
+      .def_property_readonly("in_flight", &session::in_flight)
+      .def("notify", &session::notify, py::arg("method"), py::arg("params") = json(), release(),
+           "Send a server-initiated notification on this session's sink.");
 }
 
 }  // namespace
 
 void bind_server(py::module_& m) {
-  py::class_<server_handle> cls(m, "Server", "The C++ MCP engine: registries and sessions.");
-  cls.def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none());
-  bind_registration(cls);
-  cls.def(
-         "open_session",
-         [](server_handle& h, py::object sink, const std::string& transport, bool inline_dispatch) {
-           session_options o;
-           if (transport == "in_process") {
-             o.transport = transport_kind::in_process;
-           } else if (transport == "stdio") {
-             o.transport = transport_kind::stdio;
-           } else if (transport == "http") {
-             o.transport = transport_kind::http;
-           } else {
-             throw py::value_error("transport must be 'in_process', 'stdio' or 'http', not '" +
-                                   transport + "'");
-           }
-           o.inline_dispatch = inline_dispatch;
-           auto s = make_python_sink(std::move(sink));
-           py::gil_scoped_release release;
-           return h.srv->open_session(std::move(s), o);
-         },
-         py::arg("sink"), py::arg("transport") = "in_process", py::arg("inline_dispatch") = true,
-         py::keep_alive<0, 1>(), "Open a session whose outbound frames go to sink(frame, kind).")
-      .def("capabilities",
-           [](server_handle& h) {
-             json caps;
-             {
-               py::gil_scoped_release release;
-               caps = h.srv->capabilities();
-             }
-             return to_python(caps);
-           })
-      .def("metrics", [](server_handle& h) {
-        server_metrics snapshot;
-        {
-          py::gil_scoped_release release;
-          snapshot = h.srv->metrics();
-        }
-        return metrics_dict(snapshot);
-      });
+  using release = py::call_guard<py::gil_scoped_release>;
+  bind_session(m);
+  py::class_<server_handle>(m, "Server", "The C++ MCP engine: registries and sessions.")
+      .def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none())
+      .def("add_tool", &add_tool, py::arg("spec"), py::arg("handler"),
+           py::arg("timeout_seconds") = py::none())
+      .def(
+          "remove_tool",
+          [](server_handle& h, const std::string& n) { return h.srv->remove_tool(n); },
+          py::arg("name"), release())
+      .def("add_resource",
+           &add<resource_spec, &server::add_resource, std::vector<resource_contents>, std::string>,
+           py::arg("spec"), py::arg("reader"))
+      .def("add_resource_template",
+           &add<resource_template_spec, &server::add_resource_template,
+                std::vector<resource_contents>, std::string, std::map<std::string, std::string>>,
+           py::arg("spec"), py::arg("reader"))
+      .def(
+          "add_prompt",
+          &add<prompt_spec, &server::add_prompt, prompt_result, std::map<std::string, std::string>>,
+          py::arg("spec"), py::arg("handler"))
+      .def("set_completion_handler", &set_completion_handler, py::arg("handler"))
+      .def("open_session", &open_session, py::arg("sink"), py::arg("inline_dispatch") = true,
+           py::keep_alive<0, 1>(), "Open a session whose outbound frames go to sink(frame, kind).")
+      .def(
+          "capabilities", [](server_handle& h) { return h.srv->capabilities(); }, release())
+      .def(
+          "metrics", [](server_handle& h) { return h.srv->metrics(); }, release());
 }
 
 }  // namespace mcpcxx::py_bind

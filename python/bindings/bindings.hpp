@@ -6,27 +6,19 @@
 #include <pybind11/pybind11.h>
 
 #include "mcpcxx/server.hpp"
-#include "mcpcxx/session.hpp"
 
 namespace mcpcxx::py_bind {
 
 namespace py = pybind11;
 
-/// Registers the error helpers (compose_tool_error_message, is_reserved_code, ...).
+/// Registers SchemaError, compose_tool_error_message, is_reserved_code and the error names.
 void bind_errors(py::module_& m);
 /// Registers RequestContext.
 void bind_context(py::module_& m);
-/// Registers Session and the frame sink adapter.
-void bind_session(py::module_& m);
-/// Registers Server and its registration methods.
+/// Registers Server (its registration methods) and Session.
 void bind_server(py::module_& m);
-/// Registers serve_stdio / serve_fds.
-void bind_stdio(py::module_& m);
-/// Registers serve_http, HttpEndpoint and HttpExchange.
-void bind_http(py::module_& m);
-
-/// A frame_sink calling fn(frame: str, kind: str) with the GIL held, from any thread.
-std::shared_ptr<frame_sink> make_python_sink(py::object fn);
+/// Registers serve_stdio, serve_http, HttpEndpoint and HttpExchange.
+void bind_transports(py::module_& m);
 
 /// Owns the engine; destroys it without the GIL so worker threads finishing a Python call can
 /// still take the GIL while the pool joins.

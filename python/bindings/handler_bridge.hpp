@@ -1,25 +1,37 @@
 // Turns Python callables into engine handlers: GIL only around conversion and the call, Python
 // exceptions translated into the engine's error types before the GIL is released.
+// Arguments and results cross as the JSON forms of the model types (json_caster.hpp):
+// tools get (arguments, ctx) and return a CallToolResult dict; resources (uri, ctx) and
+// templates (uri, variables, ctx) a list of ResourceContents dicts; prompts (arguments, ctx) a
+// GetPromptResult dict; completion (CompleteRequest params, ctx) a Completion dict.
+// Thread-safety: the handlers run on any engine thread, concurrently; each call takes the GIL
+// itself and is entered without it.
 #pragma once
 
-#include <atomic>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/primitives.hpp"
 
 #include "bindings.hpp"
+#include "json_caster.hpp"
 
 namespace mcpcxx::py_bind {
 
-/// Translates the pending Python exception `e` (GIL held) into a C++ exception holding no
-/// Python objects: ToolError -> tool_error, ProtocolError -> protocol_error, ResourceNotFound ->
-/// resource_not_found, anything else -> unexpected_error("Type: message", traceback).
+/// The one mapping of Python failures to C++ (GIL held), for every handler kind: ToolError ->
+/// tool_error, ProtocolError -> protocol_error, ResourceNotFoundError -> resource_not_found,
+/// MissingClientCapabilityError -> missing_client_capability; anything else -> an
+/// unexpected_error whose what() and detail() are the formatted traceback. The result holds no
+/// Python objects.
 std::exception_ptr translate_python_error(py::error_already_set& e);
 
 /// The request context as Python sees it. The engine's request_context lives only while the
@@ -59,16 +71,45 @@ struct py_context {
   std::shared_ptr<context_state> state;
 };
 
-/// Wraps fn(arguments: dict, ctx) -> (content, structured | None, is_error, meta | None).
-tool_handler make_tool_handler(py::object fn);
-/// Wraps fn(uri, variables | None, ctx) -> list[dict(uri, mimeType?, text? | blob?, _meta?)].
-resource_reader make_resource_reader(py::object fn);
-/// Same for templates; `variables` is a dict of the expanded template variables.
-resource_template_reader make_resource_template_reader(py::object fn);
-/// Wraps fn(arguments: dict[str, str], ctx) -> (description | None, messages).
-prompt_handler make_prompt_handler(py::object fn);
-/// Wraps fn(ref_type, ref, argument_name, argument_value, context: dict, ctx)
-/// -> (values, total | None, has_more).
-completion_handler make_completion_handler(py::object fn);
+/// Keeps this engine thread's Python thread state between calls instead of creating and
+/// destroying one per call (a measurable share of a small tool's cost); once per thread.
+void keep_thread_state(py::gil_scoped_acquire& gil);
+
+/// Calls fn(args..., ctx) with the GIL and converts its result to `Result`, translating Python
+/// failures; the context handle is invalidated before returning either way.
+template <typename Result, typename... Args>
+Result call_python(const held_object& fn, request_context& ctx, const Args&... args) {
+  if (!python_alive()) throw std::runtime_error("the Python interpreter is shutting down");
+  auto state = std::make_shared<context_state>(ctx);
+  std::exception_ptr failure;
+  std::optional<Result> out;
+  {
+    py::gil_scoped_acquire gil;
+    keep_thread_state(gil);
+    try {
+      out.emplace(fn.get()(args..., py_context{state}).template cast<Result>());
+    } catch (py::error_already_set& e) {
+      failure = translate_python_error(e);
+    } catch (const py::builtin_exception& e) {  // a conversion refused the value
+      e.set_error();
+      py::error_already_set pending;
+      failure = translate_python_error(pending);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  state->invalidate();
+  if (failure) std::rethrow_exception(failure);
+  return std::move(*out);
+}
+
+/// Wraps the Python callable fn(payload..., ctx) -> the JSON form of R as an engine handler,
+/// std::function<R(const Payload&..., request_context&)>.
+template <typename R, typename... Payload>
+std::function<R(const Payload&..., request_context&)> bridge(py::object fn) {
+  return [fn = held_object(std::move(fn))](const Payload&... payload, request_context& ctx) {
+    return call_python<R>(fn, ctx, payload...);
+  };
+}
 
 }  // namespace mcpcxx::py_bind

@@ -10,10 +10,8 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "mcpcxx engine bindings (private; use the mcpcxx package)";
   mcpcxx::py_bind::bind_errors(m);
   mcpcxx::py_bind::bind_context(m);
-  mcpcxx::py_bind::bind_session(m);
   mcpcxx::py_bind::bind_server(m);
-  mcpcxx::py_bind::bind_stdio(m);
-  mcpcxx::py_bind::bind_http(m);
+  mcpcxx::py_bind::bind_transports(m);
   m.attr("__version__") = std::string(mcpcxx::version_string);
   py::list versions;
   for (const char* v : mcpcxx::k_supported_versions) versions.append(v);

@@ -1,11 +1,15 @@
-"""Context: what a tool may know about and do for its request."""
+"""Context: what a handler may know about and do for its request.
+
+`Context` is the typed interface handlers annotate (a Protocol); `EngineContext` implements it
+over the engine's per-request handle, so tests and other runtimes can pass their own.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
-from mcpcxx._errors import Cancelled, MissingClientCapability
+from mcpcxx._errors import MissingClientCapabilityError, RequestCancelledError
 
 if TYPE_CHECKING:
     import logging
@@ -29,7 +33,7 @@ class Done:
         return self.value
 
 
-def _client_logger(ctx: Context, name: str) -> logging.Logger:
+def _client_logger(ctx: EngineContext, name: str) -> logging.Logger:
     import logging
 
     class ClientHandler(logging.Handler):
@@ -48,12 +52,92 @@ def _client_logger(ctx: Context, name: str) -> logging.Logger:
     return log
 
 
-class Context:
+@runtime_checkable
+class Context(Protocol):
     """The request a handler serves: ids, client, progress, logging and cancellation.
 
     Declare a parameter annotated `Context` to receive it; it never appears in the schema. It is
     valid while the handler runs (and may be used from threads the handler starts meanwhile).
+    Progress and logging calls work with and without `await`.
     """
+
+    @property
+    def request_id(self) -> int | str:
+        """The JSON-RPC id of the request."""
+        ...
+
+    @property
+    def protocol_version(self) -> str:
+        """The protocol revision the request is served under, e.g. "2026-07-28"."""
+        ...
+
+    @property
+    def modern(self) -> bool:
+        """True under the stateless 2026-07-28 revision."""
+        ...
+
+    @property
+    def client_info(self) -> dict[str, Any] | None:
+        """The client's self-reported Implementation object (never use it for security)."""
+        ...
+
+    @property
+    def client_capabilities(self) -> dict[str, Any] | None:
+        """The capabilities the client declared for this request."""
+        ...
+
+    @property
+    def server(self) -> Server | None:
+        """The Server serving this request."""
+        ...
+
+    @property
+    def cancelled(self) -> bool:
+        """True once the client cancelled, the deadline passed, or the server is stopping."""
+        ...
+
+    def raise_if_cancelled(self) -> None:
+        """Raise RequestCancelledError when the request was cancelled (for sync loops)."""
+        ...
+
+    def require_client_capability(self, name: str) -> None:
+        """Raise MissingClientCapabilityError unless the client declared capability `name`."""
+        ...
+
+    def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> Done:
+        """Send notifications/progress (when the client sent a progressToken)."""
+        ...
+
+    def log(self, level: str, message: Any, *, logger: str | None = None) -> Done:
+        """Log to stderr, and to the client when it asked for `level`."""
+        ...
+
+    def debug(self, message: Any) -> Done:
+        """log("debug", message)."""
+        ...
+
+    def info(self, message: Any) -> Done:
+        """log("info", message)."""
+        ...
+
+    def warning(self, message: Any) -> Done:
+        """log("warning", message)."""
+        ...
+
+    def error(self, message: Any) -> Done:
+        """log("error", message)."""
+        ...
+
+    @property
+    def logger(self) -> logging.Logger:
+        """A stdlib Logger whose records reach stderr and, when asked for, the client."""
+        ...
+
+
+class EngineContext:
+    """Context over the engine's per-request handle (mcpcxx._core.RequestContext)."""
 
     __slots__ = ("_core", "_logger", "_server")
 
@@ -98,15 +182,15 @@ class Context:
         return self._core.cancelled
 
     def raise_if_cancelled(self) -> None:
-        """Raise mcpcxx.Cancelled when the request was cancelled (for sync tools' loops)."""
+        """Raise RequestCancelledError when the request was cancelled (for sync tools' loops)."""
         if self._core.cancelled:
-            raise Cancelled(f"request {self._core.request_id!r} was cancelled")
+            raise RequestCancelledError(f"request {self._core.request_id!r} was cancelled")
 
     def require_client_capability(self, name: str) -> None:
         """Raise MissingClientCapability (-32021) unless the client declared capability `name`."""
         declared = self._core.client_capabilities
         if not isinstance(declared, dict) or name not in declared:
-            raise MissingClientCapability({name: {}})
+            raise MissingClientCapabilityError({name: {}})
 
     def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None

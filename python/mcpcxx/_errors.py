@@ -1,9 +1,16 @@
-"""The exceptions a handler raises to choose its wire shape, and the error-message helper."""
+"""The exceptions a handler raises to choose its wire shape, and the error-message helper.
+
+Every exception mcpcxx raises or understands derives from McpcxxError. The engine maps each typed
+error to its C++ counterpart in one place (python/bindings/bind_errors.cpp), for every handler
+kind; any other exception becomes the sanitized internal error with a reference id.
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Any, Literal
+
+from mcpcxx import _core
 
 ErrorCategory = Literal[
     "invalid_arguments",
@@ -18,18 +25,14 @@ ErrorCategory = Literal[
 ]
 ErrorEffect = Literal["not_applied", "unknown", "partial", "applied"]
 
-CATEGORIES: tuple[str, ...] = (
-    "invalid_arguments",
-    "not_found",
-    "permission_denied",
-    "conflict",
-    "precondition_failed",
-    "rate_limited",
-    "unavailable",
-    "timeout",
-    "internal",
-)
-EFFECTS: tuple[str, ...] = ("not_applied", "unknown", "partial", "applied")
+CATEGORIES: tuple[str, ...] = _core.ERROR_CATEGORIES
+"""The category names in the engine's order (ErrorCategory spells the same names for typing)."""
+EFFECTS: tuple[str, ...] = _core.ERROR_EFFECTS
+"""The effect names in the engine's order (ErrorEffect spells the same names for typing)."""
+
+
+class McpcxxError(Exception):
+    """The base class of every exception mcpcxx defines."""
 
 
 def compose_error_message(
@@ -51,8 +54,6 @@ def compose_error_message(
         next_step: What the model should do next.
         retry_guidance: Whether retrying is safe, e.g. "Do not retry unchanged".
     """
-    from mcpcxx import _core
-
     for label, part in (
         ("operation", operation),
         ("resource", resource),
@@ -65,7 +66,7 @@ def compose_error_message(
     return _core.compose_tool_error_message(operation, resource, reason, next_step, retry_guidance)
 
 
-class ToolError(Exception):
+class ToolError(McpcxxError):
     """An expected tool failure: the client gets isError:true with exactly `message` as text.
 
     The category, retryability, resource, effect and retry delay travel as machine-readable
@@ -134,17 +135,7 @@ class ToolError(Exception):
         return f"ToolError({self.message!r}, category={self.category!r})"
 
 
-def is_reserved_code(code: int) -> bool:
-    """True for codes the specifications own, which tool code must not raise directly.
-
-    That is [-32768, -32000] except -32602, -32603 and -32002.
-    """
-    if code in (-32602, -32603, -32002):
-        return False
-    return -32768 <= code <= -32000
-
-
-class ProtocolError(Exception):
+class ProtocolError(McpcxxError):
     """An explicit JSON-RPC error: code, message and data go on the wire unchanged.
 
     Rarely right for a tool (see ToolError). Codes the specifications reserve for themselves are
@@ -156,7 +147,7 @@ class ProtocolError(Exception):
             raise TypeError(f"code must be int, not {type(code).__name__}")
         if not -(2**31) <= code < 2**31:
             raise ValueError(f"code {code} does not fit a 32-bit JSON-RPC error code")
-        if is_reserved_code(code):
+        if _core.is_reserved_code(code):
             raise ValueError(
                 f"code {code} is reserved for the JSON-RPC/MCP specifications; use -32602 "
                 "(invalid params), -32603 (internal error), or a code outside "
@@ -173,19 +164,23 @@ class ProtocolError(Exception):
         return f"ProtocolError({self.code}, {self.message!r})"
 
 
-class ResourceNotFound(Exception):
-    """Raised by a resource reader for a URI it does not have (the era's not-found error)."""
+class ResourceNotFoundError(McpcxxError):
+    """A URI that does not exist.
+
+    Raised by a resource reader: the era's not-found error (-32002 legacy, -32602 under
+    2026-07-28). Raised by a tool: an isError result of category not_found.
+    """
 
     def __init__(self, uri: str) -> None:
         super().__init__(f"resource not found: {uri}")
         self.uri = uri
 
 
-class Cancelled(Exception):
+class RequestCancelledError(McpcxxError):
     """Raised by Context.raise_if_cancelled() in a sync tool whose request was cancelled."""
 
 
-class MissingClientCapability(Exception):
+class MissingClientCapabilityError(McpcxxError):
     """The request needs a client capability the client did not declare (-32021 on the wire).
 
     Raised by Context.require_client_capability(); `required` is the ClientCapabilities object
@@ -195,3 +190,9 @@ class MissingClientCapability(Exception):
     def __init__(self, required: dict[str, Any]) -> None:
         super().__init__(f"missing client capabilities: {', '.join(required)}")
         self.required = required
+
+
+# The names of releases before 0.2, documented in docs/python.md; kept as aliases.
+ResourceNotFound = ResourceNotFoundError
+Cancelled = RequestCancelledError
+MissingClientCapability = MissingClientCapabilityError

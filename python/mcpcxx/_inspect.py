@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import itertools
 import json
 import queue
 import subprocess
@@ -12,23 +11,17 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from mcpcxx._core import __version__ as _version
-
-MODERN = "2026-07-28"
-LEGACY = "2025-11-25"
+from mcpcxx._envelope import LEGACY, MODERN
+from mcpcxx._inspect_peer import CLIENT_INFO, InspectError, Peer, dumps
 
 
-class InspectError(Exception):
-    """The server misbehaved at the transport level (died, silent, or not JSON)."""
-
-
-class StdioPeer:
+class StdioPeer(Peer):
     """A server subprocess spoken to over newline-delimited JSON-RPC; prints every frame."""
 
     def __init__(
         self, command: list[str], out: TextIO, timeout: float, quiet: bool, version: str
     ) -> None:
-        self.out, self.timeout, self.version = out, timeout, version
+        super().__init__(out, timeout, version)
         try:
             self.proc = subprocess.Popen(
                 command,
@@ -39,7 +32,6 @@ class StdioPeer:
         except OSError as e:
             raise InspectError(f"cannot start {command[0]!r}: {e.strerror}") from None
         self.lines: queue.Queue[bytes | None] = queue.Queue()
-        self.ids = itertools.count(1)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -47,10 +39,6 @@ class StdioPeer:
         for line in self.proc.stdout:
             self.lines.put(line)
         self.lines.put(None)
-
-    def note(self, text: str) -> None:
-        """Print a commentary line (prefixed with #)."""
-        print(f"# {text}", file=self.out, flush=True)
 
     def send_frame(self, frame: str) -> None:
         """Write one frame exactly as given (plus the newline delimiter) and print it."""
@@ -62,34 +50,15 @@ class StdioPeer:
         except BrokenPipeError:
             raise InspectError("the server closed its stdin (it exited)") from None
 
-    def _meta(self, params: dict[str, Any] | None) -> dict[str, Any] | None:
-        if self.version != MODERN:
-            return params
-        out = dict(params or {})
-        out["_meta"] = {
-            "io.modelcontextprotocol/protocolVersion": MODERN,
-            "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {
-                "name": "mcpcxx-inspect",
-                "version": _version,
-            },
-            **(out.get("_meta") or {}),
-        }
-        return out
-
     def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """Send a request; print frames until its response arrives, and return that response."""
-        rid = next(self.ids)
-        body: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
-        full = self._meta(params)
-        if full is not None:
-            body["params"] = full
-        self.send_frame(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
-        return self._await(rid)
+        body = self.next_request(method, params)
+        self.send_frame(dumps(body))
+        return self._await(body["id"])
 
     def notify(self, method: str) -> None:
         """Send a notification without params."""
-        self.send_frame(json.dumps({"jsonrpc": "2.0", "method": method}, separators=(",", ":")))
+        self.send_frame(dumps({"jsonrpc": "2.0", "method": method}))
 
     def _await(self, rid: int) -> dict[str, Any]:
         while True:
@@ -131,7 +100,7 @@ def _invalid_arguments(tool: dict[str, Any]) -> dict[str, Any] | None:
     return {} if schema.get("required") else None
 
 
-def _error_demo(peer: Any, tools: list[dict[str, Any]]) -> None:
+def _error_demo(peer: Peer, tools: list[dict[str, Any]]) -> None:
     peer.note("JSON-RPC error path: tools/call of a tool the server does not have")
     response = peer.request("tools/call", {"name": "no_such_tool", "arguments": {}})
     peer.note(f"-> protocol error {response.get('error', {}).get('code')}")
@@ -145,7 +114,7 @@ def _error_demo(peer: Any, tools: list[dict[str, Any]]) -> None:
     peer.note("no tool declares arguments that can be made invalid; isError demo skipped")
 
 
-def _session(peer: Any, args: argparse.Namespace) -> None:
+def _session(peer: Peer, args: argparse.Namespace) -> None:
     if peer.version != MODERN:
         peer.note(f"legacy handshake ({peer.version})")
         init = peer.request(
@@ -153,7 +122,7 @@ def _session(peer: Any, args: argparse.Namespace) -> None:
             {
                 "protocolVersion": peer.version,
                 "capabilities": {},
-                "clientInfo": {"name": "mcpcxx-inspect", "version": _version},
+                "clientInfo": CLIENT_INFO,
             },
         )
         if "error" in init:
@@ -200,7 +169,7 @@ def main(argv: list[str]) -> int:
     if command and args.url:
         parser.error("give either --url or a server command, not both")
     version = args.protocol_version or (LEGACY if args.legacy else MODERN)
-    peer: Any
+    peer: Peer
     try:
         if args.url:
             from mcpcxx._inspect_http import HttpPeer

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import urllib.error
 import urllib.request
 from typing import Any, TextIO
 
-from mcpcxx._core import __version__ as _version
-from mcpcxx._inspect import MODERN, InspectError
+from mcpcxx._envelope import MODERN
+from mcpcxx._inspect_peer import InspectError, Peer, dumps
 
 
-class HttpPeer:
+class HttpPeer(Peer):
     """A Streamable HTTP endpoint; prints every frame and the HTTP status of each exchange."""
 
     def __init__(self, url: str, out: TextIO, timeout: float, version: str) -> None:
-        self.url, self.out, self.timeout, self.version = url, out, timeout, version
-        self.ids = itertools.count(1)
+        super().__init__(out, timeout, version)
+        self.url = url
         self.session_id: str | None = None
-
-    def note(self, text: str) -> None:
-        """Print a commentary line (prefixed with #)."""
-        print(f"# {text}", file=self.out, flush=True)
 
     def _headers(self, method: str, params: dict[str, Any] | None) -> dict[str, str]:
         h = {
@@ -42,7 +37,7 @@ class HttpPeer:
         return h
 
     def _post(self, body: dict[str, Any], method: str) -> list[dict[str, Any]]:
-        frame = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+        frame = dumps(body)
         print(f"--> {frame}", file=self.out, flush=True)
         req = urllib.request.Request(
             self.url, frame.encode(), self._headers(method, body.get("params")), method="POST"
@@ -72,28 +67,10 @@ class HttpPeer:
                 ) from None
         return messages
 
-    def _meta(self, params: dict[str, Any] | None) -> dict[str, Any] | None:
-        if self.version != MODERN:
-            return params
-        out = dict(params or {})
-        out["_meta"] = {
-            "io.modelcontextprotocol/protocolVersion": MODERN,
-            "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {
-                "name": "mcpcxx-inspect",
-                "version": _version,
-            },
-            **(out.get("_meta") or {}),
-        }
-        return out
-
     def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """POST a request and return its response (notifications before it are printed)."""
-        rid = next(self.ids)
-        body: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
-        full = self._meta(params)
-        if full is not None:
-            body["params"] = full
+        body = self.next_request(method, params)
+        rid = body["id"]
         for message in self._post(body, method):
             if message.get("id") == rid and "method" not in message:
                 return message

@@ -1,14 +1,11 @@
-"""Tool return values -> (content, structuredContent, isError, _meta) for the engine."""
+"""Python values -> JSON-compatible data and MCP content blocks (shared by every primitive)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any, cast
 
-from mcpcxx._content import CONTENT_TYPES, ContentBlock, Image, ToolResult
-
-WireResult = tuple[list[dict[str, Any]], Any, bool, Any]
-"""What the C++ trampoline accepts from a tool wrapper."""
+from mcpcxx._content import CONTENT_TYPES, ContentBlock, Image
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
 _MAX_DEPTH = 256
@@ -55,7 +52,8 @@ def content_block(item: Any) -> dict[str, Any]:
     )
 
 
-def _is_content_list(value: Any) -> bool:
+def is_content_list(value: Any) -> bool:
+    """True for a non-empty list of str and content helpers with at least one helper."""
     if not isinstance(value, (list, tuple)) or not value:
         return False
     has_helper = False
@@ -65,37 +63,3 @@ def _is_content_list(value: Any) -> bool:
         elif not isinstance(item, str):
             return False
     return has_helper
-
-
-def _explicit(result: ToolResult) -> WireResult:
-    content = [content_block(c) for c in result.content]
-    structured = None
-    if result.structured_content is not None:
-        structured = to_jsonable(result.structured_content)
-        if not content:
-            content = [{"type": "text", "text": dumps(structured)}]
-    meta = None if result.meta is None else to_jsonable(result.meta)
-    return content, structured, bool(result.is_error), meta
-
-
-def convert_result(value: Any, *, wrap: bool, structured: bool) -> WireResult:
-    """Apply the documented return-value rules (docs/python.md, "Return values")."""
-    if isinstance(value, ToolResult):
-        return _explicit(value)
-    if wrap:
-        data = to_jsonable(value)
-        text = value if isinstance(value, str) else dumps(data)
-        return [{"type": "text", "text": text}], {"result": data}, False, None
-    if isinstance(value, str):
-        return [{"type": "text", "text": value}], None, False, None
-    if value is None:
-        return [], None, False, None
-    if isinstance(value, (*CONTENT_TYPES, bytes, bytearray)):
-        return [content_block(value)], None, False, None
-    if _is_content_list(value):
-        return [content_block(v) for v in value], None, False, None
-    data = to_jsonable(value)
-    text_block = [{"type": "text", "text": dumps(data)}]
-    if not structured or isinstance(value, (bool, int, float)):
-        return text_block, None, False, None
-    return text_block, data if isinstance(data, dict) else {"result": data}, False, None

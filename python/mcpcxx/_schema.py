@@ -37,15 +37,12 @@ class ToolSignature:
     param_names: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _context_class() -> type:
-    from mcpcxx._context import Context
-
-    return Context
-
-
 def _is_context(annotation: Any) -> bool:
-    ctx = _context_class()
-    if isinstance(annotation, type) and issubclass(annotation, ctx):
+    from mcpcxx._context import Context, EngineContext
+
+    if annotation is Context:
+        return True
+    if isinstance(annotation, type) and issubclass(annotation, EngineContext):
         return True
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]

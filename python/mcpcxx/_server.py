@@ -8,32 +8,15 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from mcpcxx import _core
 from mcpcxx._aio import LoopThread
-from mcpcxx._context import Context
 
 if TYPE_CHECKING:
-    from mcpcxx._results import WireResult
-    from mcpcxx._schema import ToolSignature
+    from mcpcxx._tools import Tool
 
-# Schema generation, docstrings, primitives and result conversion (and the stdlib modules they
-# need: inspect, re, json, ...) load on first registration, keeping `import mcpcxx` small.
+# The component modules (_tools, _resources, _prompts, _completion) and what they need (schema
+# generation, docstrings, pydantic, inspect, re, json, ...) load on first registration, keeping
+# `import mcpcxx` small.
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-_ANNOTATION_KEYS = {
-    "title": "title",
-    "read_only_hint": "readOnlyHint",
-    "destructive_hint": "destructiveHint",
-    "idempotent_hint": "idempotentHint",
-    "open_world_hint": "openWorldHint",
-}
-
-
-def _annotations(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        raise TypeError(f"annotations must be a dict, not {type(value).__name__}")
-    return {_ANNOTATION_KEYS.get(k, k): v for k, v in value.items()}
 
 
 class Server:
@@ -64,23 +47,24 @@ class Server:
             raise TypeError("Server needs a non-empty str name")
         if not isinstance(workers, int) or workers < 0:
             raise ValueError(f"workers must be an int >= 0 (0 picks a default), got {workers!r}")
+        # The engine's server_options in their JSON form (cpp/include/mcpcxx/model.hpp); None
+        # keeps the engine's default.
         options: dict[str, Any] = {
-            "name": name,
-            "version": version,
-            "title": title,
-            "description": description,
+            "info": {
+                "name": name,
+                "version": version,
+                "title": title,
+                "description": description,
+                "icons": icons,
+                "websiteUrl": website_url,
+            },
             "instructions": instructions,
             "expose_exception_details": bool(expose_exception_details),
-            "website_url": website_url,
-            "workers": workers,
+            "worker_threads": workers,
             "logging": bool(logging),
+            "page_size": page_size,
+            "max_message_bytes": max_message_bytes,
         }
-        if icons is not None:
-            options["icons"] = icons
-        if page_size is not None:
-            options["page_size"] = page_size
-        if max_message_bytes is not None:
-            options["max_message_bytes"] = max_message_bytes
         self.name = name
         self.version = version
         self.expose_exception_details = bool(expose_exception_details)
@@ -163,59 +147,31 @@ class Server:
         meta: dict[str, Any] | None = None,
     ) -> None:
         """Register `fn` as a tool (the non-decorator form of tool())."""
-        if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
-            raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
-        from mcpcxx._schema import describe_tool
+        from mcpcxx._tools import Tool
 
-        sig = describe_tool(
-            fn, name=name, description=description, structured_output=structured_output
+        self._add_tool(
+            Tool.from_function(
+                fn,
+                name=name,
+                title=title,
+                description=description,
+                annotations=annotations,
+                timeout=timeout,
+                structured_output=structured_output,
+                icons=icons,
+                meta=meta,
+            )
         )
-        spec: dict[str, Any] = {
-            "name": sig.name,
-            "title": title,
-            "description": sig.description,
-            "inputSchema": sig.input_schema,
-            "outputSchema": sig.output_schema,
-            "timeout": timeout,
-        }
-        if annotations is not None:
-            spec["annotations"] = _annotations(annotations)
-        if icons is not None:
-            spec["icons"] = icons
-        if meta is not None:
-            spec["_meta"] = meta
+
+    def _add_tool(self, tool: Tool) -> None:
         try:
-            self._core.add_tool(spec, self._tool_invoker(fn, sig))
+            self._core.add_tool(tool.to_mcp_tool(), tool.handler(self), tool.timeout)
         except ValueError as e:
-            raise ValueError(f"tool {sig.name!r} cannot be registered: {e}") from None
+            raise ValueError(f"tool {tool.name!r} cannot be registered: {e}") from None
 
     def remove_tool(self, name: str) -> bool:
         """Unregister a tool; False when there was none by that name."""
         return self._core.remove_tool(name)
-
-    def _tool_invoker(
-        self, fn: Callable[..., Any], sig: ToolSignature
-    ) -> Callable[[dict[str, Any], _core.RequestContext], WireResult]:
-        import inspect
-
-        from mcpcxx._results import convert_result
-
-        convert, ctx_name = sig.convert_args, sig.context_param
-        wrap, structured = sig.wrap_output, sig.structured
-        is_async = inspect.iscoroutinefunction(fn)
-        isawaitable = inspect.isawaitable
-        loop = self._loop
-
-        def invoke(args: dict[str, Any], core: _core.RequestContext) -> WireResult:
-            kwargs = convert(args)
-            if ctx_name is not None:
-                kwargs[ctx_name] = Context(core, self)
-            value = fn(**kwargs)
-            if is_async or (type(value) is not str and isawaitable(value)):
-                value = loop.run(value, core)
-            return convert_result(value, wrap=wrap, structured=structured)
-
-        return invoke
 
     # ----- resources, prompts, completion --------------------------------------------------
 
@@ -240,16 +196,22 @@ class Server:
             raise TypeError("@server.resource needs the resource URI or URI template as a str")
 
         def register(fn: F) -> F:
-            from mcpcxx._primitives import resource_spec, resource_wrapper
+            from mcpcxx._resources import Resource
 
-            spec, is_template = resource_spec(
-                fn, uri, name, title, description, mime_type, annotations, size
+            resource = Resource.from_function(
+                fn,
+                uri,
+                name=name,
+                title=title,
+                description=description,
+                mime_type=mime_type,
+                annotations=annotations,
+                size=size,
             )
-            reader = resource_wrapper(fn, uri, mime_type, self._loop, self)
-            if is_template:
-                self._core.add_resource_template(spec, reader)
+            if resource.is_template:
+                self._core.add_resource_template(resource.to_mcp_resource(), resource.handler(self))
             else:
-                self._core.add_resource(spec, reader)
+                self._core.add_resource(resource.to_mcp_resource(), resource.handler(self))
             return fn
 
         return register
@@ -283,19 +245,19 @@ class Server:
         """
 
         def register(f: F) -> F:
-            from mcpcxx._primitives import prompt_spec, prompt_wrapper
+            from mcpcxx._prompts import Prompt
 
-            spec = prompt_spec(f, name, title, description)
-            self._core.add_prompt(spec, prompt_wrapper(f, spec, self._loop, self))
+            prompt = Prompt.from_function(f, name=name, title=title, description=description)
+            self._core.add_prompt(prompt.to_mcp_prompt(), prompt.handler(self))
             return f
 
         return register(fn) if fn is not None else register
 
     def completion(self, fn: F) -> F:
         """Install the completion handler: fn(request: CompletionRequest) -> list[str]."""
-        from mcpcxx._primitives import completion_wrapper
+        from mcpcxx._completion import Completer
 
-        self._core.set_completion_handler(completion_wrapper(fn, self._loop, self))
+        self._core.set_completion_handler(Completer.from_function(fn).handler(self))
         return fn
 
     # ----- running -------------------------------------------------------------------------
@@ -315,9 +277,10 @@ class Server:
 
         "stdio" reads stdin and writes stdout; fd 1 points at stderr meanwhile (and sys.stdout is
         sys.stderr), so a stray print() cannot corrupt the stream.
-        "http" serves Streamable HTTP (both eras) until SIGINT/SIGTERM: options host="127.0.0.1",
-        port=8000, path="/mcp", io_threads=1, legacy=True, max_body_bytes, max_connections,
-        allowed_hosts, allowed_origins, session_idle_timeout (seconds).
+        "http" serves Streamable HTTP (both eras) until SIGINT/SIGTERM; the options are the members
+        of the engine's http_options (docs/python.md): host="127.0.0.1", port=8000, path="/mcp",
+        io_threads=1, legacy=True, max_body_bytes, max_connections, allowed_hosts,
+        allowed_origins, session_idle_timeout (seconds), ...
         """
         if transport == "http":
             return self._serve_http(options)
@@ -341,7 +304,7 @@ class Server:
             restore_sigint = signal.signal(signal.SIGINT, signal.SIG_DFL)
         sys.stdout = sys.stderr
         try:
-            rc: int = _core.serve_stdio(self._core, True, grace)
+            rc: int = _core.serve_stdio(self._core, {"protect_stdout": True, "drain_grace": grace})
         finally:
             sys.stdout = saved_stdout
             if restore_sigint is not None:
@@ -349,10 +312,8 @@ class Server:
         return rc
 
     def _serve_http(self, options: dict[str, Any]) -> int:
-        from mcpcxx.asgi import http_options
-
-        opts = http_options(options, default_port=8000)
-        rc: int = _core.serve_http(self._core, opts)
+        # The engine checks the options (http_options' JSON form): TypeError names a bad one.
+        rc: int = _core.serve_http(self._core, {"port": 8000, **options})
         return rc
 
     def close(self) -> None:

@@ -11,7 +11,7 @@ routing, header checks, sessions, SSE and error statuses, exactly as ``server.ru
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from mcpcxx import _core
@@ -20,41 +20,6 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-
-_OPTION_TYPES: dict[str, type] = {
-    "host": str,
-    "port": int,
-    "path": str,
-    "io_threads": int,
-    "legacy": bool,
-    "max_body_bytes": int,
-    "max_connections": int,
-    "session_idle_timeout": float,
-}
-_LIST_OPTIONS = ("allowed_hosts", "allowed_origins")
-
-
-def http_options(options: Mapping[str, Any], default_port: int | None = None) -> dict[str, Any]:
-    """Validate HTTP transport options; raises TypeError naming what is wrong."""
-    out: dict[str, Any] = {}
-    for key, value in options.items():
-        if key in _LIST_OPTIONS:
-            if isinstance(value, str) or not isinstance(value, Iterable):
-                raise TypeError(f"{key} must be a list of strings")
-            out[key] = [str(v) for v in value]
-        elif key in _OPTION_TYPES:
-            want = _OPTION_TYPES[key]
-            if want is float and isinstance(value, int) and not isinstance(value, bool):
-                value = float(value)
-            if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-                raise TypeError(f"{key} must be {want.__name__}, not {type(value).__name__}")
-            out[key] = value
-        else:
-            known = ", ".join(sorted([*_OPTION_TYPES, *_LIST_OPTIONS]))
-            raise TypeError(f"unexpected HTTP option {key!r}; known options: {known}")
-    if default_port is not None:
-        out.setdefault("port", default_port)
-    return out
 
 
 class MCPApp:
@@ -67,10 +32,10 @@ class MCPApp:
     """
 
     def __init__(self, server: Any, **options: Any) -> None:
-        opts = http_options(options)
-        self._max_body = int(opts.get("max_body_bytes", 4 * 1024 * 1024))
-        self._endpoint = _core.HttpEndpoint(server._core, opts)
-        self._path = str(opts.get("path", "/mcp"))
+        # The engine checks the options (http_options' JSON form): TypeError names a bad one.
+        self._endpoint = _core.HttpEndpoint(server._core, options)
+        self._max_body = int(options.get("max_body_bytes", 4 * 1024 * 1024))
+        self._path = str(options.get("path", "/mcp"))
 
     def close(self, grace_seconds: float = 5.0) -> None:
         """End every session; later requests get 503."""

@@ -98,24 +98,29 @@ def normalize(v: Any) -> Any:
     return v
 
 
+def canonical(v: Any) -> str:
+    """The normalized value serialized with sorted keys: 1 and 1.0 differ, as on the wire."""
+    return json.dumps(normalize(v), sort_keys=True, ensure_ascii=False)
+
+
 def compare(expected: list[Any], actual: list[Any]) -> str:
     """Replies as a multiset, notifications in order; returns "" or the first difference."""
 
     def is_note(m: Any) -> bool:
         return isinstance(m, dict) and "method" in m
 
-    got_replies = [normalize(a) for a in actual if not is_note(a)]
-    got_notes = [normalize(a) for a in actual if is_note(a)]
-    want_notes = [normalize(e) for e in expected if is_note(e)]
+    got_replies = [canonical(a) for a in actual if not is_note(a)]
+    got_notes = [canonical(a) for a in actual if is_note(a)]
+    want_notes = [canonical(e) for e in expected if is_note(e)]
     for e in expected:
         if is_note(e):
             continue
-        n = normalize(e)
+        n = canonical(e)
         if n not in got_replies:
-            return f"no reply equal to {json.dumps(n)}"
+            return f"no reply equal to {n}"
         got_replies.remove(n)
     if got_replies:
-        return f"unexpected reply {json.dumps(got_replies[0])}"
+        return f"unexpected reply {got_replies[0]}"
     if want_notes != got_notes:
         return f"notifications differ:\n  expected {want_notes}\n  actual   {got_notes}"
     return ""

@@ -119,13 +119,13 @@ def _wait_ready(port: int) -> bool:
 def _round_trip(port: int, w: Wire, server: subprocess.Popen[bytes], keep: list[Any]) -> bytes:
     """Sends on a new connection; reads to EOF, or only the head of a connection kept open."""
     out = b""
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
     try:
         s.sendall(w.data)
         if w.close_write:
             s.shutdown(socket.SHUT_WR)
         if w.stop_server:
-            time.sleep(0.3)
+            time.sleep(2.0)
             server.send_signal(signal.SIGTERM)
         while chunk := s.recv(65536):
             out += chunk

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ import pytest
 import golden_http
 import golden_schema
 import mcpcxx
-from golden import FIXTURES, Transcript, compare, files, load, normalize
+from golden import FIXTURES, Transcript, canonical, compare, files, load
 
 SOURCE_DIR = golden_schema.SOURCE_DIR
 CPP_SERVER = Path(
@@ -37,6 +38,7 @@ CPP_SERVER = Path(
 )
 PYTHON_SERVER = SOURCE_DIR / "examples" / "python" / "fixture_server.py"
 IN_CI = os.environ.get("CI") == "true"
+_REF = re.compile(r"ERR-[0-9a-f]{8}")
 
 
 def _selected() -> set[str]:
@@ -86,7 +88,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("path", "fixture"), CASES)
-def test_transcript_over_stdio(path: Path, fixture: str) -> None:
+def test_transcript(path: Path, fixture: str) -> None:
     t = load(path)
     if t.pending and os.environ.get("MCPCXX_GOLDEN_PENDING") != "1":
         pytest.skip(f"pending (MCPCXX_GOLDEN_PENDING=1 runs it): {t.pending}")
@@ -114,7 +116,7 @@ def check_http(t: Transcript, fixture: str) -> None:
     argv, env = _command(fixture)
     actual, returncode, stderr = golden_http.run(argv, env, t)
     assert returncode == 0, f"{fixture} fixture exited {returncode}:\n{stderr}"
-    assert [normalize(a) for a in actual] == [normalize(e) for e in t.server], stderr
+    assert [canonical(a) for a in actual] == [canonical(e) for e in t.server], stderr
     require_schemas()
     problems = []
     for request, response in zip(golden_http.requests(t), actual, strict=True):
@@ -123,6 +125,41 @@ def check_http(t: Transcript, fixture: str) -> None:
             rev, method = golden_http.request_facts(request)
             problems.append(golden_schema.check(rev, method, body))
     assert [p for p in problems if p] == []
+
+
+def _raw_lines(t: Transcript, fixture: str) -> list[str]:
+    """stdout lines with reference ids masked; batch arrays (members finish in any order) in
+    canonical form, every other line byte for byte."""
+    lines: list[str] = []
+    argv, env = _command(fixture)
+    proc = subprocess.run(
+        argv,
+        input=b"".join(line + b"\n" for line in t.client),
+        capture_output=True,
+        timeout=60,
+        env={**env, **t.env},
+        check=False,
+    )
+    for raw in proc.stdout.decode().splitlines():
+        masked = _REF.sub("ERR-XXXXXXXX", raw)
+        lines.append(canonical(json.loads(raw)) if raw.startswith("[") else masked)
+    return sorted(lines)
+
+
+BOTH = [
+    pytest.param(path, id=path.stem)
+    for path in files()
+    if set(load(path).fixtures) == set(FIXTURES) and load(path).transport == "stdio"
+]
+
+
+@pytest.mark.parametrize("path", BOTH)
+def test_both_fixtures_write_the_same_bytes(path: Path) -> None:
+    """Beyond equal JSON values: the C++ and the Python server write identical lines."""
+    t = load(path)
+    if not set(FIXTURES) <= _selected():
+        pytest.skip("MCPCXX_GOLDEN_FIXTURES leaves out a fixture")
+    assert _raw_lines(t, "cpp") == _raw_lines(t, "python")
 
 
 def test_every_transcript_has_prose_meta_and_both_sections() -> None:

@@ -17,7 +17,7 @@ import pytest
 
 import mcpcxx
 from conftest import SOURCE_DIR
-from mcpcxx.asgi import MCPApp, http_options
+from mcpcxx.asgi import MCPApp
 
 MODERN_META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -161,14 +161,19 @@ def test_asgi_disconnect_cancels_modern_request(http_server: mcpcxx.Server) -> N
     assert http_server.cancelled.wait(10)  # type: ignore[attr-defined]
 
 
-def test_http_options_are_validated() -> None:
-    assert http_options({"port": 1, "legacy": False}) == {"port": 1, "legacy": False}
-    with pytest.raises(TypeError, match="unexpected HTTP option 'prot'"):
-        http_options({"prot": 1})
-    with pytest.raises(TypeError, match="port must be int"):
-        http_options({"port": "80"})
-    with pytest.raises(TypeError, match="allowed_hosts must be a list"):
-        http_options({"allowed_hosts": "localhost"})
+def test_http_options_are_validated(http_server: mcpcxx.Server) -> None:
+    # The engine's http_options from_json is the one check, for MCPApp and run("http") alike.
+    MCPApp(http_server, legacy=False, max_body_bytes=64).close()
+    with pytest.raises(TypeError, match="unexpected HTTP option 'prot'; known options: host"):
+        MCPApp(http_server, prot=1)
+    with pytest.raises(TypeError, match="'port' must be an integer >= 0, got string \"80\""):
+        http_server.run("http", port="80")
+    with pytest.raises(TypeError, match="'port' must be an integer <= 65535"):
+        http_server.run("http", port=70000)
+    with pytest.raises(TypeError, match="'allowed_hosts' must be a list of strings"):
+        MCPApp(http_server, allowed_hosts="localhost")
+    with pytest.raises(TypeError, match="'session_idle_timeout' must be a number of seconds"):
+        MCPApp(http_server, session_idle_timeout=-1)
 
 
 def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, Any]:

@@ -138,4 +138,40 @@ struct completion_result {
 using completion_handler =
     std::function<completion_result(const completion_request& request, request_context& ctx)>;
 
+// JSON forms (nlohmann ADL hooks, defined in cpp/src/model/): each type is its MCP wire object
+// (Tool, CallToolResult, Resource, ResourceContents, ResourceTemplate, PromptArgument, Prompt,
+// GetPromptResult, CompleteRequest params, Completion). from_json throws std::invalid_argument
+// naming the key and what it must be; tool_spec::timeout has no wire form and is left untouched.
+
+/// tool_spec <-> Tool (the tools/list entry).
+void to_json(json& j, const tool_spec& s);
+void from_json(const json& j, tool_spec& s);
+/// tool_result <-> CallToolResult.
+void to_json(json& j, const tool_result& r);
+void from_json(const json& j, tool_result& r);
+/// resource_spec <-> Resource (the resources/list entry).
+void to_json(json& j, const resource_spec& s);
+void from_json(const json& j, resource_spec& s);
+/// resource_contents <-> TextResourceContents | BlobResourceContents (exactly one of text, blob).
+void to_json(json& j, const resource_contents& c);
+void from_json(const json& j, resource_contents& c);
+/// resource_template_spec <-> ResourceTemplate (the resources/templates/list entry).
+void to_json(json& j, const resource_template_spec& s);
+void from_json(const json& j, resource_template_spec& s);
+/// prompt_argument <-> PromptArgument.
+void to_json(json& j, const prompt_argument& a);
+void from_json(const json& j, prompt_argument& a);
+/// prompt_spec <-> Prompt (the prompts/list entry).
+void to_json(json& j, const prompt_spec& s);
+void from_json(const json& j, prompt_spec& s);
+/// prompt_result <-> GetPromptResult.
+void to_json(json& j, const prompt_result& r);
+void from_json(const json& j, prompt_result& r);
+/// completion_request <-> CompleteRequest params ({ref, argument, context: {arguments}}).
+void to_json(json& j, const completion_request& r);
+void from_json(const json& j, completion_request& r);
+/// completion_result <-> Completion ({values, total?, hasMore}); the engine caps values at 100.
+void to_json(json& j, const completion_result& r);
+void from_json(const json& j, completion_result& r);
+
 }  // namespace mcpcxx

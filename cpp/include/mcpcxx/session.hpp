@@ -53,12 +53,8 @@ class frame_sink {
 /// Which era a transport already knows a message belongs to (HTTP reads MCP-Protocol-Version).
 enum class era_hint { unknown, legacy, modern };
 
-/// Which transport feeds a session; decides era rules that differ per transport.
-enum class transport_kind { stdio, http, in_process };
-
 /// Per-session settings chosen by the transport.
 struct session_options {
-  transport_kind transport = transport_kind::stdio;
   /// Run request handlers on the calling thread of receive() instead of the worker pool
   /// (in-process test clients and the dispatcher benchmark).
   bool inline_dispatch = false;

@@ -48,7 +48,8 @@ method_outcome typed_tool_error(const tool_error& e, const wire::tool_facts* too
         {{"name", tool->name}, {"message", e.message()}, {"details", e.details()}},
         tool->has_output_schema, category);
   }
-  method_outcome o = method_outcome::pending_protocol("P26", wire::handler_tool_error(e));
+  method_outcome o =
+      method_outcome::rendered(situation::P26_handler_tool_error, wire::handler_tool_error(e));
   o.category = category;
   return o;
 }
@@ -56,8 +57,9 @@ method_outcome typed_tool_error(const tool_error& e, const wire::tool_facts* too
 method_outcome not_found(const exchange& ex, const resource_not_found& e,
                          const wire::tool_facts* tool) {
   if (tool != nullptr) {
-    return method_outcome::pending_tool_failed(
-        "T7", wire::resource_not_found_result(*tool, e.uri()), "not_found");
+    return method_outcome::rendered_tool_failed(situation::T7_tool_resource_not_found,
+                                                wire::resource_not_found_result(*tool, e.uri()),
+                                                "not_found");
   }
   return method_outcome::protocol(ex.facts.modern ? situation::P21_resource_not_found_modern
                                                   : situation::P20_resource_not_found_legacy,
@@ -69,8 +71,9 @@ method_outcome missing_capability(const exchange& ex, const missing_client_capab
     return method_outcome::protocol(situation::P13_missing_client_capability,
                                     {{"requiredCapabilities", e.required()}});
   }
-  return method_outcome::pending_protocol(
-      "P25", wire::missing_client_capability_legacy(ex.method(), e.required()));
+  return method_outcome::protocol(
+      situation::P25_missing_client_capability_legacy,
+      {{"method", ex.method()}, {"requiredCapabilities", e.required()}});
 }
 
 }  // namespace

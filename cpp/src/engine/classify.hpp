@@ -20,7 +20,7 @@
 
 #include <exception>
 
-#include "engine/outcome.hpp"
+#include "engine/exchange.hpp"
 #include "engine/wire_errors.hpp"
 
 namespace mcpcxx::detail {

@@ -1,4 +1,4 @@
-// Shared engine state: registration, capabilities, cached list pages, broadcasts, metrics.
+// Shared engine state: registration, capabilities, metrics.
 #include "engine/engine.hpp"
 
 #include <algorithm>
@@ -223,6 +223,35 @@ bool engine::has_capability(std::string_view name) const {
   if (name == "completions") return static_cast<bool>(completion_);
   if (name == "logging") return options_.logging;
   return false;
+}
+
+void engine::count(outcome_class o, std::string_view category) {
+  std::lock_guard lock(metrics_mutex_);
+  switch (o) {
+    case outcome_class::ok:
+      if (category == "notification") {
+        ++metrics_.notifications;
+        return;
+      }
+      ++metrics_.requests;
+      break;
+    case outcome_class::tool_error:
+      ++metrics_.requests;
+      ++metrics_.tool_errors;
+      break;
+    case outcome_class::protocol_error:
+      ++metrics_.requests;
+      ++metrics_.protocol_errors;
+      break;
+    case outcome_class::cancelled:
+      break;
+  }
+  ++metrics_.by_category[std::string(category)];
+}
+
+server_metrics engine::metrics() const {
+  std::lock_guard lock(metrics_mutex_);
+  return metrics_;
 }
 
 }  // namespace mcpcxx::detail

@@ -16,7 +16,6 @@
 #include "mcpcxx/server.hpp"
 
 #include "engine/deadline_scheduler.hpp"
-#include "engine/outcome.hpp"
 #include "engine/registry.hpp"
 #include "engine/server_log.hpp"
 #include "engine/worker_pool.hpp"
@@ -24,6 +23,9 @@
 namespace mcpcxx::detail {
 
 class session_state;
+
+/// Outcome classes counted by the metrics and named in the request log.
+enum class outcome_class { ok, tool_error, protocol_error, cancelled };
 
 /// Shared engine state.
 class engine : public std::enable_shared_from_this<engine> {

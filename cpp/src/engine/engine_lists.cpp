@@ -1,4 +1,4 @@
-// Cached list pages, session tracking and broadcasts, and metrics of the engine.
+// Cached list pages, session tracking and broadcasts of the engine.
 #include <algorithm>
 
 #include "engine/engine.hpp"
@@ -119,35 +119,6 @@ void engine::notify_resource_updated(std::string_view uri) {
       s->send(nullptr, frame, {frame_kind::notification});
     }
   }
-}
-
-void engine::count(outcome_class o, std::string_view category) {
-  std::lock_guard lock(metrics_mutex_);
-  switch (o) {
-    case outcome_class::ok:
-      if (category == "notification") {
-        ++metrics_.notifications;
-        return;
-      }
-      ++metrics_.requests;
-      break;
-    case outcome_class::tool_error:
-      ++metrics_.requests;
-      ++metrics_.tool_errors;
-      break;
-    case outcome_class::protocol_error:
-      ++metrics_.requests;
-      ++metrics_.protocol_errors;
-      break;
-    case outcome_class::cancelled:
-      break;
-  }
-  ++metrics_.by_category[std::string(category)];
-}
-
-server_metrics engine::metrics() const {
-  std::lock_guard lock(metrics_mutex_);
-  return metrics_;
 }
 
 }  // namespace mcpcxx::detail

@@ -52,16 +52,15 @@ method_outcome method_outcome::cached(std::shared_ptr<const std::string> page) {
 }
 
 method_outcome method_outcome::protocol(situation row, const json& args, std::string reference) {
-  method_outcome o =
-      pending_protocol(::mcpcxx::wire::row_of(row).id, ::mcpcxx::wire::render(row, args));
+  method_outcome o = rendered(row, ::mcpcxx::wire::render(row, args));
   o.reference = std::move(reference);
   return o;
 }
 
-method_outcome method_outcome::pending_protocol(std::string_view id, jsonrpc::error_object error) {
+method_outcome method_outcome::rendered(situation row, jsonrpc::error_object error) {
   method_outcome o;
   o.kind = outcome_kind::protocol_error;
-  o.row_id = id;
+  o.row_id = ::mcpcxx::wire::row_of(row).id;
   o.error = std::move(error);
   o.category = "protocol";
   o.counted_as = outcome_class::protocol_error;
@@ -70,19 +69,18 @@ method_outcome method_outcome::pending_protocol(std::string_view id, jsonrpc::er
 
 method_outcome method_outcome::tool_failed(situation row, const json& args, bool has_output_schema,
                                            std::string category, std::string reference) {
-  method_outcome o = pending_tool_failed(
-      ::mcpcxx::wire::row_of(row).id,
-      ::mcpcxx::wire::render_tool_result(row, args, has_output_schema), std::move(category));
+  method_outcome o = rendered_tool_failed(
+      row, ::mcpcxx::wire::render_tool_result(row, args, has_output_schema), std::move(category));
   o.reference = std::move(reference);
   return o;
 }
 
-method_outcome method_outcome::pending_tool_failed(std::string_view id, json result,
-                                                   std::string category) {
+method_outcome method_outcome::rendered_tool_failed(situation row, json result,
+                                                    std::string category) {
   method_outcome o;
   o.kind = outcome_kind::tool_failure;
   o.result = std::move(result);
-  o.row_id = id;
+  o.row_id = ::mcpcxx::wire::row_of(row).id;
   o.category = std::move(category);
   o.counted_as = outcome_class::tool_error;
   return o;

@@ -219,70 +219,10 @@ bool match_uri_template(const std::vector<template_part>& parts, std::string_vie
   return pos == uri.size();
 }
 
-namespace {
-
-void put_opt(json& j, const char* key, const std::optional<std::string>& v) {
-  if (v) j[key] = *v;
-}
-void put_json(json& j, const char* key, const json& v) {
-  if (!v.is_null()) j[key] = v;
-}
-
-}  // namespace
-
-json tool_listing(const tool_spec& spec) {
-  json t = {{"name", spec.name}};
-  put_opt(t, "title", spec.title);
-  put_opt(t, "description", spec.description);
-  t["inputSchema"] = spec.input_schema;
-  if (spec.output_schema) t["outputSchema"] = *spec.output_schema;
-  put_json(t, "annotations", spec.annotations);
-  put_json(t, "icons", spec.icons);
-  put_json(t, "_meta", spec.meta);
-  return t;
-}
-
-json resource_listing(const resource_spec& spec) {
-  json r = {{"uri", spec.uri}, {"name", spec.name}};
-  put_opt(r, "title", spec.title);
-  put_opt(r, "description", spec.description);
-  put_opt(r, "mimeType", spec.mime_type);
-  if (spec.size) r["size"] = *spec.size;
-  put_json(r, "icons", spec.icons);
-  put_json(r, "annotations", spec.annotations);
-  put_json(r, "_meta", spec.meta);
-  return r;
-}
-
-json template_listing(const resource_template_spec& spec) {
-  json r = {{"uriTemplate", spec.uri_template}, {"name", spec.name}};
-  put_opt(r, "title", spec.title);
-  put_opt(r, "description", spec.description);
-  put_opt(r, "mimeType", spec.mime_type);
-  put_json(r, "icons", spec.icons);
-  put_json(r, "annotations", spec.annotations);
-  put_json(r, "_meta", spec.meta);
-  return r;
-}
-
-json prompt_listing(const prompt_spec& spec) {
-  json p = {{"name", spec.name}};
-  put_opt(p, "title", spec.title);
-  put_opt(p, "description", spec.description);
-  if (!spec.arguments.empty()) {
-    json args = json::array();
-    for (const auto& a : spec.arguments) {
-      json j = {{"name", a.name}};
-      put_opt(j, "title", a.title);
-      put_opt(j, "description", a.description);
-      j["required"] = a.required;
-      args.push_back(std::move(j));
-    }
-    p["arguments"] = std::move(args);
-  }
-  put_json(p, "icons", spec.icons);
-  put_json(p, "_meta", spec.meta);
-  return p;
-}
+// The listings are the specs' JSON forms (cpp/src/model/primitives_json.cpp).
+json tool_listing(const tool_spec& spec) { return spec; }
+json resource_listing(const resource_spec& spec) { return spec; }
+json template_listing(const resource_template_spec& spec) { return spec; }
+json prompt_listing(const prompt_spec& spec) { return spec; }
 
 }  // namespace mcpcxx::detail

@@ -1,6 +1,5 @@
-// Factories for situations the engine needs before the situation table (cpp/src/wire) has rows
-// for them. The lead folds these into the table at merge; the row ids are the ones proposed in
-// the engine's report. Nothing else in the engine composes error text.
+// Factories for the rows whose arguments the engine computes (P15a/P15b shapes, P26's code by
+// category, T7's tool facts); each is a thin call into the situation table (cpp/src/wire).
 // Thread-safety: pure functions.
 #pragma once
 
@@ -15,11 +14,11 @@
 
 namespace mcpcxx::detail::wire {
 
-/// P15/P16 "needs" form: `Invalid params: {method} needs params.{field}{requirement}`, where
+/// P15a ("needs" form): `Invalid params: {method} needs params.{field}{requirement}`, where
 /// `requirement` is the expected shape with its leading separator (", a non-empty string").
 error_object param_missing(std::string_view method, std::string_view field,
                            std::string_view requirement);
-/// P15/P16 "must be" form: `Invalid params: {subject} must be {expected}[, got {type of got}]`.
+/// P15b ("must be" form): `Invalid params: {subject} must be {expected}[, got {type of got}]`.
 error_object param_invalid(std::string_view subject, std::string_view expected,
                            const json* got = nullptr);
 /// P25 (proposed): a legacy session's request needs a client capability its initialize did not

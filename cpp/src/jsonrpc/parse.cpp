@@ -52,8 +52,11 @@ std::string shortened(const std::string& token) {
 message unparseable(std::string_view bytes, const recording_sax& sax) {
   constexpr int k_number_overflow = 406;
   if (sax.failure_id == k_number_overflow) {
+    // nlohmann reports the position after the number; the row names where it starts.
+    const std::size_t length = sax.failure_token.size();
+    const std::size_t start = sax.failure_byte >= length ? sax.failure_byte - length : 0;
     return rejected(situation::P1d_number_out_of_range,
-                    {{"number", shortened(sax.failure_token)}, {"offset", sax.failure_byte}},
+                    {{"number", shortened(sax.failure_token)}, {"offset", start}},
                     detail::tolerant_top_level_id(bytes));
   }
   if (const auto bad = detail::first_invalid_utf8(bytes)) {
@@ -103,15 +106,8 @@ message parse_checked(std::string_view bytes, const parse_limits& limits) {
 }  // namespace
 
 message parse(std::string_view bytes, const parse_limits& limits) {
-  try {
-    return parse_checked(bytes, limits);
-  } catch (...) {
-    // Only allocation failure can get here; the promise is a value for every input.
-    message m;
-    m.kind = message_kind::invalid;
-    m.error = wire::render(situation::P3b_out_of_memory, {{"size", bytes.size()}});
-    return m;
-  }
+  // Every byte sequence gets a value; only allocation failure (std::bad_alloc) can propagate.
+  return parse_checked(bytes, limits);
 }
 
 }  // namespace mcpcxx::jsonrpc

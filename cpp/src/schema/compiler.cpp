@@ -59,9 +59,10 @@ std::string apply_vocabulary(dialect& d, const json& vocab, bool assert_formats)
     return false;
   };
   for (const auto& [k, v] : vocab.items()) {
+    const std::string& key = k;  // clang < 16 cannot capture a structured binding in a lambda
     const bool ok = k.rfind("https://json-schema.org/draft/", 0) == 0 &&
                     std::any_of(known.begin(), known.end(),
-                                [&](std::string_view n) { return ends_with_name(k, n); });
+                                [&](std::string_view n) { return ends_with_name(key, n); });
     if (!ok && v.is_boolean() && v.get<bool>() && unsupported.empty()) unsupported = k;
   }
   d.applicator = has("applicator");

@@ -3,18 +3,29 @@
 
 #include <cstdio>
 #include <fcntl.h>
+#include <limits>
 #include <unistd.h>
 
-#include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/jsonrpc.hpp"
 
 #include "engine/server_log.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx::stdio_detail {
 
 namespace {
 
 constexpr std::size_t k_read_chunk = 64 * 1024;
+/// The framing keeps lines up to this multiple of the message limit, so that the codec can read a
+/// moderately oversized message's id and size (P3); longer lines are dropped unread (P3c), which
+/// bounds what one line can make the reader hold.
+constexpr std::size_t k_line_cap_factor = 2;
+
+std::size_t line_cap(std::size_t max_message_bytes) {
+  constexpr std::size_t most = std::numeric_limits<std::size_t>::max() / k_line_cap_factor;
+  return max_message_bytes > most ? std::numeric_limits<std::size_t>::max()
+                                  : max_message_bytes * k_line_cap_factor;
+}
 
 }  // namespace
 
@@ -25,7 +36,7 @@ line_reader::line_reader(asio::io_context& io, int fd, session target,
       session_(std::move(target)),
       writer_(std::move(writer)),
       limits_(limits),
-      splitter_(limits.max_message_bytes),
+      splitter_(line_cap(limits.max_message_bytes)),
       buffer_(k_read_chunk),
       on_end_(std::move(on_end)),
       log_(std::move(log)) {
@@ -58,41 +69,35 @@ void line_reader::release() { in_.reset(); }
 void line_reader::on_line(std::string_view line) {
   // Parsed here rather than inside session::receive so that a failure can still be answered
   // with the request's id.
-  std::optional<jsonrpc::message> msg;
+  std::optional<jsonrpc::message_kind> kind;
+  std::optional<jsonrpc::request_id> id;
   try {
-    msg = jsonrpc::parse(line, limits_);
-    session_.receive(std::move(*msg));
+    jsonrpc::message msg = jsonrpc::parse(line, limits_);
+    kind = msg.kind;
+    id = msg.id;
+    session_.receive(std::move(msg));
   } catch (const std::exception& e) {
     // The codec and the engine answer bad input themselves; reaching here is a server defect.
-    answer_failure(msg, e);
+    answer_failure(kind, id, e);
   }
 }
 
-void line_reader::answer_failure(const std::optional<jsonrpc::message>& msg,
-                                 const std::exception& e) {
+void line_reader::answer_failure(std::optional<jsonrpc::message_kind> kind,
+                                 std::optional<jsonrpc::request_id> id, const std::exception& e) {
   const std::string ref = detail::server_log::new_reference();
   log_stdio(log_, "error",
             "processing a message failed (reference " + ref + "): " + std::string(e.what()));
-  const bool expects_reply = !msg || msg->kind == jsonrpc::message_kind::request ||
-                             msg->kind == jsonrpc::message_kind::batch ||
-                             msg->kind == jsonrpc::message_kind::invalid;
-  if (!expects_reply) return;  // notifications and client responses are never answered
-  std::optional<jsonrpc::request_id> id;
-  if (msg && msg->kind != jsonrpc::message_kind::batch) id = msg->id;
+  using jsonrpc::message_kind;
+  if (kind == message_kind::notification || kind == message_kind::response) return;
+  if (kind == message_kind::batch) id.reset();  // one error for the whole batch
   writer_->send(jsonrpc::serialize_error(
-      id,
-      {error_code::internal_error,
-       "Internal error (reference " + ref + "); retry once and report the reference if it persists",
-       {{"reference", ref}}}));
+      id, wire::render(wire::situation::P24_internal_error, {{"reference", ref}})));
 }
 
 void line_reader::on_overlong() {
-  writer_->send(jsonrpc::serialize_error(
-      std::nullopt,
-      {error_code::invalid_request,
-       "Message exceeds the maximum size of " + std::to_string(limits_.max_message_bytes) +
-           " bytes; send smaller messages.",
-       nullptr}));
+  writer_->send(
+      jsonrpc::serialize_error(std::nullopt, wire::render(wire::situation::P3c_stdio_line_too_long,
+                                                          {{"limit", limits_.max_message_bytes}})));
 }
 
 void log_stdio(const std::function<void(std::string_view)>& writer, std::string_view level,

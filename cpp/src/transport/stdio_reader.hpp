@@ -1,5 +1,6 @@
 // The stdio transport's input side: reads the inbound descriptor on the io_context, splits it into
-// lines and hands each to the session; over-long lines are answered directly with -32600.
+// lines and hands each to the session; lines over twice the message limit are answered directly
+// (P3c), shorter oversized messages by the codec (P3, id echoed).
 // Thread-safety: start() once; the read chain runs on io threads; release() after they stopped.
 #pragma once
 
@@ -42,8 +43,10 @@ class line_reader final : public line_handler {
 
  private:
   void read_some();
-  /// Answers a message whose processing threw, so that no request goes unanswered.
-  void answer_failure(const std::optional<jsonrpc::message>& msg, const std::exception& e);
+  /// Logs a message whose processing threw and answers it (P24 with a reference) unless it was
+  /// a notification or a response; `kind` is empty when parsing itself threw.
+  void answer_failure(std::optional<jsonrpc::message_kind> kind,
+                      std::optional<jsonrpc::request_id> id, const std::exception& e);
 
   std::unique_ptr<asio::posix::stream_descriptor> in_;
   session session_;

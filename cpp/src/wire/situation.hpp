@@ -49,7 +49,6 @@ enum class situation : std::uint8_t {
   P2i_response_bad_id,
   P3_message_too_large,
   P3a_message_too_deep,
-  P3b_out_of_memory,
   P3c_stdio_line_too_long,
   // ---- engine: session and routing ----
   P4_batch_not_allowed,
@@ -65,6 +64,8 @@ enum class situation : std::uint8_t {
   P13_missing_client_capability,
   P14_not_initialized,
   P15_invalid_params,
+  P15a_param_missing,
+  P15b_param_invalid,
   P16_tool_name_missing,
   P16a_tool_arguments_not_object,
   P17_unknown_tool,
@@ -76,6 +77,8 @@ enum class situation : std::uint8_t {
   P22_invalid_log_level,
   P23_handler_protocol_error,
   P24_internal_error,
+  P25_missing_client_capability_legacy,
+  P26_handler_tool_error,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,
@@ -86,6 +89,7 @@ enum class situation : std::uint8_t {
   T5_timeout_read_only,
   T5w_timeout_may_have_run,
   T6_tool_reported_error,
+  T7_tool_resource_not_found,
   // ---- Streamable HTTP transport ----
   H1_host_forbidden,
   H2_origin_forbidden,
@@ -180,6 +184,7 @@ jsonrpc::error_object render(situation s, const json& args = json::object()) noe
 /// resource, ...data keys} goes to _meta["mcpcxx/error"], and also to structuredContent unless
 /// `has_output_schema` (a client validating structured output must never see a foreign shape).
 /// T2 takes "message" and "details" (the tool_error's own); T6 returns args["result"] unchanged.
+/// details.resource is args "resource" when given, else the tool name.
 json render_tool_result(situation s, const json& args, bool has_output_schema) noexcept;
 
 /// Only the text of a row's template filled from `args` (no data, no code).

@@ -19,10 +19,11 @@ json details_of(const row& r, const json& args) {
     const auto it = args.find("details");
     return it != args.end() && it->is_object() ? *it : json::object();
   }
-  json d = {{"category", r.category},
-            {"retryable", r.retryable == 1},
-            {"effect", r.effect},
-            {"resource", args.value("name", json("?"))}};
+  json d = {
+      {"category", r.category},
+      {"retryable", r.retryable == 1},
+      {"effect", r.effect},
+      {"resource", args.contains("resource") ? args["resource"] : args.value("name", json("?"))}};
   const json extra = detail::fill_data(r, args);
   if (extra.is_object()) d.update(extra);
   return d;

@@ -7,17 +7,13 @@ import json
 import threading
 from typing import TYPE_CHECKING, Any
 
-from mcpcxx import _core
+from mcpcxx import _core, _envelope
+from mcpcxx._envelope import LEGACY, MODERN
 
 if TYPE_CHECKING:
     from mcpcxx._server import Server
 
-MODERN = _core.MODERN_VERSION
-LEGACY = _core.LATEST_LEGACY_VERSION
-_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
-_CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
-_INFO_KEY = "io.modelcontextprotocol/clientInfo"
-_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
+__all__ = ["LEGACY", "MODERN", "Client", "text_of"]
 
 Message = dict[str, Any]
 
@@ -66,7 +62,7 @@ class Client:
         self._cond = threading.Condition()
         self._send_lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._session = server._core.open_session(self._sink, "in_process", inline)
+        self._session = server._core.open_session(self._sink, inline)
         self.initialize_result: Message | None = None
         if not self.modern and initialize:
             self.initialize_result = self.initialize()
@@ -96,28 +92,20 @@ class Client:
         with self._cond:
             return list(self._unmatched[before:])
 
-    def _with_meta(self, params: dict[str, Any] | None) -> dict[str, Any] | None:
-        if not self.modern:
-            return params
-        out = dict(params or {})
-        meta = dict(out.get("_meta") or {})
-        meta.setdefault(_VERSION_KEY, self.protocol_version)
-        meta.setdefault(_CAPS_KEY, self.capabilities)
-        meta.setdefault(_INFO_KEY, self.client_info)
-        if self.log_level is not None:
-            meta.setdefault(_LEVEL_KEY, self.log_level)
-        out["_meta"] = meta
-        return out
-
     def send(
         self, method: str, params: dict[str, Any] | None = None, *, request_id: Any = None
     ) -> Any:
         """Send a request without waiting; returns its id (see wait())."""
         rid = next(self._ids) if request_id is None else request_id
-        body: Message = {"jsonrpc": "2.0", "id": rid, "method": method}
-        full = self._with_meta(params)
-        if full is not None:
-            body["params"] = full
+        if self.modern:
+            params = _envelope.with_envelope(
+                params,
+                protocol_version=self.protocol_version,
+                client_info=self.client_info,
+                capabilities=self.capabilities,
+                log_level=self.log_level,
+            )
+        body = _envelope.request(rid, method, params)
         with self._send_lock:
             self._session.receive(json.dumps(body, ensure_ascii=False))
         return rid

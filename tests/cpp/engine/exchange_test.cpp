@@ -53,7 +53,7 @@ class exchange_test : public ::testing::Test {
 
 TEST_F(exchange_test, every_error_reply_carries_its_row_and_results_carry_none) {
   auto sink = std::make_shared<info_sink>();
-  session s = srv->open_session(sink, {transport_kind::in_process, true});
+  session s = srv->open_session(sink, {.inline_dispatch = true});
   s.receive(modern_request(1, "no/such"));
   s.receive(modern_request(2, "ping"));
   s.receive(modern_request(3, "tools/call", {{"name", "echo"}}));
@@ -72,14 +72,14 @@ TEST_F(exchange_test, every_error_reply_carries_its_row_and_results_carry_none) 
 
 TEST_F(exchange_test, params_decoding_errors_name_their_row) {
   auto sink = std::make_shared<info_sink>();
-  session s = srv->open_session(sink, {transport_kind::in_process, true});
+  session s = srv->open_session(sink, {.inline_dispatch = true});
   s.receive(modern_request(1, "tools/call", {{"name", 5}}));
   s.receive(modern_request(2, "tools/call", {{"name", "echo"}, {"arguments", json::array()}}));
   s.receive(modern_request(3, "tools/list", {{"cursor", 7}}));
   ASSERT_EQ(sink->seen.size(), 3u);
   EXPECT_EQ(sink->seen[0].situation, "P16");
   EXPECT_EQ(sink->seen[1].situation, "P16a");
-  EXPECT_EQ(sink->seen[2].situation, "P15");
+  EXPECT_EQ(sink->seen[2].situation, "P15b");
   EXPECT_EQ(sink->seen[2].frame["error"]["message"],
             "Invalid params: cursor must be a string taken from a previous nextCursor");
 }
@@ -148,7 +148,7 @@ TEST_F(exchange_test, a_legacy_session_missing_a_client_capability_is_told_to_re
 
 TEST_F(exchange_test, the_era_hint_decides_the_era) {
   auto sink = std::make_shared<info_sink>();
-  session s = srv->open_session(sink, {transport_kind::in_process, true});
+  session s = srv->open_session(sink, {.inline_dispatch = true});
   // Modern hint: a request without _meta is a malformed modern request, not a legacy one.
   s.receive(request(1, "tools/list"), nullptr, era_hint::modern);
   // Modern hint: initialize does not exist in 2026-07-28.

@@ -65,7 +65,11 @@ std::string probe_python(const command& cmd) {
 
 fixture python_fixture() {
   fixture f;
+#ifdef MCPCXX_PYTHON_EXECUTABLE  // the interpreter CMake built the extension for, when defined
+  const std::string interpreter = env_or("MCPCXX_GOLDEN_PYTHON", MCPCXX_PYTHON_EXECUTABLE);
+#else
   const std::string interpreter = env_or("MCPCXX_GOLDEN_PYTHON", "python3");
+#endif
   const fs::path script = fs::path(MCPCXX_SOURCE_DIR) / "examples" / "python" / "fixture_server.py";
   f.cmd.argv = {interpreter, script.string()};
   const std::string path = env_or("MCPCXX_GOLDEN_PYTHONPATH", stage_dev_package());

@@ -4,7 +4,9 @@
 // Environment (all optional):
 //   MCPCXX_GOLDEN_FIXTURES    space- or comma-separated fixtures to run (default: "cpp python");
 //                             a transcript's other fixtures are skipped, by explicit choice.
-//   MCPCXX_GOLDEN_PYTHON      the interpreter for the Python fixture (default: python3 in PATH).
+//   MCPCXX_GOLDEN_PYTHON      the interpreter for the Python fixture (default: the compile
+//                             definition MCPCXX_PYTHON_EXECUTABLE when CMake sets it, else
+//                             python3 in PATH).
 //   MCPCXX_GOLDEN_PYTHONPATH  where `import mcpcxx` is found (default: the developer build's
 //                             extension, staged with the package sources, see python_fixture()).
 //   CI=true                   a fixture that cannot be started fails the test instead of skipping.

@@ -122,7 +122,7 @@ void check_http(const golden_case& c, const transcript& t, const fixture& f) {
   static mcp_schema schemas(std::string(MCPCXX_SHARED_DIR) + "/data/mcp-schema");
   const auto requests = http_requests(t);
   for (std::size_t i = 0; i < actual.size(); ++i) {
-    EXPECT_EQ(normalize(actual[i]), normalize(t.server[i]))
+    EXPECT_EQ(normalize(actual[i]).dump(), normalize(t.server[i]).dump())
         << t.path << " (" << c.fixture << "), request #" << i + 1;
     if (!actual[i].contains("body") || actual[i]["body"].is_string()) continue;
     const auto [rev, method] = http_request_facts(requests[i]);

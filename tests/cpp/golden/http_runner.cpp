@@ -58,7 +58,7 @@ struct wire_request {
   std::string bytes;
   bool close_write = false;  ///< X-Golden-Close-Write: half-close after sending
   bool keep_open = false;    ///< X-Golden-Keep-Open: read the head only, keep the connection
-  bool stop_server = false;  ///< X-Golden-Stop-Server: SIGTERM the fixture 300 ms after sending
+  bool stop_server = false;  ///< X-Golden-Stop-Server: SIGTERM the fixture 2 s after sending
 };
 
 // The bytes of a request and the directives around it; X-Golden-Head-Only sends the head lines
@@ -130,9 +130,9 @@ bool wait_ready(int port) {
   return false;
 }
 
-// Sends a request on a new connection and reads until the server closes it (10 s at most), or
-// only up to the end of the response head when the connection is to stay open (its fd is then
-// appended to `open`).
+// Sends a request on a new connection and reads until the server closes it (30 s of silence at
+// most: a stopping fixture answers only after its grace period), or only up to the end of the
+// response head when the connection is to stay open (its fd is then appended to `open`).
 std::string round_trip(int port, const wire_request& w, pid_t server, std::vector<int>& open) {
   const int fd = connect_to(port);
   if (fd < 0) return "";
@@ -143,13 +143,13 @@ std::string round_trip(int port, const wire_request& w, pid_t server, std::vecto
   }
   if (w.close_write) ::shutdown(fd, SHUT_WR);
   if (w.stop_server) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2000));
     ::kill(server, SIGTERM);
   }
   std::string out;
   char buf[65536];
   pollfd p{fd, POLLIN, 0};
-  while (::poll(&p, 1, 10000) > 0) {
+  while (::poll(&p, 1, 30000) > 0) {
     const ssize_t k = ::recv(fd, buf, sizeof buf, 0);
     if (k <= 0) break;
     out.append(buf, static_cast<std::size_t>(k));

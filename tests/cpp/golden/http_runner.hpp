@@ -7,7 +7,7 @@
 // the head lines alone (no blank line, nothing added), "X-Golden-Close-Write: yes" half-closes the
 // connection after sending (truncated requests), "X-Golden-Keep-Open: yes" reads only the
 // response head and keeps the connection open to the end (an SSE stream), and
-// "X-Golden-Stop-Server: yes" sends SIGTERM to the fixture 300 ms after sending the request. Each
+// "X-Golden-Stop-Server: yes" sends SIGTERM to the fixture 2 s after sending the request. Each
 // request goes on its own connection; the expected server section has one line per request:
 // "STATUS" or "STATUS BODY" (an SSE body is the array of its data messages). Thread-safety: none
 // needed; each call runs one fixture process.

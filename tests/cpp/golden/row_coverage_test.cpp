@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -24,7 +25,7 @@ struct doc_row {
   std::string code;      ///< "-32600", or text such as "handler's" (any code)
   std::string category;  ///< T rows: "invalid_arguments", or text such as "the error's" (any)
   std::string message;   ///< the template cell, with `code spans` holding the template text
-  std::string http;      ///< H rows: the HTTP status ("413")
+  std::string http;      ///< the HTTP status when it does not depend on the era ("413")
 };
 
 void PrintTo(const doc_row& r, std::ostream* os) { *os << r.id; }
@@ -57,6 +58,14 @@ int column(const std::vector<std::string>& header, std::initializer_list<const c
   return -1;
 }
 
+// "413", or "413 / 413" when both eras agree; "" when the status depends on the era.
+std::string http_status(const std::string& cell) {
+  const auto slash = cell.find(" / ");
+  if (slash == std::string::npos) return cell;
+  const std::string legacy = cell.substr(0, slash);
+  return legacy == cell.substr(slash + 3) ? legacy : "";
+}
+
 std::vector<doc_row> documented_rows() {
   std::ifstream doc(fs::path(MCPCXX_SOURCE_DIR) / "docs" / "error-model.md");
   static const std::regex id_re("^[PTH][0-9]+[a-z]*$");
@@ -75,7 +84,8 @@ std::vector<doc_row> documented_rows() {
     rows.push_back({c[0], at(column(header, {"Code", "JSON-RPC code"})),
                     at(column(header, {"category", "Category"})),
                     at(column(header, {"Message template", "Text template", "Body message template",
-                                       "Message", "Text"}))});
+                                       "Message", "Text"})),
+                    http_status(at(column(header, {"HTTP", "HTTP legacy / modern"})))});
   }
   return rows;
 }
@@ -153,7 +163,7 @@ std::vector<transcript> transcripts() {
 class row_coverage : public ::testing::TestWithParam<doc_row> {};
 
 // A stdio reply, a batch of them, or an HTTP exchange {"status", "body"} whose status must be the
-// row's (H rows) and whose body holds the reply.
+// row's (when the row has one status for both eras) and whose body holds the reply.
 bool entry_shows_row(const json& entry, const doc_row& row) {
   json body = entry;
   if (entry.is_object() && entry.contains("status")) {
@@ -170,9 +180,22 @@ bool transcript_shows_row(const transcript& t, const doc_row& row) {
                      [&](const json& e) { return entry_shows_row(e, row); });
 }
 
+// Rows no transcript can show, and why (tests/golden/README.md). A listed row that a transcript
+// names fails the test, so the list cannot go stale.
+const std::map<std::string, std::string>& rows_without_transcript() {
+  static const std::map<std::string, std::string> m = {
+      {"H16",
+       "a request arriving while the server stops needs a pipelined or keep-alive connection; "
+       "the listener closes at once and the runners send one request per connection"},
+      {"H26", "the transport's own handling throwing is a server bug no request can provoke"},
+      {"P3b", "an allocation failure while parsing cannot be provoked from a transcript"}};
+  return m;
+}
+
 // Every transcript that names the row must show it, and at least one must name it.
 TEST_P(row_coverage, a_transcript_names_the_row_and_asserts_its_code_and_message) {
   const doc_row& row = GetParam();
+  const auto exempt = rows_without_transcript().find(row.id);
   int naming = 0;
   for (const auto& t : transcripts()) {
     if (!t.pending.empty() || std::find(t.rows.begin(), t.rows.end(), row.id) == t.rows.end())
@@ -182,6 +205,10 @@ TEST_P(row_coverage, a_transcript_names_the_row_and_asserts_its_code_and_message
         << fs::path(t.path).filename().string() << " names row " << row.id
         << " but none of its expected replies has code " << row.code << " / category "
         << row.category << " with a message matching " << row.message;
+  }
+  if (exempt != rows_without_transcript().end()) {
+    ASSERT_EQ(naming, 0) << row.id << " now has a transcript: drop it from rows_without_transcript";
+    GTEST_SKIP() << row.id << " has no transcript: " << exempt->second;
   }
   EXPECT_GT(naming, 0) << "no transcript names row " << row.id << " in its rows: line";
 }

@@ -253,11 +253,13 @@ namespace {
 
 bool is_notification(const json& m) { return m.is_object() && m.contains("method"); }
 
+// Values compare as their serialization, so 1 and 1.0 differ as they do on the wire.
+bool same(const json& a, const json& b) { return normalize(a).dump() == normalize(b).dump(); }
+
 // Removes from `pool` the first value equal to `want` after normalization; false when none.
 bool take(std::vector<json>& pool, const json& want) {
-  const json n = normalize(want);
   for (auto it = pool.begin(); it != pool.end(); ++it) {
-    if (normalize(*it) == n) {
+    if (same(*it, want)) {
       pool.erase(it);
       return true;
     }
@@ -292,7 +294,7 @@ std::string compare(const std::vector<json>& expected, const std::vector<json>& 
   for (std::size_t i = 0; i < std::max(want_notes.size(), got_notes.size()); ++i) {
     if (i >= got_notes.size()) return "missing notification " + normalize(want_notes[i]).dump();
     if (i >= want_notes.size()) return "unexpected notification " + normalize(got_notes[i]).dump();
-    if (normalize(want_notes[i]) != normalize(got_notes[i])) {
+    if (!same(want_notes[i], got_notes[i])) {
       return "notification #" + std::to_string(i) + "\n  expected " +
              normalize(want_notes[i]).dump() + "\n  actual   " + normalize(got_notes[i]).dump();
     }

@@ -153,6 +153,20 @@ TEST(HttpHostileInput, NumberBeyondDoubleRangeIsACodecErrorInBothEras) {
   expect_still_serving(f.port());
 }
 
+TEST(HttpHostileInput, MessageOverTheCodecLimitIs413FromItsRow) {
+  server_options so;
+  so.limits.max_message_bytes = 256;  // below the transport's max_body_bytes
+  http_fixture f({}, so);
+  client c(f.port());
+  auto r = modern_call(8, "echo", {{"text", std::string(1000, 'x')}});
+  reply a = c.post(r.body, r.headers);
+  EXPECT_EQ(a.status, 413) << "P3's HTTP column: " << a.body;
+  EXPECT_TRUE(json_error_body(a));
+  EXPECT_EQ(a.json_body()["error"]["code"], -32600);
+  EXPECT_EQ(a.json_body()["id"], 8) << "the id is echoed when it can be read";
+  expect_still_serving(f.port());
+}
+
 /// Collects one http_endpoint response (written from engine threads).
 struct collected_reply : http_response_sink {
   std::mutex lock;

@@ -115,7 +115,8 @@ TEST(HttpModern, McpParamHeadersFollowXMcpHeader) {
            {{{"region", "eu"}}, {"Mcp-Param-Region: us"}},  // mismatch
            {{{"region", "eu"}, {"count", 2}}, {"Mcp-Param-Region: eu", "Mcp-Param-Count: 3"}},
            {{{"count", 2}}, {"Mcp-Param-Count: 2", "Mcp-Param-Region: eu"}},  // absent arg
-           {{{"region", "eu"}}, {"Mcp-Param-Region: =?base64?ZXU?="}}}) {     // bad padding
+           {{{"region", "eu"}}, {"Mcp-Param-Region: =?base64?ZXU?="}},        // bad padding
+           {{{"region", "eu"}}, {"Mcp-Param-Region: eu", "Mcp-Param-Color: red"}}}) {  // undeclared
     reply r = call(bad.first, bad.second);
     EXPECT_EQ(r.status, 400) << bad.first.dump() << " " << r.body;
     EXPECT_EQ(r.json_body()["error"]["code"], -32020);

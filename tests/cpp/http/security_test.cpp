@@ -119,6 +119,7 @@ TEST(HttpAuth, AVerifierThatThrowsGetsA500WithAReferenceAndTheDetailIsLogged) {
   auto at = message.find("ERR-");
   ASSERT_NE(at, std::string::npos) << message;
   std::string ref = message.substr(at, 12);
+  EXPECT_EQ(r.json_body()["error"]["data"]["reference"], ref) << "H26 carries its reference";
   std::lock_guard g(f.probe->lock);
   bool logged = false;
   for (const auto& line : f.probe->log_lines) {

@@ -28,6 +28,9 @@ TEST(NeverThrows, NumberBeyondDoubleRangeIsAParseErrorWithTheId) {
     EXPECT_EQ(m.id, request_id{std::int64_t{7}});
     EXPECT_NE(m.error.message.find(number), std::string::npos) << m.error.message;
     EXPECT_NE(m.error.message.find("outside the range"), std::string::npos) << m.error.message;
+    EXPECT_NE(m.error.message.find("near byte " + std::to_string(text.find(number)) + " "),
+              std::string::npos)
+        << "the offset is where the number starts: " << m.error.message;
   }
 }
 

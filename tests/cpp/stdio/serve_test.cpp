@@ -171,7 +171,25 @@ TEST_F(Serve, OverlongLineIsRejectedWithoutStoppingTheStream) {
   EXPECT_EQ(e.at("error").at("code"), -32600) << e;
   EXPECT_TRUE(e.at("id").is_null());
   EXPECT_EQ(e.at("error").at("message"),
-            "Message exceeds the maximum size of 512 bytes; send smaller messages.");
+            "Invalid request: the message exceeds the maximum size of 512 bytes; send smaller "
+            "messages.");
+  EXPECT_EQ(reply().at("id"), 10);
+  EXPECT_EQ(finish(), 0);
+}
+
+TEST_F(Serve, ModeratelyOversizedMessageIsAnsweredByTheCodecWithItsId) {
+  make_server(256);
+  start();
+  send(R"({"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":")" + std::string(300, 'x') +
+       "\"}}\n");
+  send(R"({"jsonrpc":"2.0","id":10,"method":"ping"})"
+       "\n");
+  const json e = reply();
+  EXPECT_EQ(e.at("error").at("code"), -32600) << e;
+  EXPECT_EQ(e.at("id"), 9) << "within twice the limit the codec reads the id (P3)";
+  EXPECT_NE(e.at("error").at("message").get<std::string>().find("exceeds the maximum size of 256"),
+            std::string::npos)
+      << e;
   EXPECT_EQ(reply().at("id"), 10);
   EXPECT_EQ(finish(), 0);
 }

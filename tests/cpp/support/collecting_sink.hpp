@@ -67,7 +67,7 @@ struct harness {
   std::shared_ptr<collecting_sink> sink = std::make_shared<collecting_sink>();
   session s;
   explicit harness(server& srv, bool inline_dispatch = true)
-      : s(srv.open_session(sink, {transport_kind::in_process, inline_dispatch})) {}
+      : s(srv.open_session(sink, {.inline_dispatch = inline_dispatch})) {}
   /// Sends `frame` and returns the last frame received (the reply, for inline requests).
   json roundtrip(const std::string& frame) {
     const std::size_t before = sink->frames().size();

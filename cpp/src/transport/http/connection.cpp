@@ -1,7 +1,5 @@
 #include "transport/http/connection.hpp"
 
-#include "mcpcxx/error_codes.hpp"
-
 namespace mcpcxx::http {
 
 namespace {
@@ -81,7 +79,7 @@ void connection::on_read(const asio::error_code& ec, std::size_t n) {
   }
   if (ec) {
     if (phase_ != phase::busy && parser_.started() && parser_.finish() == parse_state::error) {
-      fail_request(parser_.failure().status, parser_.failure().message);
+      reject_request(parser_.failure().what);
     } else {
       close();
     }
@@ -98,7 +96,7 @@ void connection::process() {
     parse_state st = parser_.feed(pending_.data(), pending_.size(), used);
     pending_.erase(0, used);
     if (st == parse_state::error) {
-      fail_request(parser_.failure().status, parser_.failure().message);
+      reject_request(parser_.failure().what);
       return;
     }
     if (st == parse_state::complete) {
@@ -122,10 +120,9 @@ void connection::dispatch_request() {
   endpoint_.handle(std::move(req), ch);  // never throws
 }
 
-void connection::fail_request(int status, const std::string& message) {
+void connection::reject_request(const problem& p) {
   arm_timer(phase::busy);
-  response r = error_response(status, error_code::invalid_request, message);
-  enqueue(serialize(r, false));
+  enqueue(serialize(row_response(p), false));
   close_after_write_ = true;
 }
 
@@ -241,9 +238,7 @@ void connection::on_timer() {
       break;
     case phase::head:
     case phase::body:
-      fail_request(408,
-                   "Request timeout: the request did not arrive completely in time; send "
-                   "the whole request promptly");
+      reject_request({mcpcxx::wire::situation::H25_request_timeout});
       break;
     case phase::busy:
       if (streaming_) {

@@ -68,7 +68,8 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
   void on_read(const asio::error_code& ec, std::size_t n);
   void process();
   void dispatch_request();
-  void fail_request(int status, const std::string& message);
+  /// Answers a request the parser or a timer refused, then closes the connection.
+  void reject_request(const problem& p);
   void enqueue(std::string bytes);
   void do_write();
   void on_write(const asio::error_code& ec);

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 
-#include "mcpcxx/error_codes.hpp"
-
 #include "engine/server_log.hpp"
 #include "transport/http/security.hpp"
+#include "wire/era.hpp"
 
 namespace mcpcxx::http {
 
@@ -13,9 +12,7 @@ namespace {
 
 constexpr std::string_view k_metadata_path = "/.well-known/oauth-protected-resource";
 
-response plain_error(int status, std::string_view message) {
-  return error_response(status, error_code::invalid_request, message);
-}
+using mcpcxx::wire::situation;
 
 std::string quoted_list(const std::vector<std::string>& items) {
   std::string out;
@@ -45,24 +42,18 @@ void endpoint::handle(request&& req, const std::shared_ptr<reply_channel>& out) 
     const std::string ref = detail::server_log::new_reference();
     detail::server_log(ctx_->srv.options().log_writer)
         .write("error", "http_request_failed", {{"reference", ref}, {"detail", e.what()}});
-    out->send(error_response(500, error_code::internal_error,
-                             "Internal error (reference " + ref +
-                                 "); retry once and report the reference if it persists"));
+    out->send(row_response({situation::H26_handler_crashed, {{"reference", ref}}}));
   }
 }
 
 void endpoint::route(request& req, const std::shared_ptr<reply_channel>& out) {
   ++ctx_->requests;
   if (!host_allowed(ctx_->origins, req.header("host"))) {
-    out->send(plain_error(403,
-                          "Forbidden: the Host header is not an allowed host for this "
-                          "server (DNS rebinding protection)"));
+    out->send(row_response({situation::H1_host_forbidden}));
     return;
   }
   if (!origin_allowed(ctx_->origins, req.header("origin"))) {
-    out->send(plain_error(403,
-                          "Forbidden: the Origin header is not an allowed origin for this "
-                          "server"));
+    out->send(row_response({situation::H2_origin_forbidden}));
     return;
   }
   std::string_view path = req.path();
@@ -71,20 +62,20 @@ void endpoint::route(request& req, const std::shared_ptr<reply_channel>& out) {
   } else if (ctx_->opts.auth && path.substr(0, k_metadata_path.size()) == k_metadata_path) {
     handle_metadata(req, out);
   } else {
-    out->send(plain_error(404, "Not found: the MCP endpoint is " + ctx_->opts.path));
+    out->send(row_response({situation::H3_path_not_found, {{"path", ctx_->opts.path}}}));
   }
 }
 
 void endpoint::handle_mcp(request& req, const std::shared_ptr<reply_channel>& out) {
   if (ctx_->stopping.load()) {
-    out->send(plain_error(503, "Service unavailable: the server is shutting down"));
+    out->send(row_response({situation::H16_shutting_down}));
     return;
   }
   if (req.method == "POST") return handle_post(req, out);
   if (req.method == "GET") return handle_get(req, out);
   if (req.method == "DELETE") return handle_delete(req, out);
-  response r = plain_error(405, "Method not allowed: the MCP endpoint accepts POST" +
-                                    std::string(ctx_->opts.legacy ? ", GET and DELETE" : ""));
+  response r = row_response({ctx_->opts.legacy ? situation::H4_method_not_allowed
+                                               : situation::H4a_method_not_allowed_modern_only});
   r.headers.emplace_back("Allow", ctx_->opts.legacy ? "POST, GET, DELETE" : "POST");
   out->send(r);
 }
@@ -120,8 +111,7 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
     challenge += ", error_description=\"" + d + "\"";
   }
   response r =
-      plain_error(scope ? 403 : 401, scope ? "Forbidden: the access token lacks a required scope"
-                                           : "Unauthorized: send a valid bearer access token");
+      row_response({scope ? situation::H20_insufficient_scope : situation::H19_unauthorized});
   r.headers.emplace_back("WWW-Authenticate", challenge);
   result.rejection = std::move(r);
   return result;
@@ -129,7 +119,7 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
 
 void endpoint::handle_metadata(const request& req, const std::shared_ptr<reply_channel>& out) {
   if (req.method != "GET") {
-    response r = plain_error(405, "Method not allowed: the metadata document accepts GET");
+    response r = row_response({situation::H7_metadata_method_not_allowed});
     r.headers.emplace_back("Allow", "GET");
     out->send(r);
     return;
@@ -149,16 +139,12 @@ std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const
                                                        std::optional<response>& error) {
   const std::string* sid = req.header("mcp-session-id");
   if (sid == nullptr || sid->empty()) {
-    error = plain_error(400,
-                        "Bad Request: the Mcp-Session-Id header is required; send "
-                        "initialize first, or use 2026-07-28 per-request _meta");
+    error = row_response({situation::H13_session_id_missing});
     return nullptr;
   }
   auto s = ctx_->sessions.find(*sid);
   if (!s || s->principal_key() != principal_key(principal)) {
-    error = plain_error(404,
-                        "Session not found: it expired or was terminated; send initialize "
-                        "to start a new session");
+    error = row_response({situation::H14_session_not_found});
     return nullptr;
   }
   if (auto e = check_legacy_version(req, *s)) {
@@ -176,17 +162,16 @@ std::optional<response> endpoint::check_legacy_version(const request& req, http_
   // version is the one list to compare with.
   std::string negotiated = s.engine().negotiated_version();
   if (negotiated.empty() || *pv != negotiated) {
-    return plain_error(400, "Bad Request: unsupported MCP-Protocol-Version \"" +
-                                printable_header(*pv) + "\"; this session negotiated \"" +
-                                negotiated + "\"");
+    return row_response({situation::H15_session_version_mismatch,
+                         {{"version", printable_header(*pv)}, {"negotiated", negotiated}}});
   }
   return std::nullopt;
 }
 
 void endpoint::handle_delete(request& req, const std::shared_ptr<reply_channel>& out) {
   const std::string* pv = req.header("mcp-protocol-version");
-  if (!ctx_->opts.legacy || (pv != nullptr && *pv == k_modern_version)) {
-    response r = plain_error(405, "Method not allowed: 2026-07-28 has no sessions to delete");
+  if (!ctx_->opts.legacy || (pv != nullptr && mcpcxx::wire::is_modern_version(*pv))) {
+    response r = row_response({situation::H6_delete_on_modern});
     r.headers.emplace_back("Allow", "POST");
     return out->send(r);
   }

@@ -21,9 +21,9 @@ struct auth_outcome {
   json principal = nullptr;
 };
 
-/// Checks modern SEP-2243 headers against the body; the -32020 message when they disagree.
-std::optional<std::string> check_modern_headers(transport_context& ctx, const request& req,
-                                                const jsonrpc::message& msg);
+/// Checks modern SEP-2243 headers against the body; the -32020 row when they disagree.
+std::optional<problem> check_modern_headers(transport_context& ctx, const request& req,
+                                            const jsonrpc::message& msg);
 
 /// The request handler for one http_server.
 class endpoint {

@@ -1,41 +1,10 @@
 #include "transport/http/exchange.hpp"
 
-#include "mcpcxx/error_codes.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx::http {
 
-int status_for_situation(std::string_view situation, bool modern) {
-  // Until the situation table lands this mirrors the HTTP column of docs/error-model.md as the
-  // transport applies it; it is replaced by the table's lookup.
-  if (situation.empty()) return 200;
-  if (situation == "P1" || situation == "P4" || situation == "P5") return 400;
-  if (!modern) return 200;
-  if (situation == "P8" || situation == "P9" || situation == "P10") return 404;
-  if (situation == "P11" || situation == "P12" || situation == "P13") return 400;
-  return 200;
-}
-
-int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, bool batch) {
-  if (frame.find("\"error\"") == std::string_view::npos) return 200;
-  json reply = json::parse(frame, nullptr, false);
-  if (!reply.is_object() || !reply.contains("error") || !reply["error"].is_object()) return 200;
-  const json& code_j = reply["error"].value("code", json(nullptr));
-  if (!code_j.is_number_integer()) return 200;
-  int code = code_j.get<int>();
-  namespace ec = error_code;
-  if (code == ec::parse_error) return 400;
-  // -32600 from the engine: batch misuse is a malformed body; a reused id or a second
-  // initialize is an ordinary JSON-RPC error on a well-formed request.
-  if (code == ec::invalid_request) return batch ? 400 : 200;
-  if (!modern) return 200;
-  if (code == ec::method_not_found) return 404;
-  if (code == ec::header_mismatch || code == ec::missing_required_client_capability ||
-      code == ec::unsupported_protocol_version) {
-    return 400;
-  }
-  if (code == ec::invalid_params && meta_incomplete) return 400;
-  return 200;
-}
+using mcpcxx::wire::situation;
 
 post_exchange::post_exchange(std::shared_ptr<transport_context> ctx,
                              std::shared_ptr<reply_channel> out, exchange_setup setup,
@@ -54,13 +23,7 @@ post_exchange::~post_exchange() {
     out_->end_stream();
   } else if (setup_.modern) {
     // A stateless request is only cancelled by its own disconnect (already finished) or by stop.
-    response r;
-    r.status = 503;
-    r.body = jsonrpc::serialize_error(
-        setup_.id,
-        {error_code::internal_error,
-         "Service unavailable: the server stopped before the request finished; retry", nullptr});
-    out_->send(r);
+    out_->send(row_response({situation::H18_stopped_before_reply}, setup_.id, true));
   } else {
     response r;
     r.status = 204;
@@ -110,25 +73,17 @@ bool post_exchange::register_session_locked(bool initialized) {
   if (ctx_->sessions.insert(setup_.legacy)) return true;
   setup_.legacy->engine().shutdown(std::chrono::milliseconds(0));
   setup_.legacy.reset();
-  out_->send(error_response(503, error_code::internal_error,
-                            "Service unavailable: too many sessions; retry later"));
+  out_->send(row_response({situation::H17_too_many_sessions}, setup_.id));
   finish_locked();
   return false;
 }
 
 void post_exchange::send(std::string frame, frame_kind kind) {
-  bool succeeded = false;
-  int status = 200;
-  if (kind == frame_kind::response) {
-    json reply = json::parse(frame, nullptr, false);
-    succeeded = reply.is_object() && reply.contains("result");
-    status = status_for_reply(frame, setup_.modern, setup_.meta_incomplete, setup_.batch);
-  }
-  deliver(std::move(frame), kind, status, succeeded);
+  send_frame(std::move(frame), {kind, {}, setup_.modern});
 }
 
 void post_exchange::send_frame(std::string frame, const frame_info& info) {
-  deliver(std::move(frame), info.kind, status_for_situation(info.situation, info.modern),
+  deliver(std::move(frame), info.kind, mcpcxx::wire::http_status(info.situation, info.modern),
           info.situation.empty());
 }
 

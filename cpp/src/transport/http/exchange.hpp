@@ -18,20 +18,9 @@
 
 namespace mcpcxx::http {
 
-/// The HTTP status of a final reply reporting error-model row `situation` (empty: a result)
-/// in the given era.
-int status_for_situation(std::string_view situation, bool modern);
-
-/// Transitional: the status of a final reply delivered through plain send(), read back from the
-/// frame, for as long as the engine still bypasses send_frame(). `meta_incomplete`: the modern
-/// request lacked a required _meta field, so its -32602 is a 400; `batch`: the body was an array.
-int status_for_reply(std::string_view frame, bool modern, bool meta_incomplete, bool batch);
-
 /// What an exchange needs to know about its request.
 struct exchange_setup {
   bool modern = false;
-  bool meta_incomplete = false;
-  bool batch = false;
   jsonrpc::request_id id;
   std::shared_ptr<http_session> legacy;  ///< the session (legacy), also set for initialize
   bool initialize = false;               ///< insert `legacy` into the table on success
@@ -47,9 +36,9 @@ class post_exchange : public frame_sink, public std::enable_shared_from_this<pos
 
   /// Registers with the context and the disconnect hook; call before session.receive().
   void begin();
-  /// Transitional path for frames sent without facts (status read back from the frame).
+  /// A frame without a row (a result or notification): answered 200.
   void send(std::string frame, frame_kind kind) override;
-  /// The engine's path: the status comes from the frame's row.
+  /// The engine's path: the HTTP status comes from the frame's row (frame_info::situation).
   void send_frame(std::string frame, const frame_info& info) override;
 
  private:

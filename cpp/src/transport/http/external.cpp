@@ -8,7 +8,6 @@
 #include <stdexcept>
 #include <thread>
 
-#include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/http.hpp"
 
 #include "transport/http/context.hpp"
@@ -168,10 +167,8 @@ std::shared_ptr<http_exchange> http_endpoint::handle(http_request_data data,
   auto channel = std::make_shared<http::reply_channel>(target, 1, true);
   target->channel_ = channel;
   if (data.body.size() > impl_->ctx->opts.max_body_bytes) {
-    channel->send(http::error_response(413, error_code::invalid_request,
-                                       "Request body too large: it exceeds the limit of " +
-                                           std::to_string(impl_->ctx->opts.max_body_bytes) +
-                                           " bytes"));
+    channel->send(http::row_response(
+        {wire::situation::H21a_body_too_large, {{"limit", impl_->ctx->opts.max_body_bytes}}}));
     return target;
   }
   http::request req;

@@ -1,18 +1,15 @@
 // GET on the MCP endpoint (legacy sessions only): the session's server-initiated SSE stream, and
 // resumption of any of its streams with Last-Event-ID from the bounded replay buffer.
-#include "mcpcxx/error_codes.hpp"
-
 #include "transport/http/endpoint.hpp"
 #include "transport/http/security.hpp"
+#include "wire/era.hpp"
 
 namespace mcpcxx::http {
 
 namespace {
 
 response not_allowed_modern() {
-  response r = error_response(405, error_code::invalid_request,
-                              "Method not allowed: 2026-07-28 has no GET stream; POST each "
-                              "request (use subscriptions/listen for notifications)");
+  response r = row_response({mcpcxx::wire::situation::H5_get_on_modern});
   r.headers.emplace_back("Allow", "POST");
   return r;
 }
@@ -36,13 +33,11 @@ void guard_stream(const std::shared_ptr<http_session>& s,
 
 void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& out) {
   const std::string* pv = req.header("mcp-protocol-version");
-  if (!ctx_->opts.legacy || (pv != nullptr && *pv == k_modern_version)) {
+  if (!ctx_->opts.legacy || (pv != nullptr && mcpcxx::wire::is_modern_version(*pv))) {
     return out->send(not_allowed_modern());
   }
   if (!accepts(req.header("accept"), "text/event-stream")) {
-    return out->send(error_response(406, error_code::invalid_request,
-                                    "Not acceptable: a GET stream needs Accept: "
-                                    "text/event-stream"));
+    return out->send(row_response({mcpcxx::wire::situation::H9_get_not_acceptable}));
   }
   auto auth = authorize(req, {}, {});
   if (auth.rejection) return out->send(*auth.rejection);
@@ -54,9 +49,7 @@ void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& ou
   if (last != nullptr) {
     auto pos = parse_event_id(*last);
     if (!pos) {
-      return out->send(error_response(400, error_code::invalid_request,
-                                      "Bad Request: Last-Event-ID is not an event id of this "
-                                      "session; open a GET stream without it"));
+      return out->send(row_response({mcpcxx::wire::situation::H11_bad_last_event_id}));
     }
     if (pos->stream != 0) {
       out->open_stream(200, headers);
@@ -65,9 +58,7 @@ void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& ou
     }
   }
   if (last == nullptr && s->get_open()) {
-    return out->send(error_response(409, error_code::invalid_request,
-                                    "Conflict: this session already has an open GET stream; "
-                                    "close it or resume with Last-Event-ID"));
+    return out->send(row_response({mcpcxx::wire::situation::H12_get_stream_conflict}));
   }
   // The head goes first so that replayed events follow it on the wire.
   out->open_stream(200, headers);

@@ -12,6 +12,8 @@ namespace mcpcxx::http {
 
 namespace {
 
+using mcpcxx::wire::situation;
+
 constexpr std::string_view k_version_key = "io.modelcontextprotocol/protocolVersion";
 
 std::string lower(std::string_view s) {
@@ -23,22 +25,19 @@ std::string lower(std::string_view s) {
 
 // Reads one header that must appear at most once; sets `error` for duplicates or bad values.
 std::optional<std::string> single(const request& req, std::string_view name,
-                                  std::string_view display, std::optional<std::string>& error) {
+                                  std::string_view display, std::optional<problem>& error) {
   std::size_t n = req.header_count(name);
   if (n == 0) return std::nullopt;
   if (n > 1) {
-    error = "Header mismatch: " + std::string(display) + " appears more than once";
+    error = problem{situation::H29_header_repeated, {{"header", display}}};
     return std::nullopt;
   }
   auto decoded = decode_header_value(*req.header(name));
-  if (!decoded) {
-    error = "Header mismatch: " + std::string(display) +
-            " has invalid characters or bad base64; encode non-ASCII values as =?base64?...?=";
-  }
+  if (!decoded) error = problem{situation::H30_header_bad_encoding, {{"header", display}}};
   return decoded;
 }
 
-std::optional<std::string> check_name(const request& req, const jsonrpc::message& msg) {
+std::optional<problem> check_name(const request& req, const jsonrpc::message& msg) {
   const char* field = msg.method == "resources/read" ? "uri" : "name";
   if (msg.method != "tools/call" && msg.method != "resources/read" && msg.method != "prompts/get") {
     return std::nullopt;
@@ -46,14 +45,12 @@ std::optional<std::string> check_name(const request& req, const jsonrpc::message
   if (!msg.params.is_object() || !msg.params.contains(field) || !msg.params[field].is_string()) {
     return std::nullopt;  // the engine reports the malformed params
   }
-  std::optional<std::string> error;
+  std::optional<problem> error;
   auto value = single(req, "mcp-name", "Mcp-Name", error);
   if (error) return error;
   const auto& body = msg.params[field].get_ref<const std::string&>();
-  if (!value) return "Header mismatch: the Mcp-Name header is required for " + msg.method;
-  if (*value != body) {
-    return "Header mismatch: Mcp-Name does not match params." + std::string(field) + " in the body";
-  }
+  if (!value) return problem{situation::H35_name_header_missing, {{"method", msg.method}}};
+  if (*value != body) return problem{situation::H36_name_header_mismatch, {{"field", field}}};
   return std::nullopt;
 }
 
@@ -80,8 +77,33 @@ const json* argument_at(const json& args, const std::vector<std::string>& path) 
   return cur->is_null() ? nullptr : cur;
 }
 
-std::optional<std::string> check_params(transport_context& ctx, const request& req,
-                                        const jsonrpc::message& msg) {
+// "mcp-param-region" -> "Mcp-Param-Region" (names arrive lower-cased; they are case-insensitive).
+std::string display_name(std::string_view lowered) {
+  std::string out(lowered);
+  bool start = true;
+  for (char& c : out) {
+    if (start) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    start = c == '-';
+  }
+  return out;
+}
+
+// An Mcp-Param-* header the tool's schema does not declare: it names no argument of the body.
+std::optional<std::string> undeclared_param_header(const request& req,
+                                                   const std::vector<param_header>& declared) {
+  constexpr std::string_view prefix = "mcp-param-";
+  for (const auto& [name, value] : req.headers) {
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    std::string_view suffix = std::string_view(name).substr(prefix.size());
+    bool known = std::any_of(declared.begin(), declared.end(),
+                             [&](const param_header& h) { return lower(h.name) == suffix; });
+    if (!known) return display_name(name);
+  }
+  return std::nullopt;
+}
+
+std::optional<problem> check_params(transport_context& ctx, const request& req,
+                                    const jsonrpc::message& msg) {
   if (msg.method != "tools/call" || !msg.params.is_object() || !msg.params.contains("name") ||
       !msg.params["name"].is_string()) {
     return std::nullopt;
@@ -90,19 +112,22 @@ std::optional<std::string> check_params(transport_context& ctx, const request& r
   if (!schema) return std::nullopt;  // the engine answers the unknown tool
   auto headers = collect_param_headers(*schema);
   json args = msg.params.value("arguments", json::object());
+  if (auto stray = undeclared_param_header(req, headers)) {
+    return problem{situation::H37_param_header_without_argument, {{"header", *stray}}};
+  }
   for (const auto& h : headers) {
     std::string display = "Mcp-Param-" + h.name;
-    std::optional<std::string> error;
+    std::optional<problem> error;
     auto value = single(req, "mcp-param-" + lower(h.name), display, error);
     if (error) return error;
     const json* arg = argument_at(args, h.path);
     if (arg == nullptr && value) {
-      return "Header mismatch: " + display + " is present but the argument is not in the body";
+      return problem{situation::H37_param_header_without_argument, {{"header", display}}};
     }
     if (arg == nullptr) continue;
-    if (!value) return "Header mismatch: the " + display + " header is required for this call";
+    if (!value) return problem{situation::H38_param_header_missing, {{"header", display}}};
     if (!same_value(*value, *arg, h.type)) {
-      return "Header mismatch: " + display + " does not match the argument in the body";
+      return problem{situation::H39_param_header_mismatch, {{"header", display}}};
     }
   }
   return std::nullopt;
@@ -110,27 +135,24 @@ std::optional<std::string> check_params(transport_context& ctx, const request& r
 
 }  // namespace
 
-std::optional<std::string> check_modern_headers(transport_context& ctx, const request& req,
-                                                const jsonrpc::message& msg) {
-  std::optional<std::string> error;
+std::optional<problem> check_modern_headers(transport_context& ctx, const request& req,
+                                            const jsonrpc::message& msg) {
+  std::optional<problem> error;
   auto version = single(req, "mcp-protocol-version", "MCP-Protocol-Version", error);
   if (error) return error;
-  if (!version) return "Header mismatch: the MCP-Protocol-Version header is required";
+  if (!version) return problem{situation::H31_version_header_missing};
   if (msg.params.is_object() && msg.params.contains("_meta") && msg.params["_meta"].is_object()) {
     const json& meta = msg.params["_meta"];
     auto it = meta.find(k_version_key);
     if (it != meta.end() && it->is_string() && *version != it->get_ref<const std::string&>()) {
-      return "Header mismatch: MCP-Protocol-Version does not match params._meta[\"" +
-             std::string(k_version_key) + "\"]";
+      return problem{situation::H32_version_header_mismatch};
     }
   }
   auto method = single(req, "mcp-method", "Mcp-Method", error);
   if (error) return error;
   bool is_request = msg.kind == jsonrpc::message_kind::request;
-  if (!method && is_request) return "Header mismatch: the Mcp-Method header is required";
-  if (method && *method != msg.method) {
-    return "Header mismatch: Mcp-Method does not match the method in the body";
-  }
+  if (!method && is_request) return problem{situation::H33_method_header_missing};
+  if (method && *method != msg.method) return problem{situation::H34_method_header_mismatch};
   if (!is_request) return std::nullopt;
   if (auto e = check_name(req, msg)) return e;
   return check_params(ctx, req, msg);

@@ -7,6 +7,8 @@
 
 namespace mcpcxx::http {
 
+using mcpcxx::wire::situation;
+
 namespace {
 
 std::string lower(std::string s) {
@@ -51,8 +53,8 @@ struct request_parser::callbacks {
   static int head_grow(request_parser& s, std::size_t n) {
     s.head_bytes_ += n;
     if (s.head_bytes_ > s.limits_.max_header_bytes) {
-      return s.fail(431, "Request header fields too large: the request line and headers exceed " +
-                             std::to_string(s.limits_.max_header_bytes) + " bytes");
+      return s.fail(
+          {situation::H22_header_bytes_too_large, {{"limit", s.limits_.max_header_bytes}}});
     }
     return 0;
   }
@@ -83,9 +85,8 @@ struct request_parser::callbacks {
     s.current_.method = llhttp_method_name(static_cast<llhttp_method_t>(p->method));
     s.current_.keep_alive = llhttp_should_keep_alive(p) != 0;
     if ((p->flags & F_CONTENT_LENGTH) != 0 && p->content_length > s.limits_.max_body_bytes) {
-      return s.fail(413, "Request body too large: Content-Length " +
-                             std::to_string(p->content_length) + " exceeds the limit of " +
-                             std::to_string(s.limits_.max_body_bytes) + " bytes");
+      return s.fail({situation::H21_content_length_too_large,
+                     {{"length", p->content_length}, {"limit", s.limits_.max_body_bytes}}});
     }
     s.in_body_ = true;
     const std::string* expect = s.current_.header("expect");
@@ -95,8 +96,7 @@ struct request_parser::callbacks {
   static int on_body(llhttp_t* p, const char* at, std::size_t n) {
     auto& s = self(p);
     if (s.current_.body.size() + n > s.limits_.max_body_bytes) {
-      return s.fail(413, "Request body too large: it exceeds the limit of " +
-                             std::to_string(s.limits_.max_body_bytes) + " bytes");
+      return s.fail({situation::H21a_body_too_large, {{"limit", s.limits_.max_body_bytes}}});
     }
     s.current_.body.append(at, n);
     return 0;
@@ -136,15 +136,16 @@ request_parser::request_parser(parser_limits limits)
 
 request_parser::~request_parser() = default;
 
-int request_parser::fail(int status, std::string message) {
-  failure_ = {status, std::move(message)};
+int request_parser::fail(problem p) {
+  failure_.status = mcpcxx::wire::http_status(p.which, false);
+  failure_.message = mcpcxx::wire::render_text(p.which, p.args);
+  failure_.what = std::move(p);
   return -1;
 }
 
 int request_parser::push_header() {
   if (current_.headers.size() >= limits_.max_headers) {
-    return fail(431, "Request header fields too large: more than " +
-                         std::to_string(limits_.max_headers) + " header fields");
+    return fail({situation::H22a_too_many_headers, {{"limit", limits_.max_headers}}});
   }
   current_.headers.emplace_back(lower(std::move(field_)), std::string(trim(value_)));
   field_.clear();
@@ -166,9 +167,10 @@ parse_state request_parser::feed(const char* data, std::size_t size, std::size_t
     return parse_state::complete;
   }
   if (failure_.message.empty()) {
-    failure_ = {400, std::string("Malformed HTTP request: ") +
-                         llhttp_get_error_reason(&impl_->parser) + " (" + llhttp_errno_name(err) +
-                         "); send a valid HTTP/1.1 request"};
+    const char* reason = llhttp_get_error_reason(&impl_->parser);
+    fail({situation::H23_malformed_http,
+          {{"reason", reason != nullptr ? reason : "invalid input"},
+           {"errno", llhttp_errno_name(err)}}});
   }
   return parse_state::error;
 }
@@ -176,9 +178,7 @@ parse_state request_parser::feed(const char* data, std::size_t size, std::size_t
 parse_state request_parser::finish() {
   if (complete_) return parse_state::complete;
   if (!started_) return parse_state::need_more;
-  failure_ = {400, in_body_ ? "Truncated request: the connection ended before the body was "
-                              "complete; send exactly Content-Length bytes"
-                            : "Truncated request: the connection ended inside the request head"};
+  fail({in_body_ ? situation::H24_truncated_body : situation::H24a_truncated_head});
   return parse_state::error;
 }
 

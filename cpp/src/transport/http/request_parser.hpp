@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "transport/http/wire.hpp"
+
 namespace mcpcxx::http {
 
 /// One header field; names are lower-cased, values have surrounding whitespace removed.
@@ -40,10 +42,11 @@ struct parser_limits {
 /// Result of feeding bytes.
 enum class parse_state { need_more, complete, error };
 
-/// Why parsing failed: the HTTP status to answer with and a sentence for the body.
+/// Why parsing failed: the situation-table row to answer with, and its status and text.
 struct parse_failure {
-  int status = 400;
-  std::string message;
+  problem what{mcpcxx::wire::situation::H23_malformed_http};
+  int status = 400;     ///< the row's HTTP status
+  std::string message;  ///< the row's rendered text (empty until a failure was recorded)
 };
 
 /// Wraps one llhttp parser; pauses after each complete request so requests are served in order.
@@ -88,7 +91,7 @@ class request_parser {
   bool continue_pending_ = false;
   parse_failure failure_;
 
-  int fail(int status, std::string message);
+  int fail(problem p);
   int push_header();
 };
 

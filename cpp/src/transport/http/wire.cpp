@@ -2,8 +2,6 @@
 
 #include <cstdio>
 
-#include "mcpcxx/json.hpp"
-
 namespace mcpcxx::http {
 
 std::string_view reason_phrase(int status) noexcept {
@@ -128,17 +126,10 @@ std::string sse_event(std::string_view id, std::string_view data) {
   return out;
 }
 
-std::string error_body(int code, std::string_view message) {
-  json j = {{"jsonrpc", "2.0"},
-            {"id", nullptr},
-            {"error", {{"code", code}, {"message", std::string(message)}}}};
-  return j.dump();
-}
-
-response error_response(int status, int code, std::string_view message) {
+response row_response(const problem& p, const std::optional<jsonrpc::request_id>& id, bool modern) {
   response r;
-  r.status = status;
-  r.body = error_body(code, message);
+  r.status = mcpcxx::wire::http_status(p.which, modern);
+  r.body = jsonrpc::serialize_error(id, mcpcxx::wire::render(p.which, p.args));
   return r;
 }
 

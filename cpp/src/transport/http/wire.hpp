@@ -1,11 +1,18 @@
-// HTTP/1.1 response serialization: status lines, fixed-length and chunked bodies, SSE events.
+// HTTP/1.1 response serialization: status lines, fixed-length and chunked bodies, SSE events,
+// and error responses rendered from the situation table.
 // Thread-safety: pure functions.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "mcpcxx/json.hpp"
+#include "mcpcxx/jsonrpc.hpp"
+
+#include "wire/situation.hpp"
 
 namespace mcpcxx::http {
 
@@ -33,9 +40,16 @@ std::string chunk(std::string_view data);
 std::string_view last_chunk() noexcept;
 /// One SSE event; `id` omitted when empty; multi-line data split into data: lines.
 std::string sse_event(std::string_view id, std::string_view data);
-/// A JSON error body {"jsonrpc":"2.0","id":null,"error":{code,message}}.
-std::string error_body(int code, std::string_view message);
-/// A plain error response carrying a JSON-RPC style body.
-response error_response(int status, int code, std::string_view message);
+/// A row of the situation table plus its arguments: how the transport reports a failure (only
+/// the table composes error text).
+struct problem {
+  mcpcxx::wire::situation which;
+  json args = json::object();
+};
+
+/// The error response for `p`: a JSON-RPC error body rendered by the table (id null unless
+/// given) and the row's HTTP status for the era (`modern`: a 2026-07-28 request).
+response row_response(const problem& p, const std::optional<jsonrpc::request_id>& id = std::nullopt,
+                      bool modern = false);
 
 }  // namespace mcpcxx::http

@@ -1,0 +1,27 @@
+// JSON forms of the engine configuration and counters (nlohmann ADL hooks).
+// Keys are the C++ member names; durations are seconds.
+// from_json starts from the struct's defaults, reads only the keys present (null means default),
+// and throws std::invalid_argument naming an unknown key or a value of the wrong type.
+// Thread-safety: pure functions.
+#pragma once
+
+#include "mcpcxx/json.hpp"
+#include "mcpcxx/server.hpp"
+
+namespace mcpcxx {
+
+/// server_info <-> the MCP Implementation object (name, version, title, description, icons,
+/// websiteUrl).
+void to_json(json& j, const server_info& info);
+void from_json(const json& j, server_info& info);
+
+/// server_options <-> {info, instructions, expose_exception_details, max_message_bytes,
+/// max_depth, page_size, list_ttl_ms, cache_scope, worker_threads, assert_formats, log_requests,
+/// logging, extra_capabilities}; log_writer has no JSON form.
+void to_json(json& j, const server_options& o);
+void from_json(const json& j, server_options& o);
+
+/// server_metrics -> {requests, notifications, protocol_errors, tool_errors, by_category}.
+void to_json(json& j, const server_metrics& m);
+
+}  // namespace mcpcxx

@@ -1,0 +1,81 @@
+// JSON forms of server_info, server_options and server_metrics (engine layer).
+#include "mcpcxx/server_json.hpp"
+
+#include "model/fields.hpp"
+
+namespace mcpcxx {
+
+using model::put;
+using model::read;
+
+void to_json(json& j, const server_info& info) {
+  j = {{"name", info.name}, {"version", info.version}};
+  put(j, "title", info.title);
+  put(j, "description", info.description);
+  put(j, "icons", info.icons);
+  put(j, "websiteUrl", info.website_url);
+}
+
+void from_json(const json& j, server_info& info) {
+  constexpr const char* what = "Implementation";
+  model::require_object(j, what);
+  model::reject_unknown(j, "Implementation field",
+                        {"name", "version", "title", "description", "icons", "websiteUrl"});
+  read(j, "name", what, info.name);
+  read(j, "version", what, info.version);
+  info.title = model::optional_string(j, "title", what);
+  info.description = model::optional_string(j, "description", what);
+  info.icons = model::optional_value(j, "icons");
+  info.website_url = model::optional_string(j, "websiteUrl", what);
+}
+
+void to_json(json& j, const server_options& o) {
+  j = {{"info", o.info},
+       {"expose_exception_details", o.expose_exception_details},
+       {"max_message_bytes", o.limits.max_message_bytes},
+       {"max_depth", o.limits.max_depth},
+       {"page_size", o.page_size},
+       {"list_ttl_ms", o.list_ttl_ms},
+       {"cache_scope", o.cache_scope},
+       {"worker_threads", o.worker_threads},
+       {"assert_formats", o.assert_formats},
+       {"log_requests", o.log_requests},
+       {"logging", o.logging},
+       {"extra_capabilities", o.extra_capabilities}};
+  put(j, "instructions", o.instructions);
+}
+
+void from_json(const json& j, server_options& o) {
+  constexpr const char* what = "server option";
+  model::require_object(j, "server options");
+  model::reject_unknown(j, what,
+                        {"info", "instructions", "expose_exception_details", "max_message_bytes",
+                         "max_depth", "page_size", "list_ttl_ms", "cache_scope", "worker_threads",
+                         "assert_formats", "log_requests", "logging", "extra_capabilities"});
+  if (auto it = j.find("info"); it != j.end() && !it->is_null()) it->get_to(o.info);
+  o.instructions = model::optional_string(j, "instructions", what);
+  read(j, "expose_exception_details", what, o.expose_exception_details);
+  read(j, "max_message_bytes", what, o.limits.max_message_bytes);
+  read(j, "max_depth", what, o.limits.max_depth);
+  read(j, "page_size", what, o.page_size);
+  read(j, "list_ttl_ms", what, o.list_ttl_ms);
+  read(j, "cache_scope", what, o.cache_scope);
+  read(j, "worker_threads", what, o.worker_threads);
+  read(j, "assert_formats", what, o.assert_formats);
+  read(j, "log_requests", what, o.log_requests);
+  read(j, "logging", what, o.logging);
+  if (json caps = model::optional_value(j, "extra_capabilities"); !caps.is_null()) {
+    if (!caps.is_object()) model::fail(what, "extra_capabilities", "an object", caps);
+    o.extra_capabilities = std::move(caps);
+  }
+}
+
+void to_json(json& j, const server_metrics& m) {
+  j = {{"requests", m.requests},
+       {"notifications", m.notifications},
+       {"protocol_errors", m.protocol_errors},
+       {"tool_errors", m.tool_errors},
+       {"by_category", m.by_category}};
+}
+
+}  // namespace mcpcxx

@@ -1,0 +1,23 @@
+// JSON form of stdio_options (stdio layer).
+#include "mcpcxx/stdio_json.hpp"
+
+#include "model/fields.hpp"
+
+namespace mcpcxx {
+
+using model::read;
+using model::seconds;
+
+void to_json(json& j, const stdio_options& o) {
+  j = {{"protect_stdout", o.protect_stdout}, {"drain_grace", seconds(o.drain_grace)}};
+}
+
+void from_json(const json& j, stdio_options& o) {
+  constexpr const char* what = "stdio option";
+  model::require_object(j, "stdio options");
+  model::reject_unknown(j, what, {"protect_stdout", "drain_grace"});
+  read(j, "protect_stdout", what, o.protect_stdout);
+  read(j, "drain_grace", what, o.drain_grace);
+}
+
+}  // namespace mcpcxx

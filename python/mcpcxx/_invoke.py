@@ -1,0 +1,36 @@
+"""Calling a handler function for the engine: its Context argument and awaitable results."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mcpcxx._context import EngineContext
+
+if TYPE_CHECKING:
+    from mcpcxx._core import RequestContext
+    from mcpcxx._server import Server
+
+Caller = Callable[[dict[str, Any], "RequestContext"], Any]
+"""caller(kwargs, core) -> the function's value (awaited when it is awaitable)."""
+
+
+def caller(fn: Callable[..., Any], context_param: str | None, server: Server) -> Caller:
+    """A caller of `fn` adding the Context under `context_param`.
+
+    Coroutines run on the server's event loop and are cancelled with the request.
+    """
+    loop = server._loop
+    is_async = inspect.iscoroutinefunction(fn)
+    isawaitable = inspect.isawaitable
+
+    def call(kwargs: dict[str, Any], core: RequestContext) -> Any:
+        if context_param is not None:
+            kwargs[context_param] = EngineContext(core, server)
+        value = fn(**kwargs)
+        if is_async or (type(value) is not str and isawaitable(value)):
+            value = loop.run(value, core)
+        return value
+
+    return call

@@ -1,0 +1,163 @@
+"""Resources and resource templates as component objects.
+
+Resource.from_function(fn, uri) checks the function against the URI (template) once;
+to_mcp_resource() is its listing entry, convert_result() turns a return value into
+ResourceContents, and handler() is what the engine calls.
+"""
+
+from __future__ import annotations
+
+import base64
+import inspect
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mcpcxx._docstrings import parse_docstring
+from mcpcxx._invoke import caller
+from mcpcxx._params import plain_params
+from mcpcxx._results import dumps, to_jsonable
+
+if TYPE_CHECKING:
+    from mcpcxx._core import RequestContext
+    from mcpcxx._server import Server
+
+ResourceHandler = Callable[..., list[dict[str, Any]]]
+"""(uri, ctx) -> contents for a resource; (uri, variables, ctx) -> contents for a template."""
+
+_TEMPLATE_VAR = re.compile(r"\{\+?([^{}]*)\}")
+
+
+class Resource:
+    """A function that reads one URI, or every URI matching a template.
+
+    A template's variables ("issues://{key}") are the function's str parameters.
+    """
+
+    __slots__ = (
+        "annotations",
+        "context_param",
+        "description",
+        "fn",
+        "mime_type",
+        "name",
+        "size",
+        "title",
+        "uri",
+        "variables",
+    )
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        uri: str,
+        *,
+        name: str,
+        variables: list[str],
+        context_param: str | None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        annotations: dict[str, Any] | None = None,
+        size: int | None = None,
+    ) -> None:
+        self.fn, self.uri, self.name, self.variables = fn, uri, name, variables
+        self.context_param = context_param
+        self.title, self.description, self.mime_type = title, description, mime_type
+        self.annotations, self.size = annotations, size
+
+    @classmethod
+    def from_function(
+        cls,
+        fn: Callable[..., Any],
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        annotations: dict[str, Any] | None = None,
+        size: int | None = None,
+    ) -> Resource:
+        """Check `fn` against `uri`.
+
+        Raises TypeError when its parameters are not exactly the template's variables.
+        """
+        if not isinstance(uri, str) or not uri:
+            raise TypeError("@server.resource needs the resource URI or URI template as a str")
+        where = f"resource {uri!r}"
+        params, context_param = plain_params(fn, where)
+        variables = _TEMPLATE_VAR.findall(uri)
+        wanted = {p.name for p in params}
+        if set(variables) != wanted:
+            raise TypeError(
+                f"{where}: the function's parameters {sorted(wanted)} must be exactly the URI "
+                f"template's variables {sorted(set(variables))}"
+            )
+        doc = parse_docstring(inspect.getdoc(fn))
+        return cls(
+            fn,
+            uri,
+            name=name or str(getattr(fn, "__name__", uri)),
+            variables=variables,
+            context_param=context_param,
+            title=title,
+            description=description if description is not None else (doc.description or None),
+            mime_type=mime_type,
+            annotations=annotations,
+            size=size,
+        )
+
+    @property
+    def is_template(self) -> bool:
+        """True for a URI template (listed by resources/templates/list)."""
+        return bool(self.variables)
+
+    def to_mcp_resource(self) -> dict[str, Any]:
+        """The Resource (or, for a template, ResourceTemplate) object the listings show."""
+        entry: dict[str, Any] = {"uriTemplate" if self.is_template else "uri": self.uri}
+        optional = {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "mimeType": self.mime_type,
+            "annotations": self.annotations,
+            "size": None if self.is_template else self.size,
+        }
+        entry.update((k, v) for k, v in optional.items() if v is not None)
+        return entry
+
+    def convert_result(self, uri: str, value: Any) -> list[dict[str, Any]]:
+        """The ResourceContents for a return value.
+
+        A str is text, bytes a blob, anything else JSON text.
+        """
+        if isinstance(value, str):
+            return [{"uri": uri, "mimeType": self.mime_type or "text/plain", "text": value}]
+        if isinstance(value, (bytes, bytearray)):
+            blob = base64.b64encode(bytes(value)).decode("ascii")
+            mime = self.mime_type or "application/octet-stream"
+            return [{"uri": uri, "mimeType": mime, "blob": blob}]
+        text = dumps(to_jsonable(value))
+        return [{"uri": uri, "mimeType": self.mime_type or "application/json", "text": text}]
+
+    def handler(self, server: Server) -> ResourceHandler:
+        """The engine's reader, returning the contents.
+
+        It takes (uri, request) for a concrete resource, (uri, template variables, request) for
+        a template.
+        """
+        call = caller(self.fn, self.context_param, server)
+        if not self.is_template:
+
+            def read(uri: str, core: RequestContext) -> list[dict[str, Any]]:
+                return self.convert_result(uri, call({}, core))
+
+            return read
+
+        def read_template(
+            uri: str, variables: dict[str, str], core: RequestContext
+        ) -> list[dict[str, Any]]:
+            return self.convert_result(uri, call(dict(variables), core))
+
+        return read_template

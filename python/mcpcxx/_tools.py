@@ -1,0 +1,174 @@
+"""Tools as component objects.
+
+Tool.from_function(fn) analyses a function once; to_mcp_tool() is its tools/list entry,
+convert_result() turns a return value into a CallToolResult, and handler() is what the engine
+calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from mcpcxx._content import CONTENT_TYPES, ToolResult
+from mcpcxx._invoke import caller
+from mcpcxx._results import content_block, dumps, is_content_list, to_jsonable
+from mcpcxx._schema import ToolSignature, describe_tool
+
+if TYPE_CHECKING:
+    from mcpcxx._core import RequestContext
+    from mcpcxx._server import Server
+
+ToolHandler = Callable[[dict[str, Any], "RequestContext"], dict[str, Any]]
+
+_ANNOTATION_KEYS = {
+    "title": "title",
+    "read_only_hint": "readOnlyHint",
+    "destructive_hint": "destructiveHint",
+    "idempotent_hint": "idempotentHint",
+    "open_world_hint": "openWorldHint",
+}
+
+
+def _annotations(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TypeError(f"annotations must be a dict, not {type(value).__name__}")
+    return {_ANNOTATION_KEYS.get(k, k): v for k, v in value.items()}
+
+
+class Tool:
+    """A function registered as a tool, with everything derived from it at decoration time."""
+
+    __slots__ = ("annotations", "fn", "icons", "meta", "signature", "timeout", "title")
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        signature: ToolSignature,
+        *,
+        title: str | None = None,
+        annotations: dict[str, Any] | None = None,
+        timeout: float | None = None,
+        icons: list[dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        self.fn = fn
+        self.signature = signature
+        self.title = title
+        self.annotations = annotations
+        self.timeout = timeout
+        self.icons = icons
+        self.meta = meta
+
+    @classmethod
+    def from_function(
+        cls,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+        structured_output: bool | None = None,
+        icons: list[dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Tool:
+        """Analyse `fn`; raises TypeError/ValueError for what cannot become a tool."""
+        if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
+            raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        signature = describe_tool(
+            fn, name=name, description=description, structured_output=structured_output
+        )
+        return cls(
+            fn,
+            signature,
+            title=title,
+            annotations=_annotations(annotations),
+            timeout=timeout,
+            icons=icons,
+            meta=meta,
+        )
+
+    @property
+    def name(self) -> str:
+        """The tool's name on the wire."""
+        return self.signature.name
+
+    def to_mcp_tool(self) -> dict[str, Any]:
+        """The Tool object tools/list shows."""
+        sig = self.signature
+        tool: dict[str, Any] = {"name": sig.name, "inputSchema": sig.input_schema}
+        optional = {
+            "title": self.title,
+            "description": sig.description,
+            "outputSchema": sig.output_schema,
+            "annotations": self.annotations,
+            "icons": self.icons,
+            "_meta": self.meta,
+        }
+        tool.update((k, v) for k, v in optional.items() if v is not None)
+        return tool
+
+    def convert_result(self, value: Any) -> dict[str, Any]:
+        """The CallToolResult for a return value (docs/python.md, "Return values")."""
+        return convert_result(
+            value, wrap=self.signature.wrap_output, structured=self.signature.structured
+        )
+
+    def handler(self, server: Server) -> ToolHandler:
+        """The engine's handler: (validated arguments, request) -> CallToolResult."""
+        call = caller(self.fn, self.signature.context_param, server)
+        convert_args, wrap = self.signature.convert_args, self.signature.wrap_output
+        structured = self.signature.structured
+
+        def run(arguments: dict[str, Any], core: RequestContext) -> dict[str, Any]:
+            value = call(convert_args(arguments), core)
+            return convert_result(value, wrap=wrap, structured=structured)
+
+        return run
+
+
+def _result(content: list[Any], structured: Any = None) -> dict[str, Any]:
+    if structured is None:
+        return {"content": content}
+    return {"content": content, "structuredContent": structured}
+
+
+def _explicit(result: ToolResult) -> dict[str, Any]:
+    content = [content_block(c) for c in result.content]
+    out = _result(content)
+    if result.structured_content is not None:
+        out["structuredContent"] = to_jsonable(result.structured_content)
+        if not content:
+            out["content"] = [{"type": "text", "text": dumps(out["structuredContent"])}]
+    if result.is_error:
+        out["isError"] = True
+    if result.meta is not None:
+        out["_meta"] = to_jsonable(result.meta)
+    return out
+
+
+def convert_result(value: Any, *, wrap: bool, structured: bool) -> dict[str, Any]:
+    """The CallToolResult for a tool's return value under the documented rules."""
+    if isinstance(value, ToolResult):
+        return _explicit(value)
+    if wrap:
+        data = to_jsonable(value)
+        text = value if isinstance(value, str) else dumps(data)
+        return _result([{"type": "text", "text": text}], {"result": data})
+    if isinstance(value, str):
+        return _result([{"type": "text", "text": value}])
+    if value is None:
+        return _result([])
+    if isinstance(value, (*CONTENT_TYPES, bytes, bytearray)):
+        return _result([content_block(value)])
+    if is_content_list(value):
+        return _result([content_block(v) for v in value])
+    data = to_jsonable(value)
+    text_block = [{"type": "text", "text": dumps(data)}]
+    if not structured or isinstance(value, (bool, int, float)):
+        return _result(text_block)
+    return _result(text_block, data if isinstance(data, dict) else {"result": data})

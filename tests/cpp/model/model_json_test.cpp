@@ -1,0 +1,197 @@
+// The model types' JSON forms: primitives as their MCP wire objects, options by member name,
+// round trips, defaults for absent keys, and errors that name the key and what it must be.
+#include <stdexcept>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "mcpcxx/model.hpp"
+#include "mcpcxx/primitives.hpp"
+
+namespace mcpcxx {
+namespace {
+
+using ::testing::HasSubstr;
+
+/// The what() of the std::invalid_argument that reading `j` as T throws ("" when none).
+template <class T>
+std::string refusal(const json& j) {
+  try {
+    (void)j.get<T>();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ModelJson, ToolSpecIsTheToolObject) {
+  tool_spec s;
+  s.name = "lookup";
+  s.description = "Find an issue";
+  s.output_schema = json{{"type", "object"}};
+  s.annotations = {{"readOnlyHint", true}};
+  const json j = s;
+  EXPECT_EQ(j, (json{{"name", "lookup"},
+                     {"description", "Find an issue"},
+                     {"inputSchema", {{"type", "object"}}},
+                     {"outputSchema", {{"type", "object"}}},
+                     {"annotations", {{"readOnlyHint", true}}}}));
+  const auto back = j.get<tool_spec>();
+  EXPECT_EQ(json(back), j);
+  EXPECT_FALSE(back.title.has_value());
+  EXPECT_TRUE(back.icons.is_null());
+}
+
+TEST(ModelJson, AbsentInputSchemaKeepsTheDefault) {
+  const json bare = {{"name", "x"}};
+  EXPECT_EQ(bare.get<tool_spec>().input_schema, (json{{"type", "object"}}));
+}
+
+TEST(ModelJson, ToolResultRoundTripsAndOmitsDefaults) {
+  tool_result r = tool_result::text("hi");
+  EXPECT_EQ(json(r), (json{{"content", {{{"type", "text"}, {"text", "hi"}}}}}));
+  r.is_error = true;
+  r.structured_content = json{{"k", 1}};
+  r.meta = {{"m", true}};
+  const json j = r;
+  EXPECT_EQ(j["isError"], true);
+  EXPECT_EQ(json(j.get<tool_result>()), j);
+  EXPECT_EQ(json::object().get<tool_result>().content, json::array());
+}
+
+TEST(ModelJson, ToolResultRefusalsNameTheKey) {
+  EXPECT_EQ(refusal<tool_result>(json::array()), "CallToolResult must be a JSON object, got array");
+  EXPECT_THAT(refusal<tool_result>({{"content", "text"}}),
+              HasSubstr("CallToolResult: 'content' must be a list of content blocks, got string"));
+  EXPECT_THAT(refusal<tool_result>({{"content", json::array()}, {"isError", 1}}),
+              HasSubstr("'isError' must be a boolean, got number 1"));
+}
+
+TEST(ModelJson, ResourcesTemplatesAndContents) {
+  resource_spec r{"file:///a", "a",     std::nullopt, "A file", "text/plain",
+                  12,          nullptr, nullptr,      nullptr};
+  const json rj = r;
+  EXPECT_EQ(rj, (json{{"uri", "file:///a"},
+                      {"name", "a"},
+                      {"description", "A file"},
+                      {"mimeType", "text/plain"},
+                      {"size", 12}}));
+  EXPECT_EQ(json(rj.get<resource_spec>()), rj);
+  resource_template_spec t;
+  t.uri_template = "issues://{key}";
+  t.name = "issue";
+  EXPECT_EQ(json(t), (json{{"uriTemplate", "issues://{key}"}, {"name", "issue"}}));
+  EXPECT_EQ(json(json(t).get<resource_template_spec>()), json(t));
+  const json blob = {{"uri", "file:///b"}, {"blob", "AAE="}};
+  EXPECT_EQ(json(blob.get<resource_contents>()), blob);
+  EXPECT_THAT(refusal<resource_contents>({{"uri", "u"}}),
+              HasSubstr("needs exactly one of 'text' and 'blob'"));
+  EXPECT_THAT(refusal<resource_contents>({{"uri", "u"}, {"text", "a"}, {"blob", "b"}}),
+              HasSubstr("needs exactly one of 'text' and 'blob'"));
+  EXPECT_THAT(refusal<resource_spec>({{"name", "x"}}),
+              HasSubstr("Resource: 'uri' must be a string, got null"));
+  EXPECT_THAT(refusal<resource_spec>({{"uri", "u"}, {"name", "x"}, {"size", 1.5}}),
+              HasSubstr("'size' must be a 64-bit integer"));
+}
+
+TEST(ModelJson, PromptsAndTheirResults) {
+  prompt_spec p;
+  p.name = "summarize";
+  p.arguments = {{"text", std::nullopt, "What to summarize", true}};
+  const json j = p;
+  EXPECT_EQ(j["arguments"],
+            (json{{{"name", "text"}, {"description", "What to summarize"}, {"required", true}}}));
+  EXPECT_EQ(json(j.get<prompt_spec>()), j);
+  EXPECT_FALSE(json(prompt_spec{"bare", {}, {}, {}, nullptr, nullptr}).contains("arguments"));
+  const json result = {{"description", "d"}, {"messages", json::array()}};
+  EXPECT_EQ(json(result.get<prompt_result>()), result);
+  EXPECT_THAT(refusal<prompt_result>(json::object()),
+              HasSubstr("GetPromptResult: 'messages' must be a list of messages, got null"));
+  EXPECT_THAT(refusal<prompt_spec>({{"name", "p"}, {"arguments", {{{"name", 3}}}}}),
+              HasSubstr("PromptArgument: 'name' must be a string, got number 3"));
+}
+
+TEST(ModelJson, CompletionRequestIsTheCompleteRequestParams) {
+  completion_request r{"ref/resource", "issues://{key}", "key", "EN", {{"project", "eng"}}};
+  const json j = r;
+  EXPECT_EQ(j, (json{{"ref", {{"type", "ref/resource"}, {"uri", "issues://{key}"}}},
+                     {"argument", {{"name", "key"}, {"value", "EN"}}},
+                     {"context", {{"arguments", {{"project", "eng"}}}}}}));
+  EXPECT_EQ(json(j.get<completion_request>()), j);
+  EXPECT_THAT(refusal<completion_request>(
+                  {{"ref", {{"type", "ref/tool"}}}, {"argument", {{"name", "a"}, {"value", ""}}}}),
+              HasSubstr("'type' must be \"ref/prompt\" or \"ref/resource\""));
+}
+
+TEST(ModelJson, CompletionResult) {
+  completion_result r{{"a", "b"}, 10, true};
+  const json j = r;
+  EXPECT_EQ(j, (json{{"values", {"a", "b"}}, {"total", 10}, {"hasMore", true}}));
+  EXPECT_EQ(json(j.get<completion_result>()), j);
+  EXPECT_THAT(refusal<completion_result>({{"values", {1}}}),
+              HasSubstr("Completion: 'values' must be a list of strings"));
+  EXPECT_THAT(refusal<completion_result>(json::object()),
+              HasSubstr("'values' must be a list of strings, got null"));
+}
+
+TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
+  const json j = {{"info", {{"name", "srv"}, {"websiteUrl", "https://example.com"}}},
+                  {"worker_threads", 3},
+                  {"max_message_bytes", 1024},
+                  {"instructions", nullptr}};
+  const auto o = j.get<server_options>();
+  EXPECT_EQ(o.info.name, "srv");
+  EXPECT_EQ(o.info.version, server_options{}.info.version);
+  EXPECT_EQ(o.info.website_url, "https://example.com");
+  EXPECT_EQ(o.worker_threads, 3u);
+  EXPECT_EQ(o.limits.max_message_bytes, 1024u);
+  EXPECT_EQ(o.page_size, server_options{}.page_size);
+  EXPECT_EQ(json(json(o).get<server_options>()), json(o));
+  EXPECT_EQ(refusal<server_options>({{"workers", 2}}),
+            "unexpected server option 'workers'; known options: info, instructions, "
+            "expose_exception_details, max_message_bytes, max_depth, page_size, list_ttl_ms, "
+            "cache_scope, worker_threads, assert_formats, log_requests, logging, "
+            "extra_capabilities");
+  EXPECT_THAT(refusal<server_options>({{"worker_threads", -1}}),
+              HasSubstr("'worker_threads' must be an integer >= 0, got number -1"));
+  EXPECT_THAT(refusal<server_options>({{"logging", "yes"}}),
+              HasSubstr("'logging' must be a boolean"));
+}
+
+TEST(ModelJson, HttpOptionsDurationsAreSeconds) {
+  const auto o =
+      json{{"port", 8080}, {"session_idle_timeout", 1.5}, {"allowed_hosts", {"a.example"}}}
+          .get<http_options>();
+  EXPECT_EQ(o.port, 8080);
+  EXPECT_EQ(o.session_idle_timeout, std::chrono::milliseconds(1500));
+  EXPECT_EQ(o.allowed_hosts, std::vector<std::string>{"a.example"});
+  EXPECT_EQ(o.path, http_options{}.path);
+  EXPECT_EQ(json(o)["session_idle_timeout"], 1.5);
+  EXPECT_EQ(json(json(o).get<http_options>()), json(o));
+  EXPECT_THAT(refusal<http_options>({{"port", 70000}}),
+              HasSubstr("'port' must be an integer <= 65535"));
+  EXPECT_THAT(refusal<http_options>({{"port", "80"}}),
+              HasSubstr("'port' must be an integer >= 0, got string \"80\""));
+  EXPECT_THAT(refusal<http_options>({{"body_timeout", -1}}),
+              HasSubstr("'body_timeout' must be a number of seconds >= 0"));
+  EXPECT_THAT(refusal<http_options>({{"allowed_origins", "*"}}),
+              HasSubstr("'allowed_origins' must be a list of strings"));
+  EXPECT_THAT(refusal<http_options>({{"auth", json::object()}}),
+              HasSubstr("unexpected HTTP option 'auth'"));
+}
+
+TEST(ModelJson, StdioOptionsAndCounters) {
+  const auto o = json{{"drain_grace", 0.25}}.get<stdio_options>();
+  EXPECT_EQ(o.drain_grace, std::chrono::milliseconds(250));
+  EXPECT_TRUE(o.protect_stdout);
+  EXPECT_EQ(json(o), (json{{"protect_stdout", true}, {"drain_grace", 0.25}}));
+  server_metrics m;
+  m.requests = 2;
+  m.by_category["ok"] = 2;
+  EXPECT_EQ(json(m)["by_category"], (json{{"ok", 2}}));
+  EXPECT_EQ(json(http_stats{})["sessions_expired"], 0);
+}
+
+}  // namespace
+}  // namespace mcpcxx
