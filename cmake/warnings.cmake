@@ -10,3 +10,8 @@ if(MCPCXX_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+if(MCPCXX_SANITIZE_THREAD)
+  # -O1: ThreadSanitizer's advice; -O0 makes the race-detecting runs several times slower.
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer -O1)
+  add_link_options(-fsanitize=thread)
+endif()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: the -Werror build and the GoogleTest suite, the consumer tests of the installed library, the address+undefined sanitizer
-# build with the whole C++ suite again, lint (with the layer rules), the release wheels for CPython 3.10-3.13 (manylinux,
+# build with the whole C++ suite again, the ThreadSanitizer build (clang 14) with the threaded suites
+# (engine, stdio, HTTP, golden transcripts against the example server), lint (with the layer rules), the release wheels for CPython 3.10-3.13 (manylinux,
 # each tested in a fresh venv), the full Python suite, the sdist, and (when present) the HTTP
 # conformance and interop suites, the fuzzers and the wire-text check. Exits non-zero on the first
 # failure and prints each stage's time. Compiles go through ccache when it is installed (its cache
@@ -53,6 +54,28 @@ stage "C++ tests under sanitizers"
 MCPCXX_GOLDEN_FIXTURES=cpp \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs"
+
+stage "build (thread sanitizer, clang 14)"
+# TSan cannot share a build with ASan, and only the threaded code needs it: the engine (worker
+# pool, deadlines, sessions), the stdio and HTTP transports, and the golden transcripts, which run
+# the TSan-built example server over both transports (a race in that process makes it exit 66,
+# which fails its transcript). Only these targets are built, to keep the stage short.
+tsan_suites=(engine stdio http golden)
+cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMCPCXX_WERROR=ON \
+      -DMCPCXX_SANITIZE_THREAD=ON -DMCPCXX_BUILD_BENCH=OFF \
+      -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 "${launcher[@]}"
+tsan_targets=()
+for suite in "${tsan_suites[@]}"; do tsan_targets+=("mcpcxx_${suite}_tests"); done
+cmake --build build/tsan -j "$jobs" --target "${tsan_targets[@]}"
+
+stage "engine, stdio, HTTP and golden tests under ThreadSanitizer"
+# Each suite runs as one process (all its tests), bounded in time; any report fails it at once.
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/scripts/tsan.supp"
+for suite in "${tsan_suites[@]}"; do
+  MCPCXX_GOLDEN_FIXTURES=cpp timeout 900 "build/tsan/tests/cpp/mcpcxx_${suite}_tests" \
+    --gtest_brief=1
+done
+unset TSAN_OPTIONS
 
 if [[ -x scripts/fuzz.sh ]]; then
   stage "fuzzers"
