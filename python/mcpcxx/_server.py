@@ -42,6 +42,7 @@ class Server:
         log_writer: Callable[[str], None] | None = None,
         page_size: int | None = None,
         max_message_bytes: int | None = None,
+        max_stuck_workers: int | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError("Server needs a non-empty str name")
@@ -64,6 +65,7 @@ class Server:
             "logging": bool(logging),
             "page_size": page_size,
             "max_message_bytes": max_message_bytes,
+            "max_stuck_workers": max_stuck_workers,
         }
         self.name = name
         self.version = version
@@ -268,7 +270,8 @@ class Server:
         return caps
 
     def metrics(self) -> dict[str, Any]:
-        """Outcome counters since start: requests, protocol_errors, tool_errors, by_category."""
+        """Outcome counters since start: requests, protocol_errors, tool_errors, by_category;
+        and stuck_handlers, the handlers running past their deadline right now."""
         m: dict[str, Any] = self._core.metrics()
         return m
 

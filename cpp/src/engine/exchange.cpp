@@ -156,11 +156,33 @@ void exchange::arm_deadline(std::chrono::milliseconds after,
                             std::function<method_outcome()> on_expiry,
                             const std::shared_ptr<exchange>& self) {
   std::weak_ptr<exchange> weak = self;
+  const std::uint64_t job = worker_pool::current_job();  // armed on the handler's thread
   deadline_ = eng().deadlines().schedule(std::chrono::steady_clock::now() + after,
-                                         [weak, fn = std::move(on_expiry)] {
+                                         [weak, job, fn = std::move(on_expiry)] {
                                            auto ex = weak.lock();
-                                           if (ex && ex->finish(fn())) ex->token_.cancel();
+                                           if (!ex || !ex->finish(fn())) return;
+                                           ex->token_.cancel();
+                                           ex->release_worker(job);
                                          });
+}
+
+// The handler outlived its deadline: its worker no longer counts toward the pool (see
+// worker_pool.hpp), so the hung handler cannot starve later requests.
+void exchange::release_worker(std::uint64_t job) const {
+  if (job == 0) return;  // inline dispatch: the transport's thread, not a pool worker
+  const auto r = eng().pool().release_stuck(job);
+  if (r == worker_pool::release::not_running) return;
+  const bool replaced = r == worker_pool::release::replaced;
+  eng().log().write(replaced ? "warning" : "error", "handler_stuck",
+                    {{"method", method_},
+                     {"tool", tool_},
+                     {"id", jsonrpc::id_to_json(id_)},
+                     {"stuck", eng().pool().stuck()},
+                     {"replaced", replaced},
+                     {"note", replaced ? "handler still running after its deadline; a replacement "
+                                         "worker serves other requests"
+                                       : "handler still running after its deadline; the bound "
+                                         "max_stuck_workers is reached, the pool runs short"}});
 }
 
 void exchange::disarm_deadline() {

@@ -155,6 +155,7 @@ class exchange {
 
  private:
   bool claim();
+  void release_worker(std::uint64_t job) const;
   void deliver(std::string frame, std::string_view row);
   std::string frame_for(method_outcome& o) const;
   void log_outcome(const method_outcome& o) const;
