@@ -53,6 +53,12 @@ struct server_options {
   std::int64_t list_ttl_ms = 60000;    ///< ttlMs on modern list/read/discover results
   std::string cache_scope = "public";  ///< cacheScope on modern list/read/discover results
   std::size_t worker_threads = 0;      ///< 0: max(2, hardware_concurrency)
+  /// Limit, row P28: a 2025-03-26 batch with more members than this is refused as a whole
+  /// (nothing runs). Default 1000.
+  std::size_t max_batch_members = 1000;
+  /// Limit, row P29: the bytes of one batch reply. A member whose reply would push the batch
+  /// reply past it gets P29 (its result dropped; it ran) instead. Default 16 MiB.
+  std::size_t max_batch_reply_bytes = 16u * 1024u * 1024u;
   /// Limit (no error row: nothing is refused). A tool handler still running after its deadline is
   /// "stuck": the client already got the timeout (T5/T5w) and its cancellation token is
   /// cancelled; its worker stops counting and a replacement thread serves other requests. At

@@ -136,7 +136,7 @@ std::string exchange::frame_for(method_outcome& o) const {
 
 void exchange::deliver(std::string frame, std::string_view row) {
   if (route_.batch) {
-    route_.batch->add(std::move(frame));
+    route_.batch->add(std::move(frame), id_);
     return;
   }
   session_->send(route_.sink, std::move(frame), {frame_kind::response, row, facts.modern});
@@ -148,6 +148,12 @@ bool exchange::abandon(std::string_view why) {
   eng().count(outcome_class::cancelled, "cancelled");
   eng().log().write("info", "request_cancelled",
                     {{"id", jsonrpc::id_to_json(id_)}, {"reason", std::string(why)}});
+  token_.cancel();
+  return true;
+}
+
+bool exchange::interrupt(method_outcome o) {
+  if (!finish(std::move(o))) return false;
   token_.cancel();
   return true;
 }

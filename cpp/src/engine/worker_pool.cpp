@@ -1,11 +1,22 @@
 // Implementation of the worker pool.
 #include "engine/worker_pool.hpp"
 
+#include <csignal>
+#include <pthread.h>
+
 namespace mcpcxx::detail {
 
 namespace {
 thread_local std::uint64_t t_current_job = 0;
 }  // namespace
+
+void block_stop_signals() noexcept {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
 
 worker_pool::worker_pool(std::size_t threads, std::size_t max_stuck) : max_stuck_(max_stuck) {
   if (threads == 0) threads = 1;
@@ -17,7 +28,10 @@ worker_pool::~worker_pool() { stop(); }
 
 void worker_pool::spawn() {
   worker& w = workers_.emplace_back();
-  w.thread = std::thread([this, &w] { run(w); });
+  w.thread = std::thread([this, &w] {
+    block_stop_signals();
+    run(w);
+  });
 }
 
 void worker_pool::stop() {

@@ -20,6 +20,11 @@
 
 namespace mcpcxx::detail {
 
+/// Blocks SIGINT and SIGTERM on the calling thread. Every engine thread (workers, deadlines)
+/// calls it first, so a stop signal reaches the thread the transport waits on (sigwait, or the
+/// stdio self-pipe handler) and never a handler thread that would take the default action.
+void block_stop_signals() noexcept;
+
 /// Runs posted jobs on N threads; the destructor drains queued jobs and joins.
 class worker_pool {
  public:
