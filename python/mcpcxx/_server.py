@@ -270,8 +270,7 @@ class Server:
         return caps
 
     def metrics(self) -> dict[str, Any]:
-        """Outcome counters since start: requests, protocol_errors, tool_errors, by_category;
-        and stuck_handlers, the handlers running past their deadline right now."""
+        """Outcome counters since start, and stuck_handlers (handlers past their deadline now)."""
         m: dict[str, Any] = self._core.metrics()
         return m
 
@@ -279,7 +278,9 @@ class Server:
         """Serve until the client goes away; returns 0 on a clean end.
 
         "stdio" reads stdin and writes stdout; fd 1 points at stderr meanwhile (and sys.stdout is
-        sys.stderr), so a stray print() cannot corrupt the stream.
+        sys.stderr), so a stray print() cannot corrupt the stream. On SIGTERM or SIGINT it stops
+        reading, lets in-flight calls finish for drain_grace_seconds (default 5), answers the rest
+        with a -32603 "shutting down" error (row P27), flushes and returns 0.
         "http" serves Streamable HTTP (both eras) until SIGINT/SIGTERM; the options are the members
         of the engine's http_options (docs/python.md): host="127.0.0.1", port=8000, path="/mcp",
         io_threads=1, legacy=True, max_body_bytes, max_connections, allowed_hosts,
