@@ -74,6 +74,13 @@ inline void add_test_tools(server& s, const std::shared_ptr<tool_probe>& probe) 
     if (ctx.cancelled()) ++probe->slow_cancelled;
     return tool_result::text("finished");
   });
+  add("big", [](const json& a, request_context&) {
+    return tool_result::text(std::string(a.value("bytes", std::size_t{0}), 'x'));
+  });
+  add("slow_short", [](const json&, request_context&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    return tool_result::text("finished");
+  });
   add("whoami", [probe](const json&, request_context& ctx) {
     std::lock_guard g(probe->lock);
     probe->principals.push_back(ctx.principal());
