@@ -161,5 +161,41 @@ TEST(HttpFaults, HalfClosedClientStillGetsItsResponse) {
   EXPECT_TRUE(eventually([&] { return f.probe->slow_cancelled.load() == 1; }));
 }
 
+TEST(HttpFaults, DrainAnswersCallsStillRunningWith503) {
+  http_fixture f;
+  client legacy(f.port(), 5000);
+  std::string sid = open_legacy_session(legacy);
+  client modern_client(f.port(), 5000);
+  auto m = modern_call(1, "stubborn");  // ignores cancellation, like a blocking Python tool
+  modern_client.send_raw(client::request("POST", "/mcp", m.headers, m.body));
+  legacy.send_raw(client::request("POST", "/mcp", legacy_headers(sid), legacy_call(2, "stubborn")));
+  ASSERT_TRUE(eventually([&] { return f.http->stats().exchanges == 2; }));
+  std::thread stopper([&] { f.http->stop(std::chrono::milliseconds(100)); });
+  reply a = modern_client.read_reply();
+  reply b = legacy.read_reply();
+  stopper.join();
+  EXPECT_EQ(a.status, 503) << a.body;
+  EXPECT_EQ(a.json_body()["id"], 1) << a.body;
+  EXPECT_EQ(b.status, 503) << b.body;
+  EXPECT_EQ(b.json_body()["id"], 2) << b.body;
+}
+
+TEST(HttpFaults, ClientDisconnectMidCallDropsTheReplyWithoutLeaks) {
+  http_fixture f;
+  {
+    client c(f.port());
+    std::string sid = open_legacy_session(c);
+    c.send_raw(client::request("POST", "/mcp", legacy_headers(sid), legacy_call(3, "slow_short")));
+    ASSERT_TRUE(eventually([&] { return f.http->stats().exchanges == 1; }));
+    c.close();
+  }
+  EXPECT_TRUE(eventually([&] { return log_count(*f.probe, "http_reply_dropped") == 1; }));
+  EXPECT_TRUE(eventually([&] { return f.http->stats().exchanges == 0; }));
+  EXPECT_TRUE(eventually([&] { return f.http->stats().connections == 0; }));
+  client ok(f.port());
+  auto r = modern_call(4, "echo", {{"text", "x"}});
+  EXPECT_EQ(ok.post(r.body, r.headers).status, 200);
+}
+
 }  // namespace
 }  // namespace mcpcxx::http_test

@@ -77,6 +77,10 @@ inline void add_test_tools(server& s, const std::shared_ptr<tool_probe>& probe) 
   add("big", [](const json& a, request_context&) {
     return tool_result::text(std::string(a.value("bytes", std::size_t{0}), 'x'));
   });
+  add("stubborn", [](const json&, request_context&) {  // ignores cancellation (a blocking tool)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    return tool_result::text("late");
+  });
   add("slow_short", [](const json&, request_context&) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     return tool_result::text("finished");
