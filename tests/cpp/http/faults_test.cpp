@@ -197,5 +197,38 @@ TEST(HttpFaults, ClientDisconnectMidCallDropsTheReplyWithoutLeaks) {
   EXPECT_EQ(ok.post(r.body, r.headers).status, 200);
 }
 
+TEST(HttpFaults, ResumingACancelledStreamEndsWithItsRow) {
+  http_fixture f;
+  client c(f.port(), 5000);
+  std::string sid = open_legacy_session(c);
+  c.send_raw(
+      client::request("POST", "/mcp", legacy_headers(sid),
+                      legacy_call(9, "notify_slow", json::object(), {{"progressToken", "t"}})));
+  ASSERT_EQ(c.read_head().status, 200);
+  auto first = c.next_chunk();  // the priming event
+  ASSERT_TRUE(first.has_value());
+  std::string id = first->substr(4, first->find('\n') - 4);
+  client other(f.port(), 5000);
+  EXPECT_EQ(
+      other
+          .post(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}})",
+                legacy_headers(sid))
+          .status,
+      202);
+  while (c.next_chunk()) {
+  }
+  auto h = legacy_headers(sid);
+  h.push_back("Last-Event-ID: " + id);
+  other.send_raw(client::request("GET", "/mcp", h, ""));
+  reply resumed = other.read_reply();
+  ASSERT_TRUE(resumed.ok) << "the resumed stream must end, not hang";
+  auto events = resumed.events();
+  ASSERT_FALSE(events.empty()) << resumed.body;
+  json last = json::parse(events.back());
+  EXPECT_EQ(last["id"], 9) << events.back();
+  EXPECT_NE(last["error"]["message"].get<std::string>().find("Request cancelled"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace mcpcxx::http_test
