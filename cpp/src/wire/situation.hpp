@@ -137,6 +137,8 @@ enum class situation : std::uint8_t {
   H37_param_header_without_argument,
   H38_param_header_missing,
   H39_param_header_mismatch,
+  H40_header_repeated,
+  H41_request_cancelled,
 };
 
 /// Which protocol eras a row applies to.

@@ -287,9 +287,9 @@ constexpr std::array k_rows{
   H(s::H17_too_many_sessions, "H17", legacy, ec::internal_error, 503,
     "Service unavailable: too many sessions; retry later",
     "", "`initialize` when the session table is full (id echoed)"),
-  H(s::H18_stopped_before_reply, "H18", modern, ec::internal_error, 503,
+  H(s::H18_stopped_before_reply, "H18", both, ec::internal_error, 503,
     "Service unavailable: the server stopped before the request finished; retry",
-    "", "A stateless request still running when the server stops (id echoed)"),
+    "", "A request still running when the server stops after its grace period (id echoed; the last event of an SSE response)"),
   H(s::H19_unauthorized, "H19", both, ec::invalid_request, 401,
     "Unauthorized: send a valid bearer access token",
     "", "No or an invalid bearer token (with `WWW-Authenticate`)"),
@@ -362,6 +362,12 @@ constexpr std::array k_rows{
   H(s::H39_param_header_mismatch, "H39", modern, ec::header_mismatch, 400,
     "Header mismatch: {header} does not match the argument in the body",
     "", "An Mcp-Param-* header that differs from the argument"),
+  H(s::H40_header_repeated, "H40", both, ec::invalid_request, 400,
+    "Bad Request: the {header} header appears more than once; send it once",
+    "", "A header that must be single sent twice: Host, Origin, Content-Type, Authorization, Mcp-Session-Id, Last-Event-ID (both eras); MCP-Protocol-Version on a legacy session (2026-07-28 uses H29)"),
+  H(s::H41_request_cancelled, "H41", legacy, ec::internal_error, 200,
+    "Request cancelled: this request was cancelled before it finished (notifications/cancelled, DELETE or server stop) and has no result; send it again if you still need one",
+    "", "Last-Event-ID resumption of a POST stream whose request was cancelled: the replayed events, then this error with the request's id, then the stream ends"),
 };
 // clang-format on
 
@@ -372,7 +378,7 @@ constexpr bool in_enum_order() {
   return true;
 }
 static_assert(in_enum_order(), "k_rows must list every situation once, in enum order");
-static_assert(k_rows.size() == static_cast<std::size_t>(situation::H39_param_header_mismatch) + 1,
+static_assert(k_rows.size() == static_cast<std::size_t>(situation::H41_request_cancelled) + 1,
               "every situation needs a row");
 
 }  // namespace
