@@ -13,6 +13,7 @@ clang-format --dry-run --Werror "${cxx[@]}"
 # clang-tidy needs only a configured tree (compile_commands.json, the generated version.hpp and
 # the layer include roots), not a build: build/lint is configured with the bindings enabled.
 db="${MCPCXX_LINT_BUILD:-build/lint}"
+mkdir -p "$(dirname "$db")"
 cmake -S . -B "$db" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPCXX_BUILD_PYTHON=ON \
   -DMCPCXX_BUILD_TESTS=ON -DMCPCXX_BUILD_EXAMPLES=ON > "$db.configure.log" 2>&1 \
   || { cat "$db.configure.log"; exit 1; }

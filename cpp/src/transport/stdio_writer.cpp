@@ -2,7 +2,6 @@
 #include "transport/stdio_writer.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -37,7 +36,7 @@ frame_writer::frame_writer(asio::io_context& io, int fd)
 
 void frame_writer::send(std::string frame) {
   // A raw newline would split the frame; outside JSON strings it is plain whitespace.
-  if (std::memchr(frame.data(), '\n', frame.size()) != nullptr) {
+  if (frame.find('\n') != std::string::npos) {
     std::replace(frame.begin(), frame.end(), '\n', ' ');
   }
   std::lock_guard lock(mutex_);
