@@ -73,8 +73,8 @@ struct http_options {
   std::string path = "/mcp";       ///< the MCP endpoint
   std::size_t io_threads = 1;      ///< threads running socket I/O (requests run on the engine pool)
 
-  std::size_t max_body_bytes = 4u * 1024u * 1024u;  ///< larger bodies get 413
-  std::size_t max_header_bytes = 16u * 1024u;       ///< request line + headers; larger get 431
+  std::size_t max_body_bytes = 4UL * 1024 * 1024;   ///< larger bodies get 413
+  std::size_t max_header_bytes = 16UL * 1024;       ///< request line + headers; larger get 431
   std::size_t max_headers = 64;                     ///< more header fields get 431
   /// Default 10 s. The whole head must arrive within it (408, row H25). A new connection that
   /// sends nothing is closed (no reply) after it too, not after idle_timeout.
@@ -142,7 +142,7 @@ class http_server {
  public:
   /// Prepares a server; nothing is bound until start(). Throws std::invalid_argument for bad
   /// options (empty path, zero threads, auth without a verifier or authorization server).
-  http_server(server& srv, http_options options = {});
+  explicit http_server(server& srv, http_options options = {});
   /// Stops with a zero grace period when still running.
   ~http_server();
   http_server(const http_server&) = delete;
@@ -206,7 +206,7 @@ class http_exchange {
 class http_endpoint {
  public:
   /// Throws std::invalid_argument for bad options (auth needs explicit resource URLs here).
-  http_endpoint(server& srv, http_options options = {});
+  explicit http_endpoint(server& srv, http_options options = {});
   /// Ends every session (like close(0)).
   ~http_endpoint();
   http_endpoint(const http_endpoint&) = delete;

@@ -169,7 +169,8 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
     return;
   }
   if ((m->flags & on_worker) != 0 && !ex->session().options().inline_dispatch) {
-    ex->eng().pool().post([ex = std::move(ex), m] { run(ex, *m); });
+    auto& pool = ex->eng().pool();  // before the capture below moves ex
+    pool.post([ex = std::move(ex), m] { run(ex, *m); });
   } else {
     run(ex, *m);
   }

@@ -279,11 +279,7 @@ struct translator {
           return fail(std::string("\\") + static_cast<char>(n) +
                       " is not a valid escape in ECMA-262 unicode mode");
         out.push_back(L'\\');
-        if (n < 0x80) {
-          out.push_back(static_cast<wchar_t>(n));
-        } else {
-          out.push_back(static_cast<wchar_t>(n));
-        }
+        out.push_back(static_cast<wchar_t>(n));
         return true;
     }
   }

@@ -15,7 +15,7 @@ namespace mcpcxx::stdio_detail {
 
 namespace {
 
-constexpr std::size_t k_read_chunk = 64 * 1024;
+constexpr std::size_t k_read_chunk = std::size_t{64} * 1024;
 /// The framing keeps lines up to this multiple of the message limit, so that the codec can read a
 /// moderately oversized message's id and size (P3); longer lines are dropped unread (P3c), which
 /// bounds what one line can make the reader hold.

@@ -2,7 +2,6 @@
 #include "transport/stdio_writer.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -18,7 +17,8 @@ constexpr char k_newline[] = "\n";
 
 // A raw newline would split the frame; outside JSON strings it is plain whitespace.
 void no_raw_newline(std::string& frame) {
-  if (std::memchr(frame.data(), '\n', frame.size()) != nullptr) {
+  // A raw newline would split the frame; outside JSON strings it is plain whitespace.
+  if (frame.find('\n') != std::string::npos) {
     std::replace(frame.begin(), frame.end(), '\n', ' ');
   }
 }
