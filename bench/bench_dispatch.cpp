@@ -11,6 +11,7 @@
 #include "mcpcxx/mcpcxx.hpp"
 
 #include "alloc_counter.hpp"
+#include "engine/log_line.hpp"
 
 namespace {
 
@@ -106,6 +107,27 @@ void BM_dispatch_tools_list_100_cached(benchmark::State& state) {
   run_dispatch(state, k_list, 99, false);
 }
 BENCHMARK(BM_dispatch_tools_list_100_cached);
+
+// The request log line alone, with the fields exchange::log_outcome writes for a tools/call.
+void BM_request_log_line(benchmark::State& state) {
+  std::string buf;
+  std::size_t bytes = 0;
+  const auto before = mcpcxx::bench::allocation_count();
+  for (auto _ : state) {
+    mcpcxx::detail::log_line line(buf, "info", "request");
+    line.str("method", "tools/call")
+        .integer("id", 42)
+        .str("outcome", "ok")
+        .str("category", "ok")
+        .millis("latencyMs", 1234)
+        .str("era", "modern")
+        .str("tool", "echo");
+    bytes += line.finish().size();
+  }
+  benchmark::DoNotOptimize(bytes);
+  report_allocs(state, before);
+}
+BENCHMARK(BM_request_log_line);
 
 // The cache lookup and frame assembly alone, without parsing the request bytes.
 void BM_dispatch_tools_list_100_cache_hit_only(benchmark::State& state) {

@@ -1,8 +1,9 @@
 // stdio load driver: spawns an MCP server, does the legacy handshake (2025-11-25), then sends
 // --calls tools/call requests of one case with at most --window in flight and prints one JSON
 // line {"case","window","calls","seconds","calls_per_s","server_cpu_us_per_call"}. The server's
-// CPU time (user + system, from wait4, handshake included) per call is the figure that stays
-// comparable on a loaded machine, where wall-clock throughput swings with the neighbours. Every
+// CPU time per call (all its threads, /proc/PID/task/*/schedstat, from after the handshake to the
+// last reply, so an interpreter's start-up is not counted) stays comparable on a loaded machine,
+// where wall-clock throughput swings with the neighbours. Every
 // reply is checked for the case's marker (a result, isError:true, or a JSON-RPC error), so a wrong
 // path cannot look fast.
 //
@@ -10,16 +11,19 @@
 //   mcpcxx_stdio_load --floor          # the floor server: parse + build + dump per line
 //
 // Cases (the tools of examples/cpp/example_server.cpp and examples/python/fixture_server.py):
-// echo (success), tool_error (lookup_issue of an unknown key), invalid_args (echo with a number),
-// unexpected (explode), unknown_tool. Not part of the tests; bench/run_stdio.py drives it.
+// echo (success), lookup_ok (lookup_issue of a known key: the success twin of tool_error, with
+// the same pattern-checked argument), tool_error (lookup_issue of an unknown key), invalid_args
+// (echo with a number), unexpected (explode), unknown_tool. Not part of the tests;
+// bench/run_stdio.py drives it.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
+#include <fstream>
 #include <poll.h>
 #include <string>
 #include <string_view>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -36,6 +40,7 @@ struct load_case {
 
 constexpr load_case k_cases[] = {
     {"echo", R"({"name":"echo","arguments":{"text":"hello world"}})", R"("result")"},
+    {"lookup_ok", R"({"name":"lookup_issue","arguments":{"key":"ENG-1"}})", R"("result")"},
     {"tool_error", R"({"name":"lookup_issue","arguments":{"key":"ENG-9"}})", R"("isError":true)"},
     {"invalid_args", R"({"name":"echo","arguments":{"text":5}})", R"("isError":true)"},
     {"unexpected", R"({"name":"explode","arguments":{}})", R"("isError":true)"},
@@ -101,6 +106,19 @@ child spawn(char** argv) {
   ::close(in[0]);
   ::close(out[1]);
   return {pid, in[1], out[0]};
+}
+
+// Nanoseconds of CPU the process's live threads have run (the first schedstat field).
+double cpu_ns(pid_t pid) {
+  double total = 0;
+  std::error_code ec;
+  const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  for (const auto& t : std::filesystem::directory_iterator(dir, ec)) {
+    std::ifstream in(t.path() / "schedstat");
+    double ns = 0;
+    if (in >> ns) total += ns;
+  }
+  return total;
 }
 
 std::string request(std::int64_t id, std::string_view method, std::string_view params) {
@@ -215,13 +233,12 @@ int main(int argc, char** argv) {
   const child c = spawn(o.server);
   line_source src(c.from);
   handshake(c, src);
+  const double cpu_before = cpu_ns(c.pid);
   const double secs = drive(c, src, o);
+  const double cpu_us = (cpu_ns(c.pid) - cpu_before) / 1000.0;
   ::close(c.to);
   int status = 0;
-  rusage usage{};
-  ::wait4(c.pid, &status, 0, &usage);
-  const double cpu_us = 1e6 * static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                        static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  ::waitpid(c.pid, &status, 0);
   std::printf(R"({"case":"%s","window":%ld,"calls":%ld,"seconds":%.6f,"calls_per_s":%.1f,)"
               R"("server_cpu_us_per_call":%.2f})"
               "\n",
