@@ -3,6 +3,7 @@
 
 #include "engine/batch_reply.hpp"
 #include "engine/engine.hpp"
+#include "engine/log_line.hpp"
 #include "engine/session_state.hpp"
 
 namespace mcpcxx::detail {
@@ -196,24 +197,31 @@ void exchange::disarm_deadline() {
   deadline_.reset();
 }
 
+// The request line is written member by member into a per-thread buffer (log_line.hpp): it is
+// on by default, so it must cost a fraction of the dispatch it describes.
 void exchange::log_outcome(const method_outcome& o) const {
   eng().count(o.counted_as, o.category);
   if (!eng().options().log_requests) return;
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                       std::chrono::steady_clock::now() - started_)
                       .count();
-  json fields = {{"method", method_},
-                 {"id", jsonrpc::id_to_json(id_)},
-                 {"outcome", k_class_names[static_cast<int>(o.counted_as)]},
-                 {"category", o.category},
-                 {"latencyMs", static_cast<double>(us) / 1000.0},
-                 {"era", facts.modern ? "modern" : "legacy"}};
-  if (!tool_.empty()) fields["tool"] = tool_;
-  if (!o.row_id.empty()) fields["situation"] = o.row_id;
-  if (!o.reference.empty()) fields["reference"] = o.reference;
-  if (o.kind == outcome_kind::protocol_error) fields["code"] = o.error.code;
-  eng().log().write(o.counted_as == outcome_class::ok ? "info" : "warning", "request",
-                    std::move(fields));
+  thread_local std::string buf;
+  log_line line(buf, o.counted_as == outcome_class::ok ? "info" : "warning", "request");
+  line.str("method", method_);
+  if (const auto* n = std::get_if<std::int64_t>(&id_)) {
+    line.integer("id", *n);
+  } else {
+    line.str("id", std::get<std::string>(id_));
+  }
+  line.str("outcome", k_class_names[static_cast<int>(o.counted_as)])
+      .str("category", o.category)
+      .millis("latencyMs", us)
+      .str("era", facts.modern ? "modern" : "legacy");
+  if (!tool_.empty()) line.str("tool", tool_);
+  if (!o.row_id.empty()) line.str("situation", o.row_id);
+  if (!o.reference.empty()) line.str("reference", o.reference);
+  if (o.kind == outcome_kind::protocol_error) line.integer("code", o.error.code);
+  eng().log().write_line(line.finish());
 }
 
 request_context exchange::make_context(const std::shared_ptr<exchange>& self) const {
