@@ -17,7 +17,9 @@ Measures (every reply is checked: the echoed text, or isError: true, or a JSON-R
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
 import os
 import platform
 import re
@@ -45,6 +47,7 @@ PINS = {
 LEGACY_VERSION = "2025-11-25"
 ECHO_TEXT = "hello world"
 KINDS = ("echo", "fail", "bad_args", "unknown")
+DASH = "\u2013"  # an empty table cell
 
 
 @dataclass
@@ -84,10 +87,16 @@ def build_all(mcpcxx_build: str) -> dict[str, str]:
     paths["py_mcp"] = venv("venv-mcp", [f"mcp=={PINS['mcp']}", f"uvicorn=={PINS['uvicorn']}"])
     paths["py_fastmcp"] = venv("venv-fastmcp", [f"fastmcp=={PINS['fastmcp']}"])
     sh(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=os.path.join(HERE, "ts"))
-    sh(["go", "build", "-o", os.path.join(BUILD, "go", "peer-go"), "."], cwd=os.path.join(HERE, "go"))
+    sh(
+        ["go", "build", "-o", os.path.join(BUILD, "go", "peer-go"), "."],
+        cwd=os.path.join(HERE, "go"),
+    )
     rust_target = os.path.join(BUILD, "rust")
-    sh(["cargo", "build", "--release", "--locked", "-q"], cwd=os.path.join(HERE, "rust"),
-       env={"CARGO_TARGET_DIR": rust_target})
+    sh(
+        ["cargo", "build", "--release", "--locked", "-q"],
+        cwd=os.path.join(HERE, "rust"),
+        env={"CARGO_TARGET_DIR": rust_target},
+    )
     paths["rmcp"] = os.path.join(rust_target, "release", "peer-rmcp")
     paths["go"] = os.path.join(BUILD, "go", "peer-go")
     flags = ["-std=c++20", "-O2", "-Wall", "-Wextra", "-Werror"]
@@ -95,13 +104,39 @@ def build_all(mcpcxx_build: str) -> dict[str, str]:
     paths["floor"] = os.path.join(BUILD, "floor", "floor")
     sh(["g++", *flags, "-o", paths["floor"], os.path.join(HERE, "floor", "floor.cpp")])
     paths["load"] = os.path.join(BUILD, "http-load")
-    sh(["g++", "-std=c++20", "-O2", "-pthread", "-o", paths["load"],
-        os.path.join(ROOT, "bench", "http_load", "load.cpp")])
-    sh(["cmake", "--build", mcpcxx_build, "-j2", "--target", "mcpcxx_example_server", "_core"],
-       cwd=ROOT)
+    sh(
+        [
+            "g++",
+            "-std=c++20",
+            "-O2",
+            "-pthread",
+            "-o",
+            paths["load"],
+            os.path.join(ROOT, "bench", "http_load", "load.cpp"),
+        ]
+    )
+    sh(
+        ["cmake", "--build", mcpcxx_build, "-j2", "--target", "mcpcxx_example_server", "_core"],
+        cwd=ROOT,
+    )
     paths["mcpcxx_cpp"] = os.path.join(mcpcxx_build, "examples", "cpp", "mcpcxx_example_server")
-    paths["mcpcxx_pkg"] = os.path.join(mcpcxx_build, "python", "bindings", "pkg")
+    paths["mcpcxx_pkg"] = stage_mcpcxx_package(mcpcxx_build)
     return paths
+
+
+def stage_mcpcxx_package(mcpcxx_build: str) -> str:
+    """Links python/mcpcxx and the freshly built _core module into one importable package."""
+    stage = os.path.join(BUILD, "mcpcxx-pkg")
+    pkg = os.path.join(stage, "mcpcxx")
+    shutil.rmtree(stage, ignore_errors=True)
+    os.makedirs(pkg)
+    src = os.path.join(ROOT, "python", "mcpcxx")
+    built = os.path.join(mcpcxx_build, "python", "bindings", "pkg", "mcpcxx")
+    for d in (src, built):
+        for name in os.listdir(d):
+            if name != "__pycache__":
+                os.symlink(os.path.join(d, name), os.path.join(pkg, name))
+    return stage
 
 
 def peers(p: dict[str, str]) -> list[Peer]:
@@ -111,23 +146,51 @@ def peers(p: dict[str, str]) -> list[Peer]:
     mpy = [sys.executable, os.path.join(HERE, "mcpcxx_py", "server.py")]
     return [
         Peer("floor (nlohmann parse+dump loop)", [p["floor"]]),
-        Peer("mcpcxx, C++ tool (example server)", [p["mcpcxx_cpp"]],
-             http_legacy=[p["mcpcxx_cpp"]], http_modern=[p["mcpcxx_cpp"]],
-             http_env={"MCPCXX_EXAMPLE_HTTP_PORT": "{port}"},
-             fail_call=("lookup_issue", {"key": "NOPE-1"})),
-        Peer("mcpcxx, Python tool", [*mpy, "stdio"], http_legacy=[*mpy, "http", "{port}"],
-             http_modern=[*mpy, "http", "{port}"], env={"PYTHONPATH": p["mcpcxx_pkg"]}),
-        Peer(f"rmcp {PINS['rmcp']} (stdio_pipes(); HTTP: axum)", [p["rmcp"], "stdio-pipes"],
-             http_legacy=[p["rmcp"], "http", "{port}"], http_modern=[p["rmcp"], "http", "{port}"]),
+        Peer(
+            "mcpcxx, C++ tool (example server)",
+            [p["mcpcxx_cpp"]],
+            http_legacy=[p["mcpcxx_cpp"]],
+            http_modern=[p["mcpcxx_cpp"]],
+            http_env={"MCPCXX_EXAMPLE_HTTP_PORT": "{port}"},
+            fail_call=("lookup_issue", {"key": "NOPE-1"}),
+        ),
+        Peer(
+            "mcpcxx, Python tool",
+            [*mpy, "stdio"],
+            http_legacy=[*mpy, "http", "{port}"],
+            http_modern=[*mpy, "http", "{port}"],
+            env={"PYTHONPATH": p["mcpcxx_pkg"]},
+        ),
+        Peer(
+            f"rmcp {PINS['rmcp']} (stdio_pipes(); HTTP: axum)",
+            [p["rmcp"], "stdio-pipes"],
+            http_legacy=[p["rmcp"], "http", "{port}"],
+            http_modern=[p["rmcp"], "http", "{port}"],
+        ),
         Peer(f"rmcp {PINS['rmcp']} (stdio())", [p["rmcp"], "stdio"]),
-        Peer(f"Go SDK {PINS['go-sdk']}", [p["go"], "stdio"], http_legacy=[p["go"], "http", "{port}"],
-             http_modern=[p["go"], "http-stateless", "{port}"]),
-        Peer(f"TypeScript SDK {PINS['@modelcontextprotocol/sdk']}", [*ts, "stdio"],
-             http_legacy=[*ts, "http", "{port}"]),
-        Peer(f"official Python SDK mcp {PINS['mcp']}", [*py_sdk, "stdio"],
-             http_legacy=[*py_sdk, "http", "{port}"], http_modern=[*py_sdk, "http", "{port}"]),
-        Peer(f"fastmcp {PINS['fastmcp']}", [*fast, "stdio"], http_legacy=[*fast, "http", "{port}"],
-             http_modern=[*fast, "http", "{port}"]),
+        Peer(
+            f"Go SDK {PINS['go-sdk']}",
+            [p["go"], "stdio"],
+            http_legacy=[p["go"], "http", "{port}"],
+            http_modern=[p["go"], "http-stateless", "{port}"],
+        ),
+        Peer(
+            f"TypeScript SDK {PINS['@modelcontextprotocol/sdk']}",
+            [*ts, "stdio"],
+            http_legacy=[*ts, "http", "{port}"],
+        ),
+        Peer(
+            f"official Python SDK mcp {PINS['mcp']}",
+            [*py_sdk, "stdio"],
+            http_legacy=[*py_sdk, "http", "{port}"],
+            http_modern=[*py_sdk, "http", "{port}"],
+        ),
+        Peer(
+            f"fastmcp {PINS['fastmcp']}",
+            [*fast, "stdio"],
+            http_legacy=[*fast, "http", "{port}"],
+            http_modern=[*fast, "http", "{port}"],
+        ),
     ]
 
 
@@ -136,6 +199,7 @@ def peers(p: dict[str, str]) -> list[Peer]:
 
 def request_template(peer: Peer, kind: str) -> bytes:
     """A tools/call line with the id left as %d."""
+    args: dict[str, Any]
     if kind == "echo":
         name, args = "echo", {"text": ECHO_TEXT}
     elif kind == "fail":
@@ -153,7 +217,11 @@ def reply_ok(kind: str, reply: dict[str, Any]) -> bool:
     """The reply is what this kind of call must get (any SDK's own way for the error kinds)."""
     result = reply.get("result")
     if kind == "echo":
-        return isinstance(result, dict) and not result.get("isError") and ECHO_TEXT in json.dumps(result)
+        return (
+            isinstance(result, dict)
+            and not result.get("isError")
+            and ECHO_TEXT in json.dumps(result)
+        )
     if kind in ("fail", "bad_args"):
         return isinstance(result, dict) and result.get("isError") is True
     return "error" in reply or (isinstance(result, dict) and result.get("isError") is True)
@@ -165,9 +233,15 @@ class StdioServer:
     def __init__(self, peer: Peer) -> None:
         assert peer.stdio is not None
         self.t_spawn = time.perf_counter()
-        self.proc = subprocess.Popen(peer.stdio, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env={**os.environ, **peer.env})
-        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc = subprocess.Popen(
+            peer.stdio,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, **peer.env},
+        )
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None
         self.win = self.proc.stdin.fileno()
         self.rout = self.proc.stdout.fileno()
         self.buf = b""
@@ -176,7 +250,7 @@ class StdioServer:
     def send(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
-            view = view[os.write(self.win, view):]
+            view = view[os.write(self.win, view) :]
 
     def lines(self) -> list[bytes]:
         """Blocks until at least one full line arrives; returns every complete line."""
@@ -190,9 +264,16 @@ class StdioServer:
 
     def handshake(self) -> float:
         """Legacy initialize + initialized; returns seconds from spawn to the initialize reply."""
-        init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-                "params": {"protocolVersion": LEGACY_VERSION, "capabilities": {},
-                           "clientInfo": {"name": "bench-peers", "version": "1"}}}
+        init = {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": LEGACY_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "bench-peers", "version": "1"},
+            },
+        }
         self.send((json.dumps(init) + "\n").encode())
         while True:
             for ln in self.lines():
@@ -201,8 +282,9 @@ class StdioServer:
                     self.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
                     return elapsed
 
-    def run(self, template: bytes, kind: str, in_flight: int, seconds: float = 0,
-            calls: int = 0) -> float:
+    def run(
+        self, template: bytes, kind: str, in_flight: int, seconds: float = 0, calls: int = 0
+    ) -> float:
         """Keeps in_flight calls outstanding for `seconds` (or `calls`); returns calls/s."""
         sent = done = 0
         t0 = time.perf_counter()
@@ -220,7 +302,9 @@ class StdioServer:
                 if not reply_ok(kind, reply):
                     self.bad += 1
                 if not stop:
-                    stop = (calls and sent >= calls) or (seconds and time.perf_counter() >= deadline)
+                    stop = (calls > 0 and sent >= calls) or (
+                        seconds > 0 and time.perf_counter() >= deadline
+                    )
                 if not stop:
                     sent += 1
                     out.append(template % sent)
@@ -274,30 +358,60 @@ def http_measure(peer: Peer, era: str, load: str, conns: int, seconds: float) ->
     argv = [a.replace("{port}", str(port)) for a in cmd]
     extra = {**peer.env, **peer.http_env}
     env = {**os.environ, **{k: v.replace("{port}", str(port)) for k, v in extra.items()}}
-    proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        argv,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         if not wait_port(port, proc):
             return {"error": "server did not listen"}
-        r = subprocess.run([load, "--port", str(port), "--connections", str(conns), "--seconds",
-                            str(seconds), "--warmup", str(min(1.0, seconds / 2)), "--era", era],
-                           capture_output=True, text=True, timeout=seconds + 60)
+        r = subprocess.run(
+            [
+                load,
+                "--port",
+                str(port),
+                "--connections",
+                str(conns),
+                "--seconds",
+                str(seconds),
+                "--warmup",
+                str(min(1.0, seconds / 2)),
+                "--era",
+                era,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=seconds + 60,
+        )
         lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
         if not lines:
             return {"error": (r.stderr.strip().splitlines() or ["no output"])[-1][:120]}
         out: dict[str, Any] = json.loads(lines[-1])
         if out.get("errors"):
             out["error"] = f"{out['errors']} bad replies"
+        elif not out.get("requests"):
+            out["error"] = "no request completed within the timed window (handshakes too slow)"
         return out
     except subprocess.TimeoutExpired:
         return {"error": "load driver timed out"}
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
+        stop_group(proc)
+
+
+def stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Ends the server and anything it spawned (it leads its own process group)."""
+    for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
         try:
-            proc.wait(timeout=5)
+            proc.wait(timeout=wait)
+            return
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+            continue
 
 
 # ---------------------------------------------------------------- the run
@@ -343,8 +457,9 @@ def stdio_round(peer: Peer, args: argparse.Namespace, res: Samples, notes: dict[
         s.close()
 
 
-def http_round(peer: Peer, load: str, args: argparse.Namespace, res: Samples,
-               notes: dict[str, str]) -> None:
+def http_round(
+    peer: Peer, load: str, args: argparse.Namespace, res: Samples, notes: dict[str, str]
+) -> None:
     for era in ("legacy", "modern"):
         if (peer.http_legacy if era == "legacy" else peer.http_modern) is None:
             continue
@@ -358,13 +473,15 @@ def http_round(peer: Peer, load: str, args: argparse.Namespace, res: Samples,
             add(res, peer, f"http_{era}_{conns}_p99", float(out["p99_ms"]))
 
 
-def measure(all_peers: list[Peer], load: str, args: argparse.Namespace) -> tuple[Samples, dict[str, str], list[float]]:
+def measure(
+    all_peers: list[Peer], load: str, args: argparse.Namespace
+) -> tuple[Samples, dict[str, str], list[float]]:
     res: Samples = {}
     notes: dict[str, str] = {}
     loads: list[float] = []
     for rep in range(args.repeats):
         # Repetitions outermost, servers interleaved inside each measure, the order rotated.
-        order = all_peers[rep % len(all_peers):] + all_peers[: rep % len(all_peers)]
+        order = all_peers[rep % len(all_peers) :] + all_peers[: rep % len(all_peers)]
         loads.append(os.getloadavg()[0])
         for peer in order:
             print(f"rep {rep + 1}/{args.repeats} stdio {peer.name}", flush=True)
@@ -388,7 +505,7 @@ def med(res: Samples, peer: Peer, key: str) -> float | None:
 
 def num(v: float | None) -> str:
     if v is None:
-        return "–"
+        return DASH
     return f"{v:,.0f}" if v >= 100 else f"{v:.1f}"
 
 
@@ -400,7 +517,7 @@ def worst_error_ratio(res: Samples, peer: Peer) -> str:
             e = med(res, peer, f"{kind}_{n}")
             if ok and e:
                 ratios.append(e / ok)
-    return f"{min(ratios):.2f}" if ratios else "–"
+    return f"{min(ratios):.2f}" if ratios else DASH
 
 
 def machine() -> str:
@@ -421,22 +538,32 @@ def machine() -> str:
         except (OSError, IndexError, subprocess.TimeoutExpired):
             return "?"
 
-    return (f"{model}, {os.cpu_count()} CPUs, {mem:,} MiB RAM, Linux {platform.release()}; "
-            f"Python {platform.python_version()}, {ver(['node', '--version'])} (node), "
-            f"{ver(['go', 'version'])}, {ver(['rustc', '--version'])}, {ver(['g++', '--version'])}")
+    return (
+        f"{model}, {os.cpu_count()} CPUs, {mem:,} MiB RAM, Linux {platform.release()}; "
+        f"Python {platform.python_version()}, {ver(['node', '--version'])} (node), "
+        f"{ver(['go', 'version'])}, {ver(['rustc', '--version'])}, {ver(['g++', '--version'])}"
+    )
 
 
 def tables(all_peers: list[Peer], res: Samples) -> str:
-    head = ("| stdio, calls/s | echo seq | echo 32 | fail seq | fail 32 | bad args seq | bad args 32 "
-            "| unknown tool seq | unknown tool 32 | worst error/echo | cold start ms | RSS MiB |\n"
-            "|---|" + "---:|" * 11 + "\n")
+    head = (
+        "| stdio, calls/s | echo seq | echo 32 | fail seq | fail 32 | bad args seq | bad args 32 "
+        "| unknown tool seq | unknown tool 32 | worst error/echo | cold start ms | RSS MiB |\n"
+        "|---|" + "---:|" * 11 + "\n"
+    )
     rows = []
     for p in all_peers:
         cells = [num(med(res, p, f"{k}_{n}")) for k in KINDS for n in (1, 32)]
-        cells += [worst_error_ratio(res, p), num(med(res, p, "cold_ms")), num(med(res, p, "rss_mib"))]
+        cells += [
+            worst_error_ratio(res, p),
+            num(med(res, p, "cold_ms")),
+            num(med(res, p, "rss_mib")),
+        ]
         rows.append(f"| {p.name} | " + " | ".join(cells) + " |")
-    http = ("| HTTP echo, req/s (p50 / p99 ms) | legacy, 1 conn | legacy, 64 conns "
-            "| 2026-07-28, 1 conn | 2026-07-28, 64 conns |\n|---|---:|---:|---:|---:|\n")
+    http = (
+        "| HTTP echo, req/s (p50 / p99 ms) | legacy, 1 conn | legacy, 64 conns "
+        "| 2026-07-28, 1 conn | 2026-07-28, 64 conns |\n|---|---:|---:|---:|---:|\n"
+    )
     hrows = []
     for p in all_peers:
         if not (p.http_legacy or p.http_modern):
@@ -446,8 +573,12 @@ def tables(all_peers: list[Peer], res: Samples) -> str:
             for c in (1, 64):
                 k = f"http_{era}_{c}"
                 rps = med(res, p, k)
-                cells.append("–" if rps is None else
-                             f"{num(rps)} ({med(res, p, k + '_p50'):.2f} / {med(res, p, k + '_p99'):.2f})")
+                cells.append(
+                    DASH
+                    if rps is None
+                    else f"{num(rps)} ({med(res, p, k + '_p50'):.2f} / "
+                    f"{med(res, p, k + '_p99'):.2f})"
+                )
         hrows.append(f"| {p.name} | " + " | ".join(cells) + " |")
     return head + "\n".join(rows) + "\n\n" + http + "\n".join(hrows) + "\n"
 
@@ -459,7 +590,7 @@ def ratios(all_peers: list[Peer], res: Samples) -> str:
     def ratio(a: Peer | None, b: Peer | None, key: str) -> str:
         x = med(res, a, key) if a else None
         y = med(res, b, key) if b else None
-        return f"{x / y:.2f}" if x and y else "–"
+        return f"{x / y:.2f}" if x and y else DASH
 
     floor, cpp, py = find("floor"), find("mcpcxx, C++"), find("mcpcxx, Python")
     rmcp, sdk = find(f"rmcp {PINS['rmcp']} (stdio_pipes"), find("official Python SDK")
@@ -484,38 +615,54 @@ def ratios(all_peers: list[Peer], res: Samples) -> str:
 
 
 def svg_chart(all_peers: list[Peer], res: Samples) -> str:
-    """Horizontal grouped bars on a log scale: stdio echo (seq, 32) and fail 32, HTTP legacy/modern 64."""
-    series = [("echo_1", "stdio echo, sequential", "#4e79a7"),
-              ("echo_32", "stdio echo, 32 in flight", "#59a14f"),
-              ("fail_32", "stdio tool error, 32 in flight", "#e15759"),
-              ("http_legacy_64", "HTTP legacy, 64 conns", "#f28e2b"),
-              ("http_modern_64", "HTTP 2026-07-28, 64 conns", "#b07aa1")]
+    """Horizontal grouped bars on a log scale: stdio and HTTP calls/s per server."""
+    series = [
+        ("echo_1", "stdio echo, sequential", "#4e79a7"),
+        ("echo_32", "stdio echo, 32 in flight", "#59a14f"),
+        ("fail_32", "stdio tool error, 32 in flight", "#e15759"),
+        ("http_legacy_64", "HTTP legacy, 64 conns", "#f28e2b"),
+        ("http_modern_64", "HTTP 2026-07-28, 64 conns", "#b07aa1"),
+    ]
     bar, gap, left, width, lo, hi = 9, 12, 300, 560, 1.0, 6.0  # log10 axis from 10 to 1e6
     group = bar * len(series) + gap
     top = 40
     height = top + group * len(all_peers) + 40 + 18 * len(series)
-    x = lambda v: left + (min(max(__import__("math").log10(v), lo), hi) - lo) / (hi - lo) * width  # noqa: E731
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 70}" height="{height}" '
-             'font-family="sans-serif" font-size="11">',
-             '<rect width="100%" height="100%" fill="white"/>',
-             f'<text x="{left}" y="18" font-size="13" font-weight="bold">MCP servers, calls/s '
-             '(log scale, medians; bench/peers)</text>']
+
+    def x(v: float) -> float:
+        return left + (min(max(math.log10(v), lo), hi) - lo) / (hi - lo) * width
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 70}" height="{height}" '
+        'font-family="sans-serif" font-size="11">',
+        '<rect width="100%" height="100%" fill="white"/>',
+        f'<text x="{left}" y="18" font-size="13" font-weight="bold">MCP servers, calls/s '
+        "(log scale, medians; bench/peers)</text>",
+    ]
     for e in range(int(lo), int(hi) + 1):
         gx = left + (e - lo) / (hi - lo) * width
-        parts.append(f'<line x1="{gx:.1f}" y1="{top - 8}" x2="{gx:.1f}" y2="{top + group * len(all_peers)}" '
-                     'stroke="#ddd"/>')
-        parts.append(f'<text x="{gx:.1f}" y="{top - 11}" text-anchor="middle">{10 ** e:,}</text>')
+        parts.append(
+            f'<line x1="{gx:.1f}" y1="{top - 8}" x2="{gx:.1f}" y2="{top + group * len(all_peers)}" '
+            'stroke="#ddd"/>'
+        )
+        parts.append(f'<text x="{gx:.1f}" y="{top - 11}" text-anchor="middle">{10**e:,}</text>')
     for i, p in enumerate(all_peers):
         y0 = top + i * group
-        parts.append(f'<text x="{left - 6}" y="{y0 + group / 2:.1f}" text-anchor="end">'
-                     f'{p.name.replace("&", "&amp;")}</text>')
+        parts.append(
+            f'<text x="{left - 6}" y="{y0 + group / 2:.1f}" text-anchor="end">'
+            f"{p.name.replace('&', '&amp;')}</text>"
+        )
         for j, (key, _, color) in enumerate(series):
             v = med(res, p, key)
             if not v:
                 continue
             y = y0 + j * bar
-            parts.append(f'<rect x="{left}" y="{y}" width="{x(v) - left:.1f}" height="{bar - 1}" fill="{color}"/>')
-            parts.append(f'<text x="{x(v) + 3:.1f}" y="{y + bar - 1}" font-size="8">{num(v)}</text>')
+            parts.append(
+                f'<rect x="{left}" y="{y}" width="{x(v) - left:.1f}" '
+                f'height="{bar - 1}" fill="{color}"/>'
+            )
+            parts.append(
+                f'<text x="{x(v) + 3:.1f}" y="{y + bar - 1}" font-size="8">{num(v)}</text>'
+            )
     ly = top + group * len(all_peers) + 20
     for j, (_, label, color) in enumerate(series):
         parts.append(f'<rect x="{left}" y="{ly + j * 18}" width="12" height="10" fill="{color}"/>')
@@ -524,10 +671,17 @@ def svg_chart(all_peers: list[Peer], res: Samples) -> str:
     return "\n".join(parts) + "\n"
 
 
+def read_text(path: str) -> str:
+    if not os.path.exists(path):
+        return ""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def write_doc(section: str) -> None:
     path = os.path.join(ROOT, "docs", "benchmarks.md")
     begin, end = "<!-- peers:begin -->", "<!-- peers:end -->"
-    text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    text = read_text(path)
     block = f"{begin}\n{section}{end}"
     if begin in text and end in text:
         text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
@@ -537,29 +691,49 @@ def write_doc(section: str) -> None:
         f.write(text)
 
 
-def report(all_peers: list[Peer], res: Samples, notes: dict[str, str], loads: list[float],
-           args: argparse.Namespace, started: str) -> str:
+def load_warning(loads: list[float]) -> str:
+    if max(loads) <= 0.8:
+        return "The machine was idle during the run."
+    return (
+        "**These figures were taken on a loaded machine** (other builds and test runs shared the "
+        "CPUs), so absolute figures are low and noisy; compare ratios within this one run, not "
+        "with other runs."
+    )
+
+
+def report(
+    all_peers: list[Peer],
+    res: Samples,
+    notes: dict[str, str],
+    loads: list[float],
+    args: argparse.Namespace,
+    started: str,
+) -> str:
     failures = "\n".join(f"- {k}: {v}" for k, v in notes.items()) or "- none"
     return f"""## Peer benchmark: mcpcxx beside the official MCP SDKs
 
-Generated by `bench/peers/run.sh` (do not edit by hand; rerun it). Run started {started}, {args.repeats}
-repetitions (outermost), servers interleaved inside each measure, medians; {args.duration:g} s per
-timed run, {args.rss_calls:,} echo calls before RSS is read, {args.cold_spawns + 1} spawns per repetition
-for cold start.
+Generated by `bench/peers/run.sh` (do not edit by hand; rerun it). Run started {started};
+{args.repeats} repetitions (outermost), servers interleaved inside each measure, medians;
+{args.duration:g} s per timed run; RSS read after {args.rss_calls:,} echo calls (32 in flight);
+cold start = spawn to the initialize response, {args.cold_spawns + 1} spawns per repetition.
 
 Machine: {machine()}. 1-minute load average during the run: {min(loads):.1f} to {max(loads):.1f}.
-**This run was taken on a loaded machine** (the 2 CPUs were shared with other builds and test runs),
-so absolute figures are low and noisy; compare ratios within this one run.
+{load_warning(loads)}
 
-Pinned peers (installed from their registries by the script): official Python SDK `mcp=={PINS['mcp']}`
-(+ uvicorn {PINS['uvicorn']}), `fastmcp=={PINS['fastmcp']}`, `@modelcontextprotocol/sdk@{PINS['@modelcontextprotocol/sdk']}` (npm,
-package-lock.json), `github.com/modelcontextprotocol/go-sdk {PINS['go-sdk']}` (go.sum), `rmcp ={PINS['rmcp']}`
+Pinned peers (installed from their registries by the script): official Python SDK
+`mcp=={PINS["mcp"]}` (+ uvicorn {PINS["uvicorn"]}), `fastmcp=={PINS["fastmcp"]}`,
+`@modelcontextprotocol/sdk@{PINS["@modelcontextprotocol/sdk"]}` (npm,
+package-lock.json), `github.com/modelcontextprotocol/go-sdk {PINS["go-sdk"]}` (go.sum),
+`rmcp ={PINS["rmcp"]}`
 (Cargo.lock, `--release`). Each serves `echo(text)` and `fail(text)`, which always ends in
 `isError: true` the SDK's own way; the mcpcxx C++ example server's tool error is `lookup_issue` with
 an unknown key. "bad args" sends `echo` a number; "unknown tool" calls a tool that does not exist
 (a JSON-RPC error or an isError result both count as answered). Every reply is checked. stdio uses
 the 2025-11-25 handshake; HTTP is keep-alive, one request in flight per connection
-(bench/http_load/load.cpp), echo only; "–" = not supported or failed (see below).
+(bench/http_load/load.cpp), echo only; "{DASH}" = not supported or failed (see below). The
+TypeScript SDK 1.x speaks up to 2025-11-25 only (its v2 packages serve 2026-07-28; not measured
+here); the Go SDK serves 2026-07-28 from a `Stateless: true` handler, its session handler
+rejects that revision.
 
 {tables(all_peers, res)}
 Ratios from this run:
@@ -574,14 +748,23 @@ Failures and gaps in this run:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--duration", type=float, default=1.0, help="seconds per timed run (default 1)")
     ap.add_argument("--repeats", type=int, default=3, help="repetitions, median taken (default 3)")
     ap.add_argument("--rss-calls", type=int, default=2000, help="echo calls before reading RSS")
-    ap.add_argument("--cold-spawns", type=int, default=2, help="extra spawns per rep for cold start")
-    ap.add_argument("--mcpcxx-build", default=os.path.join(ROOT, "build", "dev"),
-                    help="configured mcpcxx build dir with -DMCPCXX_BUILD_PYTHON=ON (default build/dev)")
-    ap.add_argument("--only", default="", help="comma-separated substrings: measure only these servers")
+    ap.add_argument(
+        "--cold-spawns", type=int, default=1, help="extra spawns per rep for cold start"
+    )
+    ap.add_argument(
+        "--mcpcxx-build",
+        default=os.path.join(ROOT, "build", "dev"),
+        help="configured mcpcxx build dir with -DMCPCXX_BUILD_PYTHON=ON (default build/dev)",
+    )
+    ap.add_argument(
+        "--only", default="", help="comma-separated substrings: measure only these servers"
+    )
     ap.add_argument("--no-write", action="store_true", help="print the section, do not edit docs/")
     args = ap.parse_args()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -597,7 +780,9 @@ def main() -> int:
         write_doc(section)
         with open(os.path.join(ROOT, "docs", "peers-benchmark.svg"), "w", encoding="utf-8") as f:
             f.write(svg_chart(all_peers, res))
-    json.dump(res, open(os.path.join(BUILD, "last-run.json"), "w"), indent=1)
+    record = {"started": started, "loads": loads, "notes": notes, "samples": res}
+    with open(os.path.join(BUILD, "last-run.json"), "w", encoding="utf-8") as f:
+        json.dump(record, f, indent=1)
     return 0
 
 
