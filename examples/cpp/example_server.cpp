@@ -279,7 +279,8 @@ std::size_t env_number(const char* name, std::size_t fallback) {
   return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
-// A fixed token check for the HTTP transcripts: "good" passes, "narrow" lacks a scope.
+// A fixed token check for the HTTP transcripts: "good" passes, "narrow" lacks a scope, and
+// "crash" makes the verifier throw (a buggy hook: the transport answers 500 with a reference).
 mcpcxx::http_auth_options golden_auth() {
   mcpcxx::http_auth_options a;
   a.authorization_servers = {"https://auth.example.invalid"};
@@ -287,14 +288,15 @@ mcpcxx::http_auth_options golden_auth() {
   a.verifier = [](std::string_view token, const mcpcxx::http_auth_request&) {
     if (token == "good") return mcpcxx::http_auth_result::allow({{"sub", "golden"}});
     if (token == "narrow") return mcpcxx::http_auth_result::insufficient({"issues:write"});
+    if (token == "crash") throw std::runtime_error("token store unreachable at auth.internal:7000");
     return mcpcxx::http_auth_result::invalid();
   };
   return a;
 }
 
-// HTTP settings from the environment: MCPCXX_EXAMPLE_HTTP_LEGACY=0 (modern only) and
-// MCPCXX_MAX_BODY_BYTES, which the Python twin maps too; MCPCXX_HTTP_MAX_SESSIONS,
-// MCPCXX_HTTP_HEADER_TIMEOUT_MS and MCPCXX_HTTP_AUTH=1, which the Python API does not offer.
+// HTTP settings from the environment: MCPCXX_EXAMPLE_HTTP_LEGACY=0 (modern only),
+// MCPCXX_MAX_BODY_BYTES, MCPCXX_HTTP_MAX_SESSIONS and MCPCXX_HTTP_HEADER_TIMEOUT_MS, which the
+// Python twin maps too; MCPCXX_HTTP_AUTH=1, which it cannot (a Python token verifier is issue 14).
 mcpcxx::http_options http_options_from_env(int port) {
   mcpcxx::http_options o;
   o.port = static_cast<std::uint16_t>(port);
@@ -316,7 +318,7 @@ int serve_http_until_signal(mcpcxx::server& s, const sigset_t& stop_signals, int
   http.start();
   int sig = 0;
   sigwait(&stop_signals, &sig);
-  http.stop(std::chrono::milliseconds(1000));
+  http.stop(std::chrono::milliseconds(2000));
   return 0;
 }
 

@@ -12,9 +12,11 @@ Environment, as for the C++ server:
     MCPCXX_EXAMPLE_HTTP_PORT  serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) until SIGTERM
     MCPCXX_EXAMPLE_HTTP_LEGACY=0  HTTP serves 2026-07-28 only
     MCPCXX_MAX_BODY_BYTES     the HTTP body limit (default 4 MiB)
-The C++ server also reads MCPCXX_HTTP_MAX_SESSIONS, MCPCXX_HTTP_HEADER_TIMEOUT_MS and
-MCPCXX_HTTP_AUTH=1; server.run("http") has no max_sessions, header_timeout or auth options, so
-the transcripts needing them (http_cpp_only.txtar) name the C++ fixture alone.
+    MCPCXX_HTTP_MAX_SESSIONS  the legacy-session limit (default 10000)
+    MCPCXX_HTTP_HEADER_TIMEOUT_MS  how long the request head may take (default 10000)
+The C++ server also reads MCPCXX_HTTP_AUTH=1 (bearer auth with a fixed token check): a token
+verifier written in Python is issue 14's, so the auth transcript (http_auth.txtar) names the C++
+fixture alone.
 
 Run: python examples/python/fixture_server.py (mcpcxx must be importable).
 """
@@ -234,14 +236,21 @@ def build() -> Server:
     return server
 
 
+def http_options(port: int) -> dict[str, object]:
+    """run("http") options from the environment, the same settings the C++ fixture reads."""
+    env = os.environ
+    return {
+        "host": "127.0.0.1",
+        "port": port,
+        "legacy": env.get("MCPCXX_EXAMPLE_HTTP_LEGACY") != "0",
+        "max_body_bytes": int(env.get("MCPCXX_MAX_BODY_BYTES", 4 * 1024 * 1024)),
+        "max_sessions": int(env.get("MCPCXX_HTTP_MAX_SESSIONS", 10000)),
+        "header_timeout": int(env.get("MCPCXX_HTTP_HEADER_TIMEOUT_MS", 10000)) / 1000,
+    }
+
+
 if __name__ == "__main__":
     port = os.environ.get("MCPCXX_EXAMPLE_HTTP_PORT")
     if port is not None:
-        legacy = os.environ.get("MCPCXX_EXAMPLE_HTTP_LEGACY") != "0"
-        body = int(os.environ.get("MCPCXX_MAX_BODY_BYTES", 4 * 1024 * 1024))
-        sys.exit(
-            build().run(
-                "http", host="127.0.0.1", port=int(port), legacy=legacy, max_body_bytes=body
-            )
-        )
+        sys.exit(build().run("http", **http_options(int(port))))
     sys.exit(build().run())

@@ -279,8 +279,10 @@ class Server:
         sys.stderr), so a stray print() cannot corrupt the stream.
         "http" serves Streamable HTTP (both eras) until SIGINT/SIGTERM; the options are the members
         of the engine's http_options (docs/python.md): host="127.0.0.1", port=8000, path="/mcp",
-        io_threads=1, legacy=True, max_body_bytes, max_connections, allowed_hosts,
-        allowed_origins, session_idle_timeout (seconds), ...
+        io_threads=1, legacy=True, max_body_bytes, max_header_bytes, max_headers, max_connections,
+        max_sessions, allowed_hosts, allowed_origins, replay_buffer_events, and the durations in
+        seconds header_timeout, body_timeout, idle_timeout, session_idle_timeout, sse_keepalive.
+        Bearer auth is not offered from Python yet (its token verifier is a callable: issue 14).
         """
         if transport == "http":
             return self._serve_http(options)

@@ -26,7 +26,7 @@ json reparse(const std::string& frame) {
 }
 
 void check_invalid(const message& m) {
-  require(m.error.code != 0 && !m.error.message.empty());
+  require(m.refusal.has_value() && m.error.code != 0 && !m.error.message.empty());
   const json back = reparse(serialize_error(m.id, m.error));
   require(back["error"]["code"] == m.error.code);
   require(m.id ? back["id"] == id_to_json(*m.id) : back["id"].is_null());

@@ -24,6 +24,7 @@ class Transcript:
     rows: list[str] = field(default_factory=list)
     pending: str = ""
     transport: str = "stdio"
+    mask: str = ""
     env: dict[str, str] = field(default_factory=dict)
     client: list[bytes] = field(default_factory=list)
     server: list[Any] = field(default_factory=list)
@@ -80,8 +81,24 @@ def _read_meta(t: Transcript, line: str) -> None:
             raise ValueError(f"{t.path}: transport is stdio or http, not {t.transport!r}")
     elif key == "pending":
         t.pending = value.strip() or "pending"
+    elif key == "mask":
+        t.mask = value.strip()
+        re.compile(t.mask)
     else:
         raise ValueError(f"{t.path}: unknown meta key {key!r}")
+
+
+def apply_mask(v: Any, mask: str) -> Any:
+    """v with every match of the regex `mask` cut from its strings (keys untouched)."""
+    if not mask:
+        return v
+    if isinstance(v, str):
+        return re.sub(mask, "", v)
+    if isinstance(v, dict):
+        return {k: apply_mask(x, mask) for k, x in v.items()}
+    if isinstance(v, list):
+        return [apply_mask(x, mask) for x in v]
+    return v
 
 
 def normalize(v: Any) -> Any:

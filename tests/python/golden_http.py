@@ -3,8 +3,8 @@
 The client section holds raw requests separated by "===" lines: head lines, a blank line, the
 body. The runner adds Host, Content-Length and "Connection: close" unless present and replaces
 {SESSION} with the last Mcp-Session-Id the server sent; each request goes on its own connection.
-The X-Golden-* directives (head only, close write, keep open, stop server) work as in
-tests/cpp/golden/http_runner.hpp.
+The X-Golden-* directives (head only, close write, keep open, stop server, stop mid body, detach)
+work as in tests/cpp/golden/http_runner.hpp.
 """
 
 from __future__ import annotations
@@ -71,6 +71,8 @@ class Wire:
     close_write: bool = False
     keep_open: bool = False
     stop_server: bool = False
+    stop_mid_body: bool = False
+    detach: bool = False
 
 
 def _wire_bytes(request: Request, port: int, session: str) -> Wire:
@@ -80,6 +82,8 @@ def _wire_bytes(request: Request, port: int, session: str) -> Wire:
     w = Wire(b"", _take_directive(r, "x-golden-close-write"))
     w.keep_open = _take_directive(r, "x-golden-keep-open")
     w.stop_server = _take_directive(r, "x-golden-stop-server")
+    w.stop_mid_body = _take_directive(r, "x-golden-stop-mid-body")
+    w.detach = _take_directive(r, "x-golden-detach")
     head = [h.replace("{SESSION}", session) for h in r.head]
     if head_only:
         w.data = "\r\n".join(head).encode("utf-8", errors="surrogateescape")
@@ -116,17 +120,29 @@ def _wait_ready(port: int) -> bool:
     return False
 
 
+def _send(s: socket.socket, w: Wire, server: subprocess.Popen[bytes]) -> None:
+    """Sends the request; with stop_mid_body the last byte goes 500 ms after the SIGTERM."""
+    s.sendall(w.data[:-1] if w.stop_mid_body else w.data)
+    if w.close_write:
+        s.shutdown(socket.SHUT_WR)
+    if w.stop_server or w.stop_mid_body:
+        time.sleep(2.0)
+        server.send_signal(signal.SIGTERM)
+    if w.stop_mid_body:
+        time.sleep(0.5)
+        s.sendall(w.data[-1:])
+
+
 def _round_trip(port: int, w: Wire, server: subprocess.Popen[bytes], keep: list[Any]) -> bytes:
-    """Sends on a new connection; reads to EOF, or only the head of a connection kept open."""
+    """Sends on a new connection; reads to EOF, only the head of a connection kept open, or
+    nothing for a detached request (its connection stays open to the end)."""
     out = b""
     s = socket.create_connection(("127.0.0.1", port), timeout=30)
     try:
-        s.sendall(w.data)
-        if w.close_write:
-            s.shutdown(socket.SHUT_WR)
-        if w.stop_server:
-            time.sleep(2.0)
-            server.send_signal(signal.SIGTERM)
+        _send(s, w, server)
+        if w.detach:
+            keep.append(s)
+            return out
         while chunk := s.recv(65536):
             out += chunk
             if w.keep_open and b"\r\n\r\n" in out:
@@ -199,14 +215,18 @@ def run(argv: list[str], env: dict[str, str], t: Transcript) -> tuple[list[Any],
             session = [""]
             for r in requests(t):
                 w = _wire_bytes(r, port, session[0])
-                stopped = stopped or w.stop_server
+                stopped = stopped or w.stop_server or w.stop_mid_body
                 responses.append(_parse(_round_trip(port, w, proc, keep), session))
     finally:
+        if not stopped:
+            for s in keep:
+                s.close()
+            proc.send_signal(signal.SIGTERM)
+        # A stopping fixture keeps its connections until it exits: closing one first would cancel
+        # the request on it instead of letting the stop finish or cut it off.
+        _, err = proc.communicate(timeout=30)
         for s in keep:
             s.close()
-        if not stopped:
-            proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
     return responses, proc.returncode, err.decode(errors="replace")[-3000:]
 
 

@@ -3,12 +3,19 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 
 #include "mcpcxx/json.hpp"
+
+namespace mcpcxx::wire {
+/// A row of the situation table (defined in the library's cpp/src/wire/situation.hpp; its stable
+/// id, e.g. "P1b", is what frame_info::situation carries).
+enum class situation : std::uint8_t;
+}  // namespace mcpcxx::wire
 
 namespace mcpcxx::jsonrpc {
 
@@ -44,16 +51,21 @@ struct message {
   json params = nullptr;         ///< requests and notifications; null when absent
   json body;           ///< the whole parsed value (batch: the array; response: the object)
   error_object error;  ///< kind == invalid: the error to answer with (-32700 or -32600)
+  /// kind == invalid: the situation-table row the codec hit, which rendered `error`; transports
+  /// and the engine take the row (HTTP status, frame_info::situation) from here. nullopt
+  /// otherwise.
+  std::optional<wire::situation> refusal;
 };
 
 /// Parses and classifies `bytes`. Never throws, for any byte sequence: problems come back as
-/// kind == invalid with the error to send (-32700 for bad JSON, bad UTF-8, an unpaired surrogate
-/// escape or a number beyond the double range; -32600 for a non-message or a limit exceeded) and,
-/// unless the JSON itself is broken, the top-level id when it can be read (docs/error-model.md).
+/// kind == invalid with the row in `refusal` (P1 bad JSON, P1a blank, P1b bad UTF-8, P1c an
+/// unpaired surrogate escape, P1d a number beyond the double range, P2* a non-message, P3/P3a a
+/// limit exceeded, P5a an empty batch), the error it renders and, unless the JSON itself is
+/// broken, the top-level id when it can be read (docs/error-model.md).
 message parse(std::string_view bytes, const parse_limits& limits = {});
 
-/// Classifies an already-parsed value (one element of a batch, for example). Throws only on
-/// allocation failure.
+/// Classifies an already-parsed value (one element of a batch, for example); a refused value
+/// comes back as kind == invalid with its P2* row in `refusal`. Throws only on allocation failure.
 message classify(json value);
 
 /// Serializes {"jsonrpc":"2.0","id":ID,"result":RESULT}. The serializers never fail on content:

@@ -3,7 +3,6 @@
 // thread or the worker pool) with the one exception classifier; and the in-flight table.
 #include "engine/session_state.hpp"
 
-#include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/server.hpp"
 
 #include "engine/batch_reply.hpp"
@@ -20,12 +19,6 @@ namespace {
 
 using ::mcpcxx::wire::render;
 using ::mcpcxx::wire::row_of;
-
-// The row of a message the codec refused. The codec does not report its row yet (the wire
-// helper's table will); until then the code tells the parse (P1) and shape (P2/P3) rows apart.
-std::string_view invalid_message_row(const jsonrpc::error_object& e) {
-  return e.code == error_code::parse_error ? "P1" : "P2";
-}
 
 // ---- routing: era selection and the method table's gates ----
 
@@ -216,13 +209,15 @@ void session_state::receive_one(jsonrpc::message msg, const reply_route& route, 
   switch (msg.kind) {
     case jsonrpc::message_kind::invalid: {
       engine_->count(outcome_class::protocol_error, "invalid_message");
-      engine_->log().write(
-          "warning", "invalid_message",
-          {{"code", msg.error.code}, {"message", msg.error.message}});  // wire-text: not wire (log)
+      // The codec names the row it hit; a hand-built invalid message without one is the generic
+      // "not a JSON-RPC message" row.
+      const std::string_view row = row_of(msg.refusal.value_or(situation::P2_not_an_object)).id;
+      json logged = {{"situation", row}, {"code", msg.error.code}};  // wire-text: not wire (log)
+      logged["message"] = msg.error.message;
+      engine_->log().write("warning", "invalid_message", std::move(logged));
       std::string frame = jsonrpc::serialize_error(msg.id, msg.error);
       if (route.batch) return route.batch->add(std::move(frame));
-      return send(route.sink, std::move(frame),
-                  {frame_kind::response, invalid_message_row(msg.error)});
+      return send(route.sink, std::move(frame), {frame_kind::response, row});
     }
     case jsonrpc::message_kind::batch:  // a batch inside a batch
       engine_->count(outcome_class::protocol_error, "batch_not_allowed");

@@ -45,6 +45,7 @@ message invalid(json body, std::optional<request_id> id, situation why) {
   m.id = std::move(id);
   m.body = std::move(body);
   m.error = wire::render(why);
+  m.refusal = why;
   return m;
 }
 

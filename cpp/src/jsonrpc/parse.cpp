@@ -22,6 +22,7 @@ message rejected(situation s, const json& args, std::optional<request_id> id = s
   m.kind = message_kind::invalid;
   m.id = std::move(id);
   m.error = wire::render(s, args);
+  m.refusal = s;
   return m;
 }
 

@@ -313,7 +313,7 @@ constexpr std::array k_rows{
     "", "The head or body did not arrive within the read timeout"),
   H(s::H26_handler_crashed, "H26", both, ec::internal_error, 500,
     "Internal error: the server could not handle the request (reference {reference}); retry once and report the reference if it persists",
-    "reference", "The transport's own request handling threw (a server bug; the detail is logged under the reference)"),
+    "reference", "The transport's request handling, or a hook it calls such as the token verifier, threw (a server bug; the detail is logged under the reference)"),
   H(s::H27_modern_batch, "H27", modern, ec::invalid_request, 400,
     "Invalid request: 2026-07-28 POST bodies carry one message, not a batch; send each message in its own POST",
     "", "A JSON array POSTed in the 2026-07-28 era"),

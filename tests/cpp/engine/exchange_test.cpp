@@ -70,6 +70,20 @@ TEST_F(exchange_test, every_error_reply_carries_its_row_and_results_carry_none) 
   EXPECT_EQ(sink->seen[5].situation, "P1");
 }
 
+// The codec names the row of a refused message; the engine passes it on unchanged (before, it
+// inferred "P1" or "P2" from the JSON-RPC code, so these were P2, P1 and P2).
+TEST_F(exchange_test, refused_messages_carry_the_row_the_codec_named) {
+  auto sink = std::make_shared<info_sink>();
+  session s = srv->open_session(sink, {.inline_dispatch = true});
+  s.receive(R"({"id":1,"method":"ping"})");
+  s.receive(R"({"jsonrpc":"2.0","id":2,"method":"m","params":{"n":1e400}})");
+  s.receive("[]");
+  ASSERT_EQ(sink->seen.size(), 3u);
+  EXPECT_EQ(sink->seen[0].situation, "P2b");
+  EXPECT_EQ(sink->seen[1].situation, "P1d");
+  EXPECT_EQ(sink->seen[2].situation, "P5a");
+}
+
 TEST_F(exchange_test, params_decoding_errors_name_their_row) {
   auto sink = std::make_shared<info_sink>();
   session s = srv->open_session(sink, {.inline_dispatch = true});

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -56,9 +57,11 @@ bool take_directive(http_request& r, const std::string& name) {
 // A request as sent, with what the runner does around it.
 struct wire_request {
   std::string bytes;
-  bool close_write = false;  ///< X-Golden-Close-Write: half-close after sending
-  bool keep_open = false;    ///< X-Golden-Keep-Open: read the head only, keep the connection
-  bool stop_server = false;  ///< X-Golden-Stop-Server: SIGTERM the fixture 2 s after sending
+  bool close_write = false;    ///< X-Golden-Close-Write: half-close after sending
+  bool keep_open = false;      ///< X-Golden-Keep-Open: read the head only, keep the connection
+  bool stop_server = false;    ///< X-Golden-Stop-Server: SIGTERM the fixture 2 s after sending
+  bool stop_mid_body = false;  ///< X-Golden-Stop-Mid-Body: SIGTERM before the body's last byte
+  bool detach = false;         ///< X-Golden-Detach: send, keep the connection, read nothing
 };
 
 // The bytes of a request and the directives around it; X-Golden-Head-Only sends the head lines
@@ -69,6 +72,8 @@ wire_request wire_bytes(http_request r, int port, const std::string& session) {
   w.close_write = take_directive(r, "x-golden-close-write");
   w.keep_open = take_directive(r, "x-golden-keep-open");
   w.stop_server = take_directive(r, "x-golden-stop-server");
+  w.stop_mid_body = take_directive(r, "x-golden-stop-mid-body");
+  w.detach = take_directive(r, "x-golden-detach");
   for (auto& h : r.head) h = substitute(h, session);
   r.body = substitute(r.body, session);
   std::string out;
@@ -130,21 +135,42 @@ bool wait_ready(int port) {
   return false;
 }
 
+void send_all(int fd, std::string_view bytes) {
+  for (std::size_t sent = 0; sent < bytes.size();) {
+    const ssize_t k = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (k <= 0) return;
+    sent += static_cast<std::size_t>(k);
+  }
+}
+
+// Sends the request, or all of it but its last byte, then SIGTERMs the fixture (after 2 s: time
+// for it to start earlier requests and read this one's head), then sends the last byte 500 ms
+// later, inside the fixture's stop grace period (X-Golden-Stop-Mid-Body).
+void send_request(int fd, const wire_request& w, pid_t server) {
+  const std::string_view bytes = w.bytes;
+  send_all(fd, w.stop_mid_body ? bytes.substr(0, bytes.size() - 1) : bytes);
+  if (w.close_write) ::shutdown(fd, SHUT_WR);
+  if (w.stop_server || w.stop_mid_body) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+    ::kill(server, SIGTERM);
+  }
+  if (w.stop_mid_body) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    send_all(fd, bytes.substr(bytes.size() - 1));
+  }
+}
+
 // Sends a request on a new connection and reads until the server closes it (30 s of silence at
 // most: a stopping fixture answers only after its grace period), or only up to the end of the
-// response head when the connection is to stay open (its fd is then appended to `open`).
+// response head when the connection is to stay open (its fd is then appended to `open`). A
+// detached request's connection is kept open unread ("" returned: status 0).
 std::string round_trip(int port, const wire_request& w, pid_t server, std::vector<int>& open) {
   const int fd = connect_to(port);
   if (fd < 0) return "";
-  for (std::size_t sent = 0; sent < w.bytes.size();) {
-    const ssize_t k = ::send(fd, w.bytes.data() + sent, w.bytes.size() - sent, MSG_NOSIGNAL);
-    if (k <= 0) break;
-    sent += static_cast<std::size_t>(k);
-  }
-  if (w.close_write) ::shutdown(fd, SHUT_WR);
-  if (w.stop_server) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(2000));
-    ::kill(server, SIGTERM);
+  send_request(fd, w, server);
+  if (w.detach) {
+    open.push_back(fd);
+    return "";
   }
   std::string out;
   char buf[65536];
@@ -249,13 +275,20 @@ std::vector<json> run_http(const command& cmd, const transcript& t, std::string&
     std::string session;
     for (const auto& r : http_requests(t)) {
       const wire_request w = wire_bytes(r, port, session);
-      stopped = stopped || w.stop_server;
+      stopped = stopped || w.stop_server || w.stop_mid_body;
       out.push_back(parse_response(round_trip(port, w, p.pid, open), session));
     }
   }
-  for (int fd : open) ::close(fd);
-  if (!stopped) ::kill(p.pid, SIGTERM);
+  if (!stopped) {
+    for (int fd : open) ::close(fd);
+    ::kill(p.pid, SIGTERM);
+  }
+  // A stopping fixture keeps its connections until it exits: closing one first would cancel the
+  // request on it instead of letting the stop finish or cut it off.
   finish(p, stderr_text, exit_code);
+  if (stopped) {
+    for (int fd : open) ::close(fd);
+  }
   return out;
 }
 

@@ -7,9 +7,13 @@
 // the head lines alone (no blank line, nothing added), "X-Golden-Close-Write: yes" half-closes the
 // connection after sending (truncated requests), "X-Golden-Keep-Open: yes" reads only the
 // response head and keeps the connection open to the end (an SSE stream), and
-// "X-Golden-Stop-Server: yes" sends SIGTERM to the fixture 2 s after sending the request. Each
-// request goes on its own connection; the expected server section has one line per request:
-// "STATUS" or "STATUS BODY" (an SSE body is the array of its data messages). Thread-safety: none
+// "X-Golden-Stop-Server: yes" sends SIGTERM to the fixture 2 s after sending the request,
+// "X-Golden-Stop-Mid-Body: yes" sends all but the body's last byte, SIGTERMs the fixture 2 s later
+// and sends the last byte 500 ms after that (a request completing while the server stops), and
+// "X-Golden-Detach: yes" sends the request and moves on without reading (its connection stays
+// open to the end; its line is "0"). Each request goes on its own connection; the expected server
+// section has one line per request: "STATUS" or "STATUS BODY" (an SSE body is the array of its
+// data messages). Thread-safety: none
 // needed; each call runs one fixture process.
 #pragma once
 

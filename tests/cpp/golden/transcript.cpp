@@ -46,6 +46,14 @@ void read_meta(transcript& t, const std::string& line, const std::string& where)
     if (t.transport != "stdio" && t.transport != "http") {
       throw std::runtime_error(where + ": transport is stdio or http");
     }
+  } else if (key == "mask") {
+    const auto start = value.find_first_not_of(' ');
+    t.mask = start == std::string::npos ? "" : value.substr(start);
+    try {
+      std::regex check(t.mask);
+    } catch (const std::regex_error&) {
+      throw std::runtime_error(where + ": mask is not a valid regular expression");
+    }
   } else if (key == "pending") {
     t.pending = value.empty() ? "pending" : value.substr(value.find_first_not_of(' '));
   } else {
@@ -113,6 +121,7 @@ void save_server_section(const transcript& t, const std::vector<json>& replies) 
   for (const auto& r : t.rows) out << " " << r;
   out << "\n";
   if (!t.pending.empty()) out << "pending: " << t.pending << "\n";
+  if (!t.mask.empty()) out << "mask: " << t.mask << "\n";
   if (t.transport != "stdio") out << "transport: " << t.transport << "\n";
   if (!t.env.empty()) {
     out << "-- env --\n";
@@ -233,6 +242,15 @@ std::vector<std::string> run(const command& cmd, const transcript& t, std::strin
   std::istringstream ss(text);
   for (std::string l; std::getline(ss, l);) lines.push_back(l);
   return lines;
+}
+
+json apply_mask(json v, const std::string& mask) {
+  if (mask.empty()) return v;
+  if (v.is_string()) return std::regex_replace(v.get<std::string>(), std::regex(mask), "");
+  if (v.is_array() || v.is_object()) {
+    for (auto& child : v) child = apply_mask(child, mask);
+  }
+  return v;
 }
 
 json normalize(json v) {

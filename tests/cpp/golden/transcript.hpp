@@ -1,7 +1,7 @@
 // Golden transcripts: parsing, running a fixture server over stdio, and comparing.
 // Format (txtar-like, shared with pytest, see tests/golden/README.md): prose lines, then sections
 // introduced by "-- meta --" (required "fixtures: cpp python", "rows: P1 P2", optional
-// "pending: why" and "transport: http"), "-- env --" (optional KEY=VALUE lines), "-- client --"
+// "pending: why", "transport: http" and "mask: REGEX"), "-- env --" (optional KEY=VALUE lines), "-- client --"
 // (raw lines sent as-is, one message per line) and "-- server --" (expected replies, one JSON value
 // per line).
 #pragma once
@@ -22,6 +22,7 @@ struct transcript {
   std::vector<std::string> rows;      ///< situation-table rows it pins ("P1", "T3", ...)
   std::string pending;                ///< non-empty: left out of the default run, and why
   std::string transport = "stdio";    ///< "stdio", or "http" (see http_runner.hpp)
+  std::string mask;                   ///< non-empty: a regex whose matches are cut from strings
   std::vector<std::string> env;       ///< KEY=VALUE
   std::vector<std::string> client;    ///< raw lines (http: blank lines kept)
   std::vector<json> server;           ///< expected replies (http: {"status", "body"?} each)
@@ -59,6 +60,10 @@ std::vector<std::string> run(const command& cmd, const transcript& t, std::strin
 
 /// Replaces volatile values (reference ids) so runs compare equal.
 json normalize(json v);
+
+/// `v` with every match of the regex `mask` cut from its strings (keys untouched); `v` itself
+/// when `mask` is empty. The transcript's prose says why its fixtures differ there.
+json apply_mask(json v, const std::string& mask);
 
 /// Compares expected and actual messages: replies as a multiset (concurrent requests finish in
 /// any order), notifications in order, batch arrays sorted by id. Returns "" or a description of

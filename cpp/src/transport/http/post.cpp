@@ -2,12 +2,11 @@
 // stateless engine session (2026-07-28) or to the caller's legacy session.
 #include <algorithm>
 
-#include "mcpcxx/error_codes.hpp"
-
 #include "transport/http/endpoint.hpp"
 #include "transport/http/exchange.hpp"
 #include "transport/http/security.hpp"
 #include "wire/era.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx::http {
 
@@ -37,18 +36,10 @@ std::string name_of(const jsonrpc::message& msg) {
   return {};
 }
 
-// The codec's answer to a body it refused, with the HTTP status of its row. The codec renders
-// the error from its row but does not name the row in jsonrpc::message; every row of a family
-// shares its status, and the size row is told apart by the same limit the codec applies.
-response refused_body(const jsonrpc::message& msg, std::size_t size,
-                      const jsonrpc::parse_limits& limits) {
-  situation family = situation::P2_not_an_object;
-  if (msg.error.code == error_code::parse_error) family = situation::P1_not_json;
-  if (family == situation::P2_not_an_object && size > limits.max_message_bytes) {
-    family = situation::P3_message_too_large;
-  }
+// The codec's answer to a body it refused, with the HTTP status of the row the codec names.
+response refused_body(const jsonrpc::message& msg) {
   response r;
-  r.status = mcpcxx::wire::http_status(family, false);
+  r.status = mcpcxx::wire::http_status(msg.refusal.value_or(situation::P2_not_an_object), false);
   r.body = jsonrpc::serialize_error(msg.id, msg.error);
   return r;
 }
@@ -93,7 +84,7 @@ void endpoint::handle_post(request& req, const std::shared_ptr<reply_channel>& o
   const auto& limits = ctx_->srv.options().limits;
   jsonrpc::message msg = jsonrpc::parse(req.body, limits);
   if (msg.kind == jsonrpc::message_kind::invalid) {
-    return out->send(refused_body(msg, req.body.size(), limits));
+    return out->send(refused_body(msg));
   }
   auto auth = authorize(req, msg.method, name_of(msg));
   if (auth.rejection) return out->send(*auth.rejection);
