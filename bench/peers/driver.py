@@ -715,10 +715,10 @@ def load_warning(loads: list[float]) -> str:
     )
     if max(loads) > 4 * (os.cpu_count() or 1):
         text += (
-            " At a load this far above the CPU count a short window mostly measures the scheduler:"
-            " a server's figure can move several times between repetitions, so read the table as"
-            " proof that every peer builds, answers and is checked, and take rankings only from a run"
-            " on an idle machine with a longer `--duration`."
+            " At a load this far above the CPU count a short window mostly measures the"
+            " scheduler: a server's figure can move several times between repetitions, so read"
+            " the table as proof that every peer builds, answers and is checked, and take"
+            " rankings only from a run on an idle machine with a longer `--duration`."
         )
     return text
 
