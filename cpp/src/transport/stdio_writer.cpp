@@ -17,7 +17,6 @@ constexpr char k_newline[] = "\n";
 
 // A raw newline would split the frame; outside JSON strings it is plain whitespace.
 void no_raw_newline(std::string& frame) {
-  // A raw newline would split the frame; outside JSON strings it is plain whitespace.
   if (frame.find('\n') != std::string::npos) {
     std::replace(frame.begin(), frame.end(), '\n', ' ');
   }
