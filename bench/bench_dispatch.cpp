@@ -11,6 +11,7 @@
 #include "mcpcxx/mcpcxx.hpp"
 
 #include "alloc_counter.hpp"
+#include "engine/log_line.hpp"
 
 namespace {
 
@@ -106,6 +107,92 @@ void BM_dispatch_tools_list_100_cached(benchmark::State& state) {
   run_dispatch(state, k_list, 99, false);
 }
 BENCHMARK(BM_dispatch_tools_list_100_cached);
+
+// tools/call of a success and of each error path, request log on (the default), on a server with
+// the failing tools of the example server. The target: every error path at >= 0.85 of success.
+const std::string k_modern_meta =
+    R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+    R"("io.modelcontextprotocol/clientCapabilities":{}})";
+
+std::string call_frame(std::string_view name, std::string_view args) {
+  return R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":")" + std::string(name) +
+         R"(","arguments":)" + std::string(args) + "," + k_modern_meta + "}}";
+}
+
+void run_path(benchmark::State& state, const std::string& frame, std::string_view marker) {
+  mcpcxx::server_options o;
+  o.log_writer = [](std::string_view) {};
+  o.worker_threads = 1;
+  mcpcxx::server srv(o);
+  const json key_schema = {
+      {"type", "object"},
+      {"properties", {{"key", {{"type", "string"}, {"pattern", "^[A-Z]+-[0-9]+$"}}}}},
+      {"required", {"key"}}};
+  srv.add_tool({.name = "lookup", .input_schema = key_schema},
+               [](const json& a, mcpcxx::request_context&) -> mcpcxx::tool_result {
+                 const std::string key = a["key"].get<std::string>();
+                 if (key == "ENG-1") return mcpcxx::tool_result::text("ENG-1: Fix the login page");
+                 throw mcpcxx::tool_error("Issue lookup failed for issue " + key +
+                                              ": it was not found. Verify the issue key.",
+                                          mcpcxx::error_category::not_found, false, key);
+               });
+  srv.add_tool({.name = "explode", .input_schema = {{"type", "object"}}},
+               [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
+                 throw std::runtime_error("database password=hunter2 rejected");
+               });
+  auto sink = std::make_shared<last_frame_sink>();
+  auto session = srv.open_session(sink, {.inline_dispatch = true});
+  session.receive(frame);
+  if (sink->last.find(marker) == std::string::npos) state.SkipWithError("unexpected reply");
+  const auto before = mcpcxx::bench::allocation_count();
+  for (auto _ : state) {
+    session.receive(frame);
+    benchmark::DoNotOptimize(sink->last.data());
+  }
+  report_allocs(state, before);
+}
+
+void BM_path_success(benchmark::State& s) {
+  run_path(s, call_frame("lookup", R"({"key":"ENG-1"})"), R"("result")");
+}
+void BM_path_tool_error(benchmark::State& s) {
+  run_path(s, call_frame("lookup", R"({"key":"ENG-9"})"), R"("isError":true)");
+}
+void BM_path_invalid_args(benchmark::State& s) {
+  run_path(s, call_frame("lookup", R"({"key":5})"), R"("isError":true)");
+}
+void BM_path_unexpected(benchmark::State& s) {
+  run_path(s, call_frame("explode", "{}"), R"("isError":true)");
+}
+void BM_path_unknown_tool(benchmark::State& s) {
+  run_path(s, call_frame("lookpu", R"({"key":"ENG-1"})"), R"("error")");
+}
+BENCHMARK(BM_path_success);
+BENCHMARK(BM_path_tool_error);
+BENCHMARK(BM_path_invalid_args);
+BENCHMARK(BM_path_unexpected);
+BENCHMARK(BM_path_unknown_tool);
+
+// The request log line alone, with the fields exchange::log_outcome writes for a tools/call.
+void BM_request_log_line(benchmark::State& state) {
+  std::string buf;
+  std::size_t bytes = 0;
+  const auto before = mcpcxx::bench::allocation_count();
+  for (auto _ : state) {
+    mcpcxx::detail::log_line line(buf, "info", "request");
+    line.str("method", "tools/call")
+        .integer("id", 42)
+        .str("outcome", "ok")
+        .str("category", "ok")
+        .millis("latencyMs", 1234)
+        .str("era", "modern")
+        .str("tool", "echo");
+    bytes += line.finish().size();
+  }
+  benchmark::DoNotOptimize(bytes);
+  report_allocs(state, before);
+}
+BENCHMARK(BM_request_log_line);
 
 // The cache lookup and frame assembly alone, without parsing the request bytes.
 void BM_dispatch_tools_list_100_cache_hit_only(benchmark::State& state) {

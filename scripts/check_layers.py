@@ -24,7 +24,11 @@ SRC = ROOT / "cpp" / "src"
 # (the layer's sources, a place it may include from, places it must not reach). A place is a
 # folder of cpp/src (its first header is probed) or a public header.
 PROBES = [
-    ("errors/*.cpp", "mcpcxx/errors.hpp", ["jsonrpc", "engine", "mcpcxx/server.hpp"]),
+    (
+        "errors/*.cpp",
+        "mcpcxx/errors.hpp",
+        ["jsonrpc", "engine", "mcpcxx/context.hpp", "mcpcxx/server.hpp"],
+    ),
     ("wire/*.cpp", "mcpcxx/errors.hpp", ["jsonrpc", "engine", "mcpcxx/server.hpp"]),
     ("jsonrpc/*.cpp", "mcpcxx/errors.hpp", ["engine", "mcpcxx/server.hpp"]),
     ("schema/*.cpp", "mcpcxx/json.hpp", ["engine", "jsonrpc", "mcpcxx/errors.hpp"]),

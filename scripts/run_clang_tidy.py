@@ -1,17 +1,27 @@
 """Runs clang-tidy (.clang-tidy) over the given sources in parallel, with a result cache.
 
-Usage: python3 scripts/run_clang_tidy.py BUILD_DIR BASELINE FILE...
+Usage: python3 scripts/run_clang_tidy.py [-j N] [--like FILE=REF]... [--command FILE=CMD]...
+                                         BUILD_DIR BASELINE FILE...
 
-A file's result is cached under $MCPCXX_TIDY_CACHE (default ~/.cache/mcpcxx-clang-tidy), keyed by
-the clang-tidy version, .clang-tidy and the file's preprocessed text (without line markers, so
-the same source in another checkout hits), so an unchanged file is not analysed twice on one
-machine. Findings are compared with BASELINE (one `path: [check] message` a
-line, the debt known when the check was extended, each to be fixed by its owner): a finding not in
-the baseline fails the run, and so does a baseline line that no longer occurs (delete it).
+A file's compile command comes from BUILD_DIR/compile_commands.json. A source no CMake target of
+that tree builds gets one with --like FILE=REF (REF's command, for a file built the same way in a
+tree we do not configure here, e.g. the fuzz harnesses or the consumer test) or --command
+FILE=CMD (the compiler line a script uses, e.g. bench/http_load/run.sh).
+
+A file's result is cached under $MCPCXX_TIDY_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/
+mcpcxx-clang-tidy), keyed by the clang-tidy version, the .clang-tidy files that apply to it and the
+file's preprocessed text (without line markers, so the same source in another checkout hits): an
+unchanged file is not analysed twice on one machine, and a CI machine with a warm home directory
+runs only what changed. Failed clang-tidy runs are never cached.
+
+Findings are compared with BASELINE (one `path: [check] message` a line; kept empty: fix a
+finding instead of listing it): a finding not in the baseline fails the run, and so does a
+baseline line that no longer occurs (delete it).
 """
 
 from __future__ import annotations
 
+import argparse
 import concurrent.futures
 import hashlib
 import json
@@ -28,18 +38,27 @@ FINDING = re.compile(
 )
 
 
-def preprocess(entry: dict[str, str]) -> bytes:
-    """The translation unit after preprocessing, which decides what clang-tidy sees."""
-    args = [a for a in shlex.split(entry["command"]) if a != "ccache"]
+def compiler_args(entry: dict[str, str]) -> list[str]:
+    """The entry's compiler line without its output, dependency-file and source arguments."""
     out, skip = [], False
-    for a in args:
+    for a in shlex.split(entry["command"]):
         if skip:
             skip = False
         elif a in ("-o", "-MF", "-MT", "-MQ"):
             skip = True
-        elif a not in ("-c", "-MD", "-MMD"):
+        elif a not in ("ccache", "-c", "-MD", "-MMD", entry["file"]):
             out.append(a)
-    r = subprocess.run([*out, "-E", "-P"], cwd=entry["directory"], capture_output=True, check=False)
+    return out
+
+
+def preprocess(entry: dict[str, str]) -> bytes:
+    """The translation unit after preprocessing, which decides what clang-tidy sees."""
+    r = subprocess.run(
+        [*compiler_args(entry), "-E", "-P", entry["file"]],
+        cwd=entry["directory"],
+        capture_output=True,
+        check=False,
+    )
     return r.stdout + r.stderr
 
 
@@ -59,42 +78,95 @@ def tidy(build: Path, entry: dict[str, str], salt: bytes, cache: Path) -> list[s
     key = hashlib.sha256(salt + preprocess(entry)).hexdigest()
     hit = cache / key
     if hit.is_file():
-        return json.loads(hit.read_text())
-    r = subprocess.run(
-        ["clang-tidy", "-p", str(build), "--quiet", entry["file"]],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+        return list(json.loads(hit.read_text()))
+    cmd = ["clang-tidy", "--quiet", entry["file"]]
+    if entry.get("synthetic"):
+        cmd += ["--", *compiler_args(entry)[1:]]
+    else:
+        cmd[1:1] = ["-p", str(build)]
+    r = subprocess.run(cmd, cwd=entry["directory"], capture_output=True, text=True, check=False)
     found = findings_of(r.stdout + r.stderr)
     if r.returncode != 0 and not found:
-        found = [f"{os.path.relpath(entry['file'], ROOT)}: [clang-tidy] failed: {r.stderr[-500:]}"]
-    hit.write_text(json.dumps(found))
+        where = os.path.relpath(entry["file"], ROOT)
+        return [f"{where}: [clang-tidy] failed: {r.stderr[-500:]}"]
+    tmp = hit.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(found))
+    tmp.replace(hit)  # atomic, so a concurrent run never reads half a result
     return found
 
 
-def main() -> int:
-    build, baseline_path, files = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+def parse_args() -> argparse.Namespace:
+    """The command line (see the module docstring)."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    p.add_argument("-j", type=int, default=int(os.environ.get("MCPCXX_JOBS", os.cpu_count() or 2)))
+    p.add_argument("--like", action="append", default=[], metavar="FILE=REF")
+    p.add_argument("--command", action="append", default=[], metavar="FILE=CMD")
+    p.add_argument("build", type=Path)
+    p.add_argument("baseline", type=Path)
+    p.add_argument("files", nargs="+")
+    return p.parse_args()
+
+
+def key_of(path: str) -> str:
+    """The compile database's key for a path: absolute, links resolved."""
+    return str(Path(path).resolve())
+
+
+def compile_db(args: argparse.Namespace) -> dict[str, dict[str, str]]:
+    """Every file's compile command: the build tree's, then the --like and --command ones."""
     db = {
-        str(Path(e["file"]).resolve()): e
-        for e in json.loads((build / "compile_commands.json").read_text())
+        key_of(e["file"]): e for e in json.loads((args.build / "compile_commands.json").read_text())
     }
-    missing = [f for f in files if str(Path(f).resolve()) not in db]
+    for spec in args.like:
+        file, ref = spec.split("=", 1)
+        base = db[key_of(ref)]
+        command = base["command"].replace(base["file"], key_of(file))
+        db[key_of(file)] = {**base, "file": key_of(file), "command": command, "synthetic": "1"}
+    for spec in args.command:
+        file, cmd = spec.split("=", 1)
+        db[key_of(file)] = {
+            "directory": str(ROOT),
+            "file": key_of(file),
+            "command": f"{cmd} -c {shlex.quote(key_of(file))}",
+            "synthetic": "1",
+        }
+    return db
+
+
+def configs_of(file: str) -> bytes:
+    """The .clang-tidy files that apply to `file` (the root's, then each folder's), concatenated."""
+    folders = reversed(Path(key_of(file)).relative_to(ROOT).parents)
+    configs = [ROOT / d / ".clang-tidy" for d in folders]
+    return b"".join(c.read_bytes() for c in configs if c.is_file())
+
+
+def cache_dir() -> Path:
+    """Where results are cached (see the module docstring)."""
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(os.environ.get("MCPCXX_TIDY_CACHE", Path(xdg) / "mcpcxx-clang-tidy"))
+
+
+def main() -> int:
+    """Runs clang-tidy over the files; non-zero on a finding not in the baseline."""
+    args = parse_args()
+    db = compile_db(args)
+    missing = [f for f in args.files if key_of(f) not in db]
     if missing:
-        print(f"clang-tidy: not in {build}/compile_commands.json: {missing}", file=sys.stderr)
+        print(
+            f"clang-tidy: no compile command (pass --like or --command): {missing}", file=sys.stderr
+        )
         return 1
     version = subprocess.run(["clang-tidy", "--version"], capture_output=True, check=True).stdout
-    salt = version + (ROOT / ".clang-tidy").read_bytes()
-    cache = Path(os.environ.get("MCPCXX_TIDY_CACHE", Path.home() / ".cache" / "mcpcxx-clang-tidy"))
+    cache = cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
-    with concurrent.futures.ThreadPoolExecutor(
-        int(os.environ.get("MCPCXX_JOBS", os.cpu_count() or 2))
-    ) as pool:
-        results = pool.map(lambda f: tidy(build, db[str(Path(f).resolve())], salt, cache), files)
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.j)) as pool:
+        results = pool.map(
+            lambda f: tidy(args.build, db[key_of(f)], version + configs_of(f), cache), args.files
+        )
         found = {line for lines in results for line in lines}
     baseline = {
         line.strip()
-        for line in baseline_path.read_text().splitlines()
+        for line in args.baseline.read_text().splitlines()
         if line.strip() and not line.startswith("#")
     }
     new = sorted(found - baseline)
@@ -102,10 +174,9 @@ def main() -> int:
     for line in new:
         print(f"clang-tidy: NEW {line}", file=sys.stderr)
     for line in gone:
-        print(f"clang-tidy: FIXED, delete from {baseline_path}: {line}", file=sys.stderr)
-    print(
-        f"clang-tidy: {len(files)} files, {len(found)} findings ({len(found & baseline)} in the baseline)"
-    )
+        print(f"clang-tidy: FIXED, delete from {args.baseline}: {line}", file=sys.stderr)
+    known = len(found & baseline)
+    print(f"clang-tidy: {len(args.files)} files, {len(found)} findings ({known} in the baseline)")
     return 1 if new or gone else 0
 
 

@@ -365,5 +365,10 @@ int main() {
     add_other_primitives(s);
   }
   if (http_port != nullptr) return serve_http_until_signal(s, stop_signals, std::atoi(http_port));
-  return mcpcxx::serve_stdio(s);
+  mcpcxx::stdio_options stdio;
+  // MCPCXX_DRAIN_GRACE_MS: how long SIGTERM/SIGINT or EOF lets in-flight calls finish (tests).
+  if (const char* g = std::getenv("MCPCXX_DRAIN_GRACE_MS"); g != nullptr) {
+    stdio.drain_grace = std::chrono::milliseconds(std::strtoll(g, nullptr, 10));
+  }
+  return mcpcxx::serve_stdio(s, stdio);
 }

@@ -11,7 +11,7 @@ import base64
 import inspect
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from mcpcxx._docstrings import parse_docstring
 from mcpcxx._invoke import caller
@@ -26,6 +26,17 @@ ResourceHandler = Callable[..., list[dict[str, Any]]]
 """(uri, ctx) -> contents for a resource; (uri, variables, ctx) -> contents for a template."""
 
 _TEMPLATE_VAR = re.compile(r"\{\+?([^{}]*)\}")
+
+
+class ResourceOptions(TypedDict, total=False):
+    """The keyword options of Resource.from_function, which Server.resource passes on."""
+
+    name: str | None
+    title: str | None
+    description: str | None
+    mime_type: str | None
+    annotations: dict[str, Any] | None
+    size: int | None
 
 
 class Resource:

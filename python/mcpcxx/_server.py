@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from mcpcxx import _core
 from mcpcxx._aio import LoopThread
 
 if TYPE_CHECKING:
-    from mcpcxx._tools import Tool
+    from typing_extensions import Unpack
+
+    from mcpcxx._resources import ResourceOptions
+    from mcpcxx._tools import Tool, ToolOptions
 
 # The component modules (_tools, _resources, _prompts, _completion) and what they need (schema
 # generation, docstrings, pydantic, inspect, re, json, ...) load on first registration, keeping
@@ -42,6 +45,7 @@ class Server:
         log_writer: Callable[[str], None] | None = None,
         page_size: int | None = None,
         max_message_bytes: int | None = None,
+        max_stuck_workers: int | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError("Server needs a non-empty str name")
@@ -64,6 +68,7 @@ class Server:
             "logging": bool(logging),
             "page_size": page_size,
             "max_message_bytes": max_message_bytes,
+            "max_stuck_workers": max_stuck_workers,
         }
         self.name = name
         self.version = version
@@ -77,54 +82,19 @@ class Server:
     def tool(self, fn: F, /) -> F: ...
 
     @overload
-    def tool(
-        self,
-        fn: None = None,
-        /,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: Mapping[str, Any] | None = None,
-        timeout: float | None = None,
-        structured_output: bool | None = None,
-        icons: list[dict[str, Any]] | None = None,
-        meta: dict[str, Any] | None = None,
-    ) -> Callable[[F], F]: ...
+    def tool(self, fn: None = None, /, **options: Unpack[ToolOptions]) -> Callable[[F], F]: ...
 
-    def tool(
-        self,
-        fn: F | None = None,
-        /,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: Mapping[str, Any] | None = None,
-        timeout: float | None = None,
-        structured_output: bool | None = None,
-        icons: list[dict[str, Any]] | None = None,
-        meta: dict[str, Any] | None = None,
-    ) -> F | Callable[[F], F]:
+    def tool(self, fn: F | None = None, /, **options: Unpack[ToolOptions]) -> F | Callable[[F], F]:
         """Register a function as a tool: `@server.tool` or `@server.tool(name=..., ...)`.
 
         The name comes from the function, the description from its docstring (per-parameter text
         from Google or NumPy sections), inputSchema from its type hints and outputSchema from its
-        return annotation. Unsupported signatures raise TypeError here, not at call time.
+        return annotation. The options are Tool.from_function's (mcpcxx._tools.ToolOptions).
+        Unsupported signatures raise TypeError here, not at call time.
         """
 
         def register(f: F) -> F:
-            self.add_tool(
-                f,
-                name=name,
-                title=title,
-                description=description,
-                annotations=annotations,
-                timeout=timeout,
-                structured_output=structured_output,
-                icons=icons,
-                meta=meta,
-            )
+            self.add_tool(f, **options)
             return f
 
         if fn is not None:
@@ -133,35 +103,11 @@ class Server:
             return register(fn)
         return register
 
-    def add_tool(
-        self,
-        fn: Callable[..., Any],
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: Mapping[str, Any] | None = None,
-        timeout: float | None = None,
-        structured_output: bool | None = None,
-        icons: list[dict[str, Any]] | None = None,
-        meta: dict[str, Any] | None = None,
-    ) -> None:
+    def add_tool(self, fn: Callable[..., Any], **options: Unpack[ToolOptions]) -> None:
         """Register `fn` as a tool (the non-decorator form of tool())."""
         from mcpcxx._tools import Tool
 
-        self._add_tool(
-            Tool.from_function(
-                fn,
-                name=name,
-                title=title,
-                description=description,
-                annotations=annotations,
-                timeout=timeout,
-                structured_output=structured_output,
-                icons=icons,
-                meta=meta,
-            )
-        )
+        self._add_tool(Tool.from_function(fn, **options))
 
     def _add_tool(self, tool: Tool) -> None:
         try:
@@ -175,22 +121,12 @@ class Server:
 
     # ----- resources, prompts, completion --------------------------------------------------
 
-    def resource(
-        self,
-        uri: str,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        mime_type: str | None = None,
-        annotations: dict[str, Any] | None = None,
-        size: int | None = None,
-    ) -> Callable[[F], F]:
+    def resource(self, uri: str, **options: Unpack[ResourceOptions]) -> Callable[[F], F]:
         """Register a resource reader for `uri`, or for a template such as "issues://{key}".
 
         A template's variables become the function's parameters (all str). The function returns
         str (text), bytes (blob) or JSON-compatible data; raise ResourceNotFound for a URI that
-        does not exist.
+        does not exist. The options are Resource.from_function's (ResourceOptions).
         """
         if not isinstance(uri, str) or not uri:
             raise TypeError("@server.resource needs the resource URI or URI template as a str")
@@ -198,16 +134,7 @@ class Server:
         def register(fn: F) -> F:
             from mcpcxx._resources import Resource
 
-            resource = Resource.from_function(
-                fn,
-                uri,
-                name=name,
-                title=title,
-                description=description,
-                mime_type=mime_type,
-                annotations=annotations,
-                size=size,
-            )
+            resource = Resource.from_function(fn, uri, **options)
             if resource.is_template:
                 self._core.add_resource_template(resource.to_mcp_resource(), resource.handler(self))
             else:
@@ -268,7 +195,7 @@ class Server:
         return caps
 
     def metrics(self) -> dict[str, Any]:
-        """Outcome counters since start: requests, protocol_errors, tool_errors, by_category."""
+        """Outcome counters since start, and stuck_handlers (handlers past their deadline now)."""
         m: dict[str, Any] = self._core.metrics()
         return m
 
@@ -276,7 +203,9 @@ class Server:
         """Serve until the client goes away; returns 0 on a clean end.
 
         "stdio" reads stdin and writes stdout; fd 1 points at stderr meanwhile (and sys.stdout is
-        sys.stderr), so a stray print() cannot corrupt the stream.
+        sys.stderr), so a stray print() cannot corrupt the stream. On SIGTERM or SIGINT it stops
+        reading, lets in-flight calls finish for drain_grace_seconds (default 5), answers the rest
+        with a -32603 "shutting down" error (row P27), flushes and returns 0.
         "http" serves Streamable HTTP (both eras) until SIGINT/SIGTERM; the options are the members
         of the engine's http_options (docs/python.md): host="127.0.0.1", port=8000, path="/mcp",
         io_threads=1, legacy=True, max_body_bytes, max_header_bytes, max_headers, max_connections,

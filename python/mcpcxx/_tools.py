@@ -8,7 +8,7 @@ calls.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from mcpcxx._content import CONTENT_TYPES, ToolResult
 from mcpcxx._invoke import caller
@@ -18,6 +18,20 @@ from mcpcxx._schema import ToolSignature, describe_tool
 if TYPE_CHECKING:
     from mcpcxx._core import RequestContext
     from mcpcxx._server import Server
+
+
+class ToolOptions(TypedDict, total=False):
+    """The keyword options of Tool.from_function, which Server.tool and Server.add_tool pass on."""
+
+    name: str | None
+    title: str | None
+    description: str | None
+    annotations: Mapping[str, Any] | None
+    timeout: float | None
+    structured_output: bool | None
+    icons: list[dict[str, Any]] | None
+    meta: dict[str, Any] | None
+
 
 ToolHandler = Callable[[dict[str, Any], "RequestContext"], dict[str, Any]]
 

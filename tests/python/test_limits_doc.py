@@ -89,7 +89,10 @@ def test_each_python_keyword_is_accepted(spelling: str) -> None:
     if api == "Server":
         assert keyword in inspect.signature(mcpcxx.Server).parameters
     elif api == "@server.tool":
-        assert keyword in inspect.signature(mcpcxx.Server.tool).parameters
+        # The decorator's keywords are typed by the ToolOptions TypedDict.
+        from mcpcxx._tools import ToolOptions
+
+        assert keyword in ToolOptions.__annotations__
     elif transport == "http":
         # run("http") forwards its keywords to http_options under the C++ member names.
         assert has_member("http_options", keyword), f"http_options has no {keyword}"

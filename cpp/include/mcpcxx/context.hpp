@@ -12,16 +12,9 @@
 #include <string_view>
 
 #include "mcpcxx/json.hpp"
+#include "mcpcxx/log_level.hpp"
 
 namespace mcpcxx {
-
-/// RFC 5424 levels used by MCP logging, lowest first.
-enum class log_level { debug, info, notice, warning, error, critical, alert, emergency };
-
-/// Wire name of a level ("debug", ...).
-std::string_view to_string(log_level l) noexcept;
-/// Parses a wire level name; nullopt when invalid.
-std::optional<log_level> parse_log_level(std::string_view s) noexcept;
 
 /// Cooperative cancellation shared by the engine and a handler; copies share one state.
 class cancellation_token {

@@ -73,13 +73,36 @@ struct http_options {
   std::string path = "/mcp";       ///< the MCP endpoint
   std::size_t io_threads = 1;      ///< threads running socket I/O (requests run on the engine pool)
 
-  std::size_t max_body_bytes = 4u * 1024u * 1024u;  ///< larger bodies get 413
-  std::size_t max_header_bytes = 16u * 1024u;       ///< request line + headers; larger get 431
+  std::size_t max_body_bytes = 4UL * 1024 * 1024;   ///< larger bodies get 413
+  std::size_t max_header_bytes = 16UL * 1024;       ///< request line + headers; larger get 431
   std::size_t max_headers = 64;                     ///< more header fields get 431
-  std::chrono::milliseconds header_timeout{10000};  ///< whole head must arrive within (408)
-  std::chrono::milliseconds body_timeout{30000};    ///< whole body must arrive within (408)
-  std::chrono::milliseconds idle_timeout{60000};    ///< keep-alive connection idle limit
-  std::size_t max_connections = 1024;               ///< further connections are closed at once
+  /// Default 10 s. The whole head must arrive within it (408, row H25). A new connection that
+  /// sends nothing is closed (no reply) after it too, not after idle_timeout.
+  std::chrono::milliseconds header_timeout{10000};
+  std::chrono::milliseconds body_timeout{30000};  ///< default 30 s; whole body within (408, H25)
+  /// Default 60 s. A keep-alive connection between requests is closed after this (no reply).
+  std::chrono::milliseconds idle_timeout{60000};
+  /// Default 60 s. A connection whose queued reply bytes make no progress for this long (the
+  /// client stopped reading) is closed and the cut logged (`http_write_timeout`; no row: nothing
+  /// can reach the client). Restarts on every write progress: a slow reader is never cut.
+  std::chrono::milliseconds write_timeout{60000};
+  /// Default 1024. At the cap a new connection replaces an idle one (the longest-idle keep-alive
+  /// connection, else the oldest that never sent a byte; counted in http_stats::
+  /// evicted_connections); with none idle it is closed at accept (rejected_connections). The cap
+  /// in force is min(max_connections, RLIMIT_NOFILE soft limit - 64) (http_stats::connection_cap),
+  /// so connections cannot exhaust the process's descriptors.
+  std::size_t max_connections = 1024;
+  /// Default 50 ms, doubling to accept_backoff_max (default 1 s): the pause before accepting
+  /// again after EMFILE/ENFILE/ENOBUFS/ENOMEM (open connections keep being served). Logged once
+  /// per episode (`http_accept_backoff`, then `http_accept_resumed`); http_stats::accept_failures.
+  std::chrono::milliseconds accept_backoff_min{50};
+  std::chrono::milliseconds accept_backoff_max{1000};  ///< see accept_backoff_min
+  /// Default 5 s. serve_http() on SIGINT/SIGTERM calls stop(drain_grace): in-flight requests may
+  /// finish within it; what remains is answered 503 (row H18) and flushed.
+  std::chrono::milliseconds drain_grace{5000};
+  /// Default 1 s. After the grace period, stop() lets connections write what was answered (the
+  /// 503s) for up to this long, then closes the rest.
+  std::chrono::milliseconds stop_flush_timeout{1000};
 
   /// Accepted Host header values (host or host:port). Empty: loopback names when bound to a
   /// loopback address, anything otherwise.
@@ -105,8 +128,13 @@ struct http_stats {
   std::size_t sessions = 0;                ///< live legacy sessions
   std::size_t session_bytes = 0;           ///< transport-side bytes held by legacy sessions
   std::uint64_t requests = 0;              ///< HTTP requests parsed
-  std::uint64_t rejected_connections = 0;  ///< closed at accept (max_connections or stopping)
-  std::uint64_t sessions_expired = 0;      ///< reaped for idleness
+  std::uint64_t rejected_connections = 0;  ///< closed at accept (cap with none idle, or stopping)
+  std::uint64_t evicted_connections = 0;  ///< idle connections closed to admit a new one at the cap
+  std::uint64_t accept_failures = 0;      ///< accepts failed for lack of descriptors (backed off)
+  std::uint64_t write_timeouts = 0;       ///< connections cut because the client stopped reading
+  std::size_t connection_cap = 0;         ///< the connection cap in force (see max_connections)
+  std::uint64_t sessions_expired = 0;     ///< reaped for idleness
+  std::size_t exchanges = 0;  ///< POST exchanges alive (in flight or being answered); 0 when idle
 };
 
 /// A Streamable HTTP server for one engine.
@@ -114,7 +142,7 @@ class http_server {
  public:
   /// Prepares a server; nothing is bound until start(). Throws std::invalid_argument for bad
   /// options (empty path, zero threads, auth without a verifier or authorization server).
-  http_server(server& srv, http_options options = {});
+  explicit http_server(server& srv, http_options options = {});
   /// Stops with a zero grace period when still running.
   ~http_server();
   http_server(const http_server&) = delete;
@@ -124,9 +152,14 @@ class http_server {
   void start();
   /// The bound port (valid after start()).
   std::uint16_t port() const;
-  /// Stops accepting, lets in-flight requests finish for up to `grace`, then cancels them,
-  /// ends sessions and closes every connection. Idempotent.
+  /// Graceful drain (call it on SIGTERM/SIGINT): stops accepting (new requests on open
+  /// connections get 503, row H16), lets in-flight requests finish for up to `grace`, answers
+  /// the rest with 503 (row H18, the request's id; the last event of an SSE response) and cancels
+  /// their handlers, ends sessions, flushes (stop_flush_timeout) and closes every connection.
+  /// Blocks until done. Idempotent; any thread except an I/O thread.
   void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(5000));
+  /// stop(options.drain_grace).
+  void drain();
   /// Blocks until stop() has completed.
   void wait();
   /// A snapshot of the counters.
@@ -173,7 +206,7 @@ class http_exchange {
 class http_endpoint {
  public:
   /// Throws std::invalid_argument for bad options (auth needs explicit resource URLs here).
-  http_endpoint(server& srv, http_options options = {});
+  explicit http_endpoint(server& srv, http_options options = {});
   /// Ends every session (like close(0)).
   ~http_endpoint();
   http_endpoint(const http_endpoint&) = delete;

@@ -53,7 +53,19 @@ struct server_options {
   std::int64_t list_ttl_ms = 60000;    ///< ttlMs on modern list/read/discover results
   std::string cache_scope = "public";  ///< cacheScope on modern list/read/discover results
   std::size_t worker_threads = 0;      ///< 0: max(2, hardware_concurrency)
-  bool assert_formats = false;         ///< JSON Schema `format` asserts when true
+  /// Limit, row P28: a 2025-03-26 batch with more members than this is refused as a whole
+  /// (nothing runs). Default 1000.
+  std::size_t max_batch_members = 1000;
+  /// Limit, row P29: the bytes of one batch reply. A member whose reply would push the batch
+  /// reply past it gets P29 (its result dropped; it ran) instead. Default 16 MiB.
+  std::size_t max_batch_reply_bytes = 16u * 1024u * 1024u;
+  /// Limit (no error row: nothing is refused). A tool handler still running after its deadline is
+  /// "stuck": the client already got the timeout (T5/T5w) and its cancellation token is
+  /// cancelled; its worker stops counting and a replacement thread serves other requests. At
+  /// most this many replacements exist at once; past it the pool runs short (logged as
+  /// handler_stuck, counted in server_metrics::stuck_handlers). Default 16.
+  std::size_t max_stuck_workers = 16;
+  bool assert_formats = false;  ///< JSON Schema `format` asserts when true
   /// Writes one line (no newline) to the server log; default: stderr. Called from any thread.
   std::function<void(std::string_view line)> log_writer;
   /// Log one JSON line per request outcome (method, tool, id, category, latency, reference).
@@ -71,6 +83,8 @@ struct server_metrics {
   std::uint64_t protocol_errors = 0;
   std::uint64_t tool_errors = 0;
   std::map<std::string, std::uint64_t> by_category;  ///< "ok", "invalid_arguments", "timeout", ...
+  /// Handlers running past their deadline right now (a gauge, not a counter).
+  std::uint64_t stuck_handlers = 0;
 };
 
 /// The engine. Create one, register primitives, then open sessions from transports.

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mcpcxx/json.hpp"
 #include "mcpcxx/jsonrpc.hpp"
@@ -48,10 +49,20 @@ class frame_sink {
   virtual void send_frame(std::string frame, const frame_info& info) {
     send(std::move(frame), info.kind);
   }
+  /// A 2025-03-26 batch reply as pieces ("[", member reply, ",", ..., "]") whose concatenation is
+  /// one JSON array frame, so a transport can write it without building one large string (stdio
+  /// does). The default joins the pieces and calls send_frame. Called from any engine thread.
+  virtual void send_pieces(std::vector<std::string> pieces, const frame_info& info);
 };
 
 /// Which era a transport already knows a message belongs to (HTTP reads MCP-Protocol-Version).
 enum class era_hint { unknown, legacy, modern };
+
+/// What session::shutdown() does with the requests still running when its grace ends.
+enum class leftover_requests {
+  cancel_silently,  ///< cancel them; no reply (the client went away: stdin EOF, disconnect)
+  answer_stopped,   ///< cancel them and answer each with row P27 (server stopping: SIGTERM)
+};
 
 /// Per-session settings chosen by the transport.
 struct session_options {
@@ -76,9 +87,11 @@ class session {
   /// Cancels one in-flight request as if notifications/cancelled had arrived; no reply is sent.
   void cancel(const jsonrpc::request_id& id, std::string_view reason);
   /// Graceful end: waits up to `grace` for in-flight requests to finish and reply, then cancels
-  /// the rest (no reply is sent for them) and waits up to `grace` again for their handlers to
-  /// return. Later frames are ignored. Returns true when every handler returned in time.
-  bool shutdown(std::chrono::milliseconds grace);
+  /// the rest (answered per `rest`: nothing, or row P27 naming `grace`) and waits up to `grace`
+  /// again for their handlers to return. Later frames are ignored. Returns true when every
+  /// handler returned in time.
+  bool shutdown(std::chrono::milliseconds grace,
+                leftover_requests rest = leftover_requests::cancel_silently);
   /// Blocks until no request is in flight.
   void wait_idle() const;
   /// Number of requests currently in flight.

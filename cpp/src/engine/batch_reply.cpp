@@ -1,35 +1,44 @@
 // The 2025-03-26 batch reply (see batch_reply.hpp for what a cancelled member leaves).
 #include "engine/batch_reply.hpp"
 
+#include "engine/engine.hpp"
 #include "engine/session_state.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx::detail {
 
 batch_reply::batch_reply(std::shared_ptr<session_state> session, std::shared_ptr<frame_sink> target,
-                         std::size_t members)
-    : session_(std::move(session)), target_(std::move(target)), remaining_(members) {}
+                         std::size_t members, std::size_t max_bytes)
+    : session_(std::move(session)),
+      target_(std::move(target)),
+      remaining_(members),
+      max_bytes_(max_bytes) {}
 
-void batch_reply::add(std::string frame) { settle(&frame); }
+void batch_reply::add(std::string frame, const std::optional<jsonrpc::request_id>& id) {
+  settle(&frame, id);
+}
 
-void batch_reply::skip() { settle(nullptr); }
+void batch_reply::skip() { settle(nullptr, std::nullopt); }
 
-void batch_reply::settle(std::string* frame) {
-  std::string batch;
+void batch_reply::settle(std::string* frame, const std::optional<jsonrpc::request_id>& id) {
+  std::vector<std::string> pieces;
   {
     std::lock_guard lock(mutex_);
-    if (frame != nullptr) replies_.push_back(std::move(*frame));
-    if (remaining_ == 0 || --remaining_ != 0 || replies_.empty()) return;
-    std::size_t total = 2 + replies_.size();
-    for (const auto& r : replies_) total += r.size();
-    batch.reserve(total);
-    batch.push_back('[');
-    for (std::size_t i = 0; i < replies_.size(); ++i) {
-      if (i != 0) batch.push_back(',');
-      batch.append(replies_[i]);
+    if (frame != nullptr) {
+      if (bytes_ + frame->size() + 1 > max_bytes_) {
+        const auto row = wire::situation::P29_batch_reply_too_large;
+        *frame = jsonrpc::serialize_error(id, wire::render(row, {{"limit", max_bytes_}}));
+        session_->eng().count(outcome_class::protocol_error, "batch_reply_too_large");
+      }
+      bytes_ += frame->size() + 1;
+      pieces_.emplace_back(pieces_.empty() ? "[" : ",");
+      pieces_.push_back(std::move(*frame));
     }
-    batch.push_back(']');
+    if (remaining_ == 0 || --remaining_ != 0 || pieces_.empty()) return;
+    pieces_.emplace_back("]");
+    pieces.swap(pieces_);
   }
-  session_->send(target_, std::move(batch), {frame_kind::response});
+  session_->send_pieces(target_, std::move(pieces), {frame_kind::response});
 }
 
 }  // namespace mcpcxx::detail

@@ -40,20 +40,6 @@ method_outcome unexpected(const exchange& ex, const wire::tool_facts* tool, cons
       args, tool->has_output_schema, "internal", ref);
 }
 
-method_outcome typed_tool_error(const tool_error& e, const wire::tool_facts* tool) {
-  const std::string category(to_string(e.category()));
-  if (tool != nullptr) {
-    return method_outcome::tool_failed(
-        situation::T2_tool_error,
-        {{"name", tool->name}, {"message", e.message()}, {"details", e.details()}},
-        tool->has_output_schema, category);
-  }
-  method_outcome o =
-      method_outcome::rendered(situation::P26_handler_tool_error, wire::handler_tool_error(e));
-  o.category = category;
-  return o;
-}
-
 method_outcome not_found(const exchange& ex, const resource_not_found& e,
                          const wire::tool_facts* tool) {
   if (tool != nullptr) {
@@ -78,13 +64,27 @@ method_outcome missing_capability(const exchange& ex, const missing_client_capab
 
 }  // namespace
 
+method_outcome classify_tool_error(const tool_error& e, const wire::tool_facts* tool) {
+  const std::string category(to_string(e.category()));
+  if (tool != nullptr) {
+    return method_outcome::tool_failed(
+        situation::T2_tool_error,
+        {{"name", tool->name}, {"message", e.message()}, {"details", e.details()}},
+        tool->has_output_schema, category);
+  }
+  method_outcome o =
+      method_outcome::rendered(situation::P26_handler_tool_error, wire::handler_tool_error(e));
+  o.category = category;
+  return o;
+}
+
 method_outcome classify(std::exception_ptr error, const exchange& ex, handler_kind kind,
                         const wire::tool_facts* tool) {
   if (kind != handler_kind::tool) tool = nullptr;
   try {
     std::rethrow_exception(std::move(error));
   } catch (const tool_error& e) {
-    return typed_tool_error(e, tool);
+    return classify_tool_error(e, tool);
   } catch (const protocol_error& e) {
     return method_outcome::protocol(situation::P23_handler_protocol_error,
                                     wire::handler_error_args(e.code(), e.message(), e.data()));

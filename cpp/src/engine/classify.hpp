@@ -20,6 +20,8 @@
 
 #include <exception>
 
+#include "mcpcxx/errors.hpp"
+
 #include "engine/exchange.hpp"
 #include "engine/wire_errors.hpp"
 
@@ -35,5 +37,9 @@ enum class handler_kind { tool, resource, prompt, completion, engine };
 /// an engine failure).
 method_outcome classify(std::exception_ptr error, const exchange& ex, handler_kind kind,
                         const wire::tool_facts* tool = nullptr);
+
+/// The classifier's row for a tool_error (T2 in a tool, P26 elsewhere), for callers that caught
+/// it by type: the expected failure then costs one throw, not a throw and a rethrow.
+method_outcome classify_tool_error(const tool_error& e, const wire::tool_facts* tool);
 
 }  // namespace mcpcxx::detail

@@ -1,9 +1,15 @@
 // Implementation of the deadline scheduler.
 #include "engine/deadline_scheduler.hpp"
 
+#include "engine/worker_pool.hpp"
+
 namespace mcpcxx::detail {
 
-deadline_scheduler::deadline_scheduler() : thread_([this] { run(); }) {}
+deadline_scheduler::deadline_scheduler()
+    : thread_([this] {
+        block_stop_signals();
+        run();
+      }) {}
 
 deadline_scheduler::~deadline_scheduler() { stop(); }
 

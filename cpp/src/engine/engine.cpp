@@ -53,7 +53,7 @@ engine::engine(server_options options)
     : options_(std::move(options)),
       server_info_(info_json(options_.info)),
       log_(options_.log_writer),
-      pool_(pool_size(options_.worker_threads)) {}
+      pool_(pool_size(options_.worker_threads), options_.max_stuck_workers) {}
 
 engine::~engine() = default;
 
@@ -250,8 +250,13 @@ void engine::count(outcome_class o, std::string_view category) {
 }
 
 server_metrics engine::metrics() const {
-  std::lock_guard lock(metrics_mutex_);
-  return metrics_;
+  server_metrics m;
+  {
+    std::lock_guard lock(metrics_mutex_);
+    m = metrics_;
+  }
+  m.stuck_handlers = pool_.stuck();
+  return m;
 }
 
 }  // namespace mcpcxx::detail

@@ -3,6 +3,7 @@
 
 #include "engine/batch_reply.hpp"
 #include "engine/engine.hpp"
+#include "engine/log_line.hpp"
 #include "engine/session_state.hpp"
 
 namespace mcpcxx::detail {
@@ -136,7 +137,7 @@ std::string exchange::frame_for(method_outcome& o) const {
 
 void exchange::deliver(std::string frame, std::string_view row) {
   if (route_.batch) {
-    route_.batch->add(std::move(frame));
+    route_.batch->add(std::move(frame), id_);
     return;
   }
   session_->send(route_.sink, std::move(frame), {frame_kind::response, row, facts.modern});
@@ -152,15 +153,43 @@ bool exchange::abandon(std::string_view why) {
   return true;
 }
 
+bool exchange::interrupt(method_outcome o) {
+  if (!finish(std::move(o))) return false;
+  token_.cancel();
+  return true;
+}
+
 void exchange::arm_deadline(std::chrono::milliseconds after,
                             std::function<method_outcome()> on_expiry,
                             const std::shared_ptr<exchange>& self) {
   std::weak_ptr<exchange> weak = self;
+  const std::uint64_t job = worker_pool::current_job();  // armed on the handler's thread
   deadline_ = eng().deadlines().schedule(std::chrono::steady_clock::now() + after,
-                                         [weak, fn = std::move(on_expiry)] {
+                                         [weak, job, fn = std::move(on_expiry)] {
                                            auto ex = weak.lock();
-                                           if (ex && ex->finish(fn())) ex->token_.cancel();
+                                           if (!ex || !ex->finish(fn())) return;
+                                           ex->token_.cancel();
+                                           ex->release_worker(job);
                                          });
+}
+
+// The handler outlived its deadline: its worker no longer counts toward the pool (see
+// worker_pool.hpp), so the hung handler cannot starve later requests.
+void exchange::release_worker(std::uint64_t job) const {
+  if (job == 0) return;  // inline dispatch: the transport's thread, not a pool worker
+  const auto r = eng().pool().release_stuck(job);
+  if (r == worker_pool::release::not_running) return;
+  const bool replaced = r == worker_pool::release::replaced;
+  eng().log().write(replaced ? "warning" : "error", "handler_stuck",
+                    {{"method", method_},
+                     {"tool", tool_},
+                     {"id", jsonrpc::id_to_json(id_)},
+                     {"stuck", eng().pool().stuck()},
+                     {"replaced", replaced},
+                     {"note", replaced ? "handler still running after its deadline; a replacement "
+                                         "worker serves other requests"
+                                       : "handler still running after its deadline; the bound "
+                                         "max_stuck_workers is reached, the pool runs short"}});
 }
 
 void exchange::disarm_deadline() {
@@ -168,24 +197,31 @@ void exchange::disarm_deadline() {
   deadline_.reset();
 }
 
+// The request line is written member by member into a per-thread buffer (log_line.hpp): it is
+// on by default, so it must cost a fraction of the dispatch it describes.
 void exchange::log_outcome(const method_outcome& o) const {
   eng().count(o.counted_as, o.category);
   if (!eng().options().log_requests) return;
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                       std::chrono::steady_clock::now() - started_)
                       .count();
-  json fields = {{"method", method_},
-                 {"id", jsonrpc::id_to_json(id_)},
-                 {"outcome", k_class_names[static_cast<int>(o.counted_as)]},
-                 {"category", o.category},
-                 {"latencyMs", static_cast<double>(us) / 1000.0},
-                 {"era", facts.modern ? "modern" : "legacy"}};
-  if (!tool_.empty()) fields["tool"] = tool_;
-  if (!o.row_id.empty()) fields["situation"] = o.row_id;
-  if (!o.reference.empty()) fields["reference"] = o.reference;
-  if (o.kind == outcome_kind::protocol_error) fields["code"] = o.error.code;
-  eng().log().write(o.counted_as == outcome_class::ok ? "info" : "warning", "request",
-                    std::move(fields));
+  thread_local std::string buf;
+  log_line line(buf, o.counted_as == outcome_class::ok ? "info" : "warning", "request");
+  line.str("method", method_);
+  if (const auto* n = std::get_if<std::int64_t>(&id_)) {
+    line.integer("id", *n);
+  } else {
+    line.str("id", std::get<std::string>(id_));
+  }
+  line.str("outcome", k_class_names[static_cast<int>(o.counted_as)])
+      .str("category", o.category)
+      .millis("latencyMs", us)
+      .str("era", facts.modern ? "modern" : "legacy");
+  if (!tool_.empty()) line.str("tool", tool_);
+  if (!o.row_id.empty()) line.str("situation", o.row_id);
+  if (!o.reference.empty()) line.str("reference", o.reference);
+  if (o.kind == outcome_kind::protocol_error) line.integer("code", o.error.code);
+  eng().log().write_line(line.finish());
 }
 
 request_context exchange::make_context(const std::shared_ptr<exchange>& self) const {

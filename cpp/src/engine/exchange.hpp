@@ -140,6 +140,9 @@ class exchange {
   /// Settles without a reply (cancellation, shutdown) and cancels the token; false when already
   /// settled. A batch member settled this way leaves no entry in the batch reply.
   bool abandon(std::string_view why);
+  /// Sends the reply for `o` and cancels the token (the server stops while the handler runs);
+  /// false (nothing sent) when already settled.
+  bool interrupt(method_outcome o);
   /// When `after` passes before the exchange settles, sends `on_expiry()` and cancels the token.
   void arm_deadline(std::chrono::milliseconds after, std::function<method_outcome()> on_expiry,
                     const std::shared_ptr<exchange>& self);
@@ -155,6 +158,7 @@ class exchange {
 
  private:
   bool claim();
+  void release_worker(std::uint64_t job) const;
   void deliver(std::string frame, std::string_view row);
   std::string frame_for(method_outcome& o) const;
   void log_outcome(const method_outcome& o) const;

@@ -77,7 +77,7 @@ decode_result string_map(const json* v, const std::string& what,
   if (v == nullptr) return std::nullopt;
   if (!v->is_object()) return invalid(what, "an object of strings");
   for (const auto& [k, val] : v->items()) {
-    if (!val.is_string()) return invalid(what + "." + k, "a string", &val);
+    if (!val.is_string()) return invalid(std::string(what).append(".").append(k), "a string", &val);
     out[k] = val.get<std::string>();
   }
   return std::nullopt;

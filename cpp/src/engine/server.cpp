@@ -6,6 +6,18 @@
 
 namespace mcpcxx {
 
+void frame_sink::send_pieces(std::vector<std::string> pieces, const frame_info& info) {
+  std::size_t total = 0;
+  for (const auto& p : pieces) total += p.size();
+  std::string frame;
+  frame.reserve(total);
+  for (auto& p : pieces) {
+    frame.append(p);
+    p = std::string();  // release each piece once copied, so the peak stays near one copy
+  }
+  send_frame(std::move(frame), info);
+}
+
 server::server(server_options options)
     : engine_(std::make_shared<detail::engine>(std::move(options))) {}
 
@@ -59,7 +71,9 @@ void session::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& r
 void session::cancel(const jsonrpc::request_id& id, std::string_view reason) {
   state_->cancel(id, reason);
 }
-bool session::shutdown(std::chrono::milliseconds grace) { return state_->shutdown(grace); }
+bool session::shutdown(std::chrono::milliseconds grace, leftover_requests rest) {
+  return state_->shutdown(grace, rest);
+}
 void session::wait_idle() const { state_->wait_idle(); }
 std::size_t session::in_flight() const { return state_->in_flight_count(); }
 std::string session::negotiated_version() const { return state_->legacy_version(); }

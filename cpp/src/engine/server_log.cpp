@@ -1,37 +1,43 @@
 // Implementation of the stderr JSON-lines log.
 #include "engine/server_log.hpp"
 
-#include <chrono>
-#include <cstdio>
+#include <algorithm>
 #include <random>
+#include <sys/uio.h>
 #include <unistd.h>
+
+#include "engine/log_line.hpp"
 
 namespace mcpcxx::detail {
 
 namespace {
 
+// One writev per line: the line and its newline leave together, without copying the line.
 void write_stderr(std::string_view line) {
-  std::string buf(line);
-  buf.push_back('\n');
-  std::size_t off = 0;
-  while (off < buf.size()) {
-    const ssize_t n = ::write(STDERR_FILENO, buf.data() + off, buf.size() - off);
+  static constexpr char newline[] = "\n";
+  iovec parts[2] = {{const_cast<char*>(line.data()), line.size()}, {const_cast<char*>(newline), 1}};
+  std::size_t left = line.size() + 1;
+  int first = 0;
+  while (left > 0) {
+    const ssize_t n = ::writev(STDERR_FILENO, parts + first, 2 - first);
     if (n <= 0) return;  // stderr gone: logging must never take the server down
-    off += static_cast<std::size_t>(n);
+    left -= static_cast<std::size_t>(n);
+    for (auto done = static_cast<std::size_t>(n); done > 0 && first < 2;) {
+      const std::size_t step = std::min(done, parts[first].iov_len);
+      parts[first].iov_base = static_cast<char*>(parts[first].iov_base) + step;
+      parts[first].iov_len -= step;
+      done -= step;
+      if (parts[first].iov_len == 0) ++first;
+    }
   }
 }
 
-std::string iso_now() {
-  using namespace std::chrono;
-  const auto now = system_clock::now();
-  const auto ms = duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000;
-  const std::time_t t = system_clock::to_time_t(now);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
-  return buf;
+// A field named level or event overrides the argument (handler_log carries the handler's level).
+std::string_view override_of(const json& fields, const char* key, std::string_view fallback) {
+  if (!fields.is_object()) return fallback;
+  const auto it = fields.find(key);
+  return it != fields.end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>())
+                                               : fallback;
 }
 
 }  // namespace
@@ -40,14 +46,12 @@ server_log::server_log(std::function<void(std::string_view)> writer)
     : writer_(writer ? std::move(writer) : std::function<void(std::string_view)>(write_stderr)) {}
 
 void server_log::write(std::string_view level, std::string_view event, json fields) {
-  json rec = json::object();
-  rec["ts"] = iso_now();
-  rec["level"] = level;
-  rec["event"] = event;
-  if (fields.is_object()) {
-    for (auto& [k, v] : fields.items()) rec[k] = std::move(v);
-  }
-  const std::string line = rec.dump(-1, ' ', false, json::error_handler_t::replace);
+  thread_local std::string buf;
+  log_line line(buf, override_of(fields, "level", level), override_of(fields, "event", event));
+  write_line(line.members(fields).finish());
+}
+
+void server_log::write_line(std::string_view line) {
   std::lock_guard lock(mutex_);
   writer_(line);
 }

@@ -17,8 +17,11 @@ class server_log {
   /// `writer` receives one line without newline; empty means stderr.
   explicit server_log(std::function<void(std::string_view)> writer);
 
-  /// Writes {"ts","level","event",...fields} as one line.
+  /// Writes {"ts","level","event",...fields} as one line (a string field "level" or "event"
+  /// overrides the argument).
   void write(std::string_view level, std::string_view event, json fields);
+  /// Hands an already formatted line (log_line.hpp) to the writer.
+  void write_line(std::string_view line);
   /// A fresh reference id "ERR-xxxxxxxx" (8 random hex digits) for correlating wire and log.
   static std::string new_reference();
 

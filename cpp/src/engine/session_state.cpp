@@ -169,7 +169,8 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
     return;
   }
   if ((m->flags & on_worker) != 0 && !ex->session().options().inline_dispatch) {
-    ex->eng().pool().post([ex = std::move(ex), m] { run(ex, *m); });
+    auto& pool = ex->eng().pool();  // before the capture below moves ex
+    pool.post([ex = std::move(ex), m] { run(ex, *m); });
   } else {
     run(ex, *m);
   }
@@ -187,6 +188,17 @@ void session_state::send(const std::shared_ptr<frame_sink>& to, std::string fram
   if (!target) return;
   try {
     target->send_frame(std::move(frame), info);
+  } catch (const std::exception& e) {
+    engine_->log().write("error", "sink_failed", {{"what", e.what()}});
+  }
+}
+
+void session_state::send_pieces(const std::shared_ptr<frame_sink>& to,
+                                std::vector<std::string> pieces, const frame_info& info) {
+  const auto& target = to ? to : sink_;
+  if (!target) return;
+  try {
+    target->send_pieces(std::move(pieces), info);
   } catch (const std::exception& e) {
     engine_->log().write("error", "sink_failed", {{"what", e.what()}});
   }
@@ -268,6 +280,15 @@ void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<fr
          {frame_kind::response, row_of(situation::P4_batch_not_allowed).id});
     return;
   }
+  if (const std::size_t limit = engine_->options().max_batch_members; msg.body.size() > limit) {
+    const auto row = situation::P28_batch_too_many_members;
+    engine_->count(outcome_class::protocol_error, "batch_too_many_members");
+    send(target,
+         jsonrpc::serialize_error(std::nullopt,
+                                  render(row, {{"members", msg.body.size()}, {"limit", limit}})),
+         {frame_kind::response, row_of(row).id});
+    return;
+  }
   std::vector<jsonrpc::message> parts;
   std::size_t members = 0;  // every member but notifications and responses settles once
   for (auto& element : msg.body) {
@@ -278,7 +299,8 @@ void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<fr
     }
   }
   const reply_route route{target,
-                          std::make_shared<batch_reply>(shared_from_this(), target, members)};
+                          std::make_shared<batch_reply>(shared_from_this(), target, members,
+                                                        engine_->options().max_batch_reply_bytes)};
   for (auto& part : parts) {
     if (part.kind == jsonrpc::message_kind::request && part.method == "initialize") {
       route.batch->add(
@@ -321,7 +343,7 @@ void session_state::cancel(const jsonrpc::request_id& id, std::string_view reaso
   ex->abandon(reason);
 }
 
-bool session_state::shutdown(std::chrono::milliseconds grace) {
+bool session_state::shutdown(std::chrono::milliseconds grace, leftover_requests mode) {
   const bool drained = wait_idle_for(grace);
   std::vector<std::shared_ptr<exchange>> rest;
   {
@@ -329,7 +351,14 @@ bool session_state::shutdown(std::chrono::milliseconds grace) {
     closed_ = true;
     for (auto& [key, entry] : in_flight_) rest.push_back(entry.ex);
   }
-  for (auto& ex : rest) ex->abandon("session shut down");
+  for (auto& ex : rest) {
+    if (mode == leftover_requests::answer_stopped) {
+      ex->interrupt(method_outcome::protocol(situation::P27_stopped_before_reply,
+                                             {{"graceMs", grace.count()}}));
+    } else {
+      ex->abandon("session shut down");
+    }
+  }
   return drained || wait_idle_for(grace);
 }
 

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/session.hpp"
@@ -42,7 +43,8 @@ class session_state : public std::enable_shared_from_this<session_state> {
   void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to, era_hint hint);
   /// Abandons one in-flight request (no reply); unknown ids and initialize are ignored.
   void cancel(const jsonrpc::request_id& id, std::string_view reason);
-  bool shutdown(std::chrono::milliseconds grace);
+  bool shutdown(std::chrono::milliseconds grace,
+                leftover_requests rest = leftover_requests::cancel_silently);
   void wait_idle() const;
   bool wait_idle_for(std::chrono::milliseconds timeout) const;
   std::size_t in_flight_count() const;
@@ -74,6 +76,9 @@ class session_state : public std::enable_shared_from_this<session_state> {
   void handler_returned();
   /// Sends a frame to `to` (or the session sink); sink failures are logged, never thrown.
   void send(const std::shared_ptr<frame_sink>& to, std::string frame, const frame_info& info);
+  /// Sends a frame given as pieces (a batch reply) through frame_sink::send_pieces; as send().
+  void send_pieces(const std::shared_ptr<frame_sink>& to, std::vector<std::string> pieces,
+                   const frame_info& info);
 
  private:
   struct in_flight_entry {

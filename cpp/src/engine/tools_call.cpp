@@ -94,6 +94,8 @@ method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& a
   try {
     request_context ctx = ex->make_context(ex);
     return result_outcome(*ex, t, t.handler(args, ctx));
+  } catch (const tool_error& e) {  // the expected failure: no rethrow through classify()
+    return classify_tool_error(e, &tf);
   } catch (...) {
     return classify(std::current_exception(), *ex, handler_kind::tool, &tf);
   }

@@ -2,7 +2,7 @@
 #include <array>
 #include <utility>
 
-#include "mcpcxx/context.hpp"
+#include "mcpcxx/log_level.hpp"
 
 namespace mcpcxx {
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace mcpcxx::model {
 
@@ -26,10 +27,11 @@ void reject_unknown(const json& j, std::string_view what,
     bool found = false;
     for (const char* k : known) found = found || key == k;
     if (found) continue;
-    std::string list;
-    for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    throw std::invalid_argument("unexpected " + std::string(what) + " '" + key +
-                                "'; known options: " + list);
+    std::string message("unexpected ");
+    message.append(what).append(" '").append(key).append("'; known options: ");
+    const char* separator = "";
+    for (const char* k : known) message.append(std::exchange(separator, ", ")).append(k);
+    throw std::invalid_argument(message);
   }
 }
 

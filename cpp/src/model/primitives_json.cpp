@@ -12,6 +12,40 @@ using model::optional_value;
 using model::put;
 using model::required_string;
 
+namespace {
+
+// The descriptor fields a resource and a resource template share (besides uri/uriTemplate).
+template <class Spec>
+void put_descriptor(json& j, const Spec& s) {
+  put(j, "title", s.title);
+  put(j, "description", s.description);
+  put(j, "mimeType", s.mime_type);
+}
+
+template <class Spec>
+void read_descriptor(const json& j, const char* what, Spec& s) {
+  s.name = required_string(j, "name", what);
+  s.title = optional_string(j, "title", what);
+  s.description = optional_string(j, "description", what);
+  s.mime_type = optional_string(j, "mimeType", what);
+}
+
+template <class Spec>
+void put_decorations(json& j, const Spec& s) {
+  put(j, "icons", s.icons);
+  put(j, "annotations", s.annotations);
+  put(j, "_meta", s.meta);
+}
+
+template <class Spec>
+void read_decorations(const json& j, Spec& s) {
+  s.icons = optional_value(j, "icons");
+  s.annotations = optional_value(j, "annotations");
+  s.meta = optional_value(j, "_meta");
+}
+
+}  // namespace
+
 void to_json(json& j, const tool_spec& s) {
   j = {{"name", s.name}};
   put(j, "title", s.title);
@@ -60,31 +94,22 @@ void from_json(const json& j, tool_result& r) {
 
 void to_json(json& j, const resource_spec& s) {
   j = {{"uri", s.uri}, {"name", s.name}};
-  put(j, "title", s.title);
-  put(j, "description", s.description);
-  put(j, "mimeType", s.mime_type);
+  put_descriptor(j, s);
   if (s.size) j["size"] = *s.size;
-  put(j, "icons", s.icons);
-  put(j, "annotations", s.annotations);
-  put(j, "_meta", s.meta);
+  put_decorations(j, s);
 }
 
 void from_json(const json& j, resource_spec& s) {
   constexpr const char* what = "Resource";
   model::require_object(j, what);
   s.uri = required_string(j, "uri", what);
-  s.name = required_string(j, "name", what);
-  s.title = optional_string(j, "title", what);
-  s.description = optional_string(j, "description", what);
-  s.mime_type = optional_string(j, "mimeType", what);
+  read_descriptor(j, what, s);
   if (j.contains("size") && !j["size"].is_null()) {
     std::int64_t size = 0;
     model::read(j, "size", what, size);
     s.size = size;
   }
-  s.icons = optional_value(j, "icons");
-  s.annotations = optional_value(j, "annotations");
-  s.meta = optional_value(j, "_meta");
+  read_decorations(j, s);
 }
 
 void to_json(json& j, const resource_contents& c) {
@@ -111,25 +136,16 @@ void from_json(const json& j, resource_contents& c) {
 
 void to_json(json& j, const resource_template_spec& s) {
   j = {{"uriTemplate", s.uri_template}, {"name", s.name}};
-  put(j, "title", s.title);
-  put(j, "description", s.description);
-  put(j, "mimeType", s.mime_type);
-  put(j, "icons", s.icons);
-  put(j, "annotations", s.annotations);
-  put(j, "_meta", s.meta);
+  put_descriptor(j, s);
+  put_decorations(j, s);
 }
 
 void from_json(const json& j, resource_template_spec& s) {
   constexpr const char* what = "ResourceTemplate";
   model::require_object(j, what);
   s.uri_template = required_string(j, "uriTemplate", what);
-  s.name = required_string(j, "name", what);
-  s.title = optional_string(j, "title", what);
-  s.description = optional_string(j, "description", what);
-  s.mime_type = optional_string(j, "mimeType", what);
-  s.icons = optional_value(j, "icons");
-  s.annotations = optional_value(j, "annotations");
-  s.meta = optional_value(j, "_meta");
+  read_descriptor(j, what, s);
+  read_decorations(j, s);
 }
 
 void to_json(json& j, const prompt_argument& a) {

@@ -38,6 +38,7 @@ void to_json(json& j, const server_options& o) {
        {"list_ttl_ms", o.list_ttl_ms},
        {"cache_scope", o.cache_scope},
        {"worker_threads", o.worker_threads},
+       {"max_stuck_workers", o.max_stuck_workers},
        {"assert_formats", o.assert_formats},
        {"log_requests", o.log_requests},
        {"logging", o.logging},
@@ -48,10 +49,11 @@ void to_json(json& j, const server_options& o) {
 void from_json(const json& j, server_options& o) {
   constexpr const char* what = "server option";
   model::require_object(j, "server options");
-  model::reject_unknown(j, what,
-                        {"info", "instructions", "expose_exception_details", "max_message_bytes",
-                         "max_depth", "page_size", "list_ttl_ms", "cache_scope", "worker_threads",
-                         "assert_formats", "log_requests", "logging", "extra_capabilities"});
+  model::reject_unknown(
+      j, what,
+      {"info", "instructions", "expose_exception_details", "max_message_bytes", "max_depth",
+       "page_size", "list_ttl_ms", "cache_scope", "worker_threads", "max_stuck_workers",
+       "assert_formats", "log_requests", "logging", "extra_capabilities"});
   if (auto it = j.find("info"); it != j.end() && !it->is_null()) it->get_to(o.info);
   o.instructions = model::optional_string(j, "instructions", what);
   read(j, "expose_exception_details", what, o.expose_exception_details);
@@ -61,6 +63,7 @@ void from_json(const json& j, server_options& o) {
   read(j, "list_ttl_ms", what, o.list_ttl_ms);
   read(j, "cache_scope", what, o.cache_scope);
   read(j, "worker_threads", what, o.worker_threads);
+  read(j, "max_stuck_workers", what, o.max_stuck_workers);
   read(j, "assert_formats", what, o.assert_formats);
   read(j, "log_requests", what, o.log_requests);
   read(j, "logging", what, o.logging);
@@ -75,7 +78,8 @@ void to_json(json& j, const server_metrics& m) {
        {"notifications", m.notifications},
        {"protocol_errors", m.protocol_errors},
        {"tool_errors", m.tool_errors},
-       {"by_category", m.by_category}};
+       {"by_category", m.by_category},
+       {"stuck_handlers", m.stuck_handlers}};
 }
 
 }  // namespace mcpcxx

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 
 #include "schema/uri.hpp"
 
@@ -344,6 +346,21 @@ const node* build_ctx::sub(const json& child, std::string_view path) {
 
 void build_ctx::fail(std::string_view kw, std::string_view problem) const {
   comp.fail(at, kw, problem);
+}
+
+std::size_t build_ctx::count(std::string_view kw, const json& v) const {
+  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
+    return v.get<std::size_t>();
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    // 2^64: converting a double at or past it to std::size_t is undefined behaviour.
+    constexpr double k_past_size_t = 18446744073709551616.0;
+    if (d >= 0 && std::floor(d) == d) {
+      return d >= k_past_size_t ? std::numeric_limits<std::size_t>::max()
+                                : static_cast<std::size_t>(d);
+    }
+  }
+  fail(kw, "'" + std::string(kw) + "' must be a non-negative integer");
 }
 
 void check_value_depth(const json& v, std::size_t limit, const build_ctx& b, std::string_view kw) {

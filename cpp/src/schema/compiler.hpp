@@ -51,6 +51,9 @@ struct build_ctx {
   const node* sub(const json& child, std::string_view path);
   /// Throws schema_error naming this location, keyword `kw` and `problem`.
   [[noreturn]] void fail(std::string_view kw, std::string_view problem) const;
+  /// The value of a count keyword (minItems, maxLength, ...): a non-negative integer, also
+  /// written as an integral float; counts past std::size_t saturate. Fails otherwise.
+  std::size_t count(std::string_view kw, const json& v) const;
   /// Appends a compiled keyword to the node.
   void add(std::unique_ptr<keyword> kw) { out.keywords.push_back(std::move(kw)); }
 };

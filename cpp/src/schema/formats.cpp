@@ -195,9 +195,8 @@ bool is_uri_template(std::string_view s) {
         return false;
       i = close;
     } else if (c < 0x20 || c == 0x7F ||
-               banned.find(static_cast<char>(c)) != std::string_view::npos) {
-      return false;
-    } else if (c == '%' && (i + 2 >= s.size() || !hexdigit(s[i + 1]) || !hexdigit(s[i + 2]))) {
+               banned.find(static_cast<char>(c)) != std::string_view::npos ||
+               (c == '%' && (i + 2 >= s.size() || !hexdigit(s[i + 1]) || !hexdigit(s[i + 2])))) {
       return false;
     }
   }

@@ -154,15 +154,6 @@ class unique_kw final : public keyword {
   }
 };
 
-std::size_t count_value(build_ctx& b, std::string_view kw, const json& v) {
-  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
-    return v.get<std::size_t>();
-  if (v.is_number_float() && v.get<double>() >= 0 &&
-      static_cast<double>(static_cast<std::size_t>(v.get<double>())) == v.get<double>())
-    return static_cast<std::size_t>(v.get<double>());
-  b.fail(kw, "'" + std::string(kw) + "' must be a non-negative integer");
-}
-
 std::vector<const node*> schema_list(build_ctx& b, std::string_view kw, const json& v) {
   if (!v.is_array()) b.fail(kw, "'" + std::string(kw) + "' must be an array of schemas");
   std::vector<const node*> out;
@@ -203,10 +194,10 @@ void add_contains(build_ctx& b) {
   bool explicit_min = false;
   if (b.dia().version != draft::d7 && b.dia().validation) {
     if (const json* v = b.get("minContains")) {
-      min = count_value(b, "minContains", *v);
+      min = b.count("minContains", *v);
       explicit_min = true;
     }
-    if (const json* v = b.get("maxContains")) max = count_value(b, "maxContains", *v);
+    if (const json* v = b.get("maxContains")) max = b.count("maxContains", *v);
   }
   b.add(std::make_unique<contains_kw>(b.sub(*contains, "/contains"), min, max, explicit_min));
 }
@@ -216,9 +207,9 @@ void add_contains(build_ctx& b) {
 void add_array_keywords(build_ctx& b) {
   if (b.dia().validation) {
     if (const json* v = b.get("maxItems"))
-      b.add(std::make_unique<count_kw>("maxItems", count_value(b, "maxItems", *v), true));
+      b.add(std::make_unique<count_kw>("maxItems", b.count("maxItems", *v), true));
     if (const json* v = b.get("minItems"))
-      b.add(std::make_unique<count_kw>("minItems", count_value(b, "minItems", *v), false));
+      b.add(std::make_unique<count_kw>("minItems", b.count("minItems", *v), false));
     if (const json* v = b.get("uniqueItems")) {
       if (!v->is_boolean()) b.fail("uniqueItems", "'uniqueItems' must be true or false");
       if (v->get<bool>()) b.add(std::make_unique<unique_kw>());

@@ -228,15 +228,6 @@ std::vector<std::string> string_list(build_ctx& b, std::string_view kw, const js
   return out;
 }
 
-std::size_t count_value(build_ctx& b, std::string_view kw, const json& v) {
-  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
-    return v.get<std::size_t>();
-  if (v.is_number_float() && v.get<double>() >= 0 &&
-      static_cast<double>(static_cast<std::size_t>(v.get<double>())) == v.get<double>())
-    return static_cast<std::size_t>(v.get<double>());
-  b.fail(kw, "'" + std::string(kw) + "' must be a non-negative integer");
-}
-
 void add_properties(build_ctx& b) {
   std::vector<std::pair<std::string, const node*>> props;
   std::vector<pattern_entry> patterns;
@@ -293,11 +284,9 @@ void add_object_keywords(build_ctx& b) {
   const bool app = b.dia().applicator;
   if (val) {
     if (const json* v = b.get("maxProperties"))
-      b.add(std::make_unique<prop_count_kw>("maxProperties", count_value(b, "maxProperties", *v),
-                                            true));
+      b.add(std::make_unique<prop_count_kw>("maxProperties", b.count("maxProperties", *v), true));
     if (const json* v = b.get("minProperties"))
-      b.add(std::make_unique<prop_count_kw>("minProperties", count_value(b, "minProperties", *v),
-                                            false));
+      b.add(std::make_unique<prop_count_kw>("minProperties", b.count("minProperties", *v), false));
     if (const json* v = b.get("required"))
       b.add(std::make_unique<required_kw>(string_list(b, "required", *v)));
   }

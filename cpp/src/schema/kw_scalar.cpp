@@ -139,15 +139,6 @@ class content_kw final : public keyword {
   bool json_;
 };
 
-std::size_t non_negative(build_ctx& b, std::string_view kw, const json& v) {
-  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
-    return v.get<std::size_t>();
-  if (v.is_number_float() && v.get<double>() >= 0 && std::floor(v.get<double>()) == v.get<double>())
-    return v.get<double>() > 1e18 ? static_cast<std::size_t>(-1)
-                                  : static_cast<std::size_t>(v.get<double>());
-  b.fail(kw, "'" + std::string(kw) + "' must be a non-negative integer");
-}
-
 void add_numeric(build_ctx& b) {
   struct spec {
     const char* kw;
@@ -172,9 +163,9 @@ void add_numeric(build_ctx& b) {
 
 void add_strings(build_ctx& b) {
   if (const json* v = b.get("maxLength"))
-    b.add(std::make_unique<length_kw>("maxLength", non_negative(b, "maxLength", *v), true));
+    b.add(std::make_unique<length_kw>("maxLength", b.count("maxLength", *v), true));
   if (const json* v = b.get("minLength"))
-    b.add(std::make_unique<length_kw>("minLength", non_negative(b, "minLength", *v), false));
+    b.add(std::make_unique<length_kw>("minLength", b.count("minLength", *v), false));
   if (const json* v = b.get("pattern")) {
     if (!v->is_string()) b.fail("pattern", "'pattern' must be a regular expression string");
     std::string error;

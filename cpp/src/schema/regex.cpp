@@ -279,11 +279,7 @@ struct translator {
           return fail(std::string("\\") + static_cast<char>(n) +
                       " is not a valid escape in ECMA-262 unicode mode");
         out.push_back(L'\\');
-        if (n < 0x80) {
-          out.push_back(static_cast<wchar_t>(n));
-        } else {
-          out.push_back(static_cast<wchar_t>(n));
-        }
+        out.push_back(static_cast<wchar_t>(n));
         return true;
     }
   }
@@ -334,6 +330,28 @@ bool utf8_to_wide(std::string_view s, std::wstring& out, std::size_t max_len) {
   return true;
 }
 
+namespace {
+
+// libstdc++'s default matcher backtracks: `(a+)+$` takes seconds on 22 characters and
+// `a*a*a*a*b` minutes on 2,000 (the json_schema fuzz timeout, issue 10). Its __polynomial mode
+// runs a Thompson-NFA simulation instead; only patterns with back-references need backtracking
+// (it refuses them with error_complexity). regex_search would rerun that simulation from every
+// start position (quadratic in the input), so the search is one whole-input match of
+// `[\s\S]*(?:P)[\s\S]*` (same answer: `^`/`$` still assert the input's ends), linear in it.
+std::wregex compile_bounded(const std::wstring& translated, bool& backtracking) {
+  try {
+    backtracking = false;
+    return std::wregex(L"[\\s\\S]*(?:" + translated + L")[\\s\\S]*",
+                       std::regex::ECMAScript | std::regex_constants::__polynomial);
+  } catch (const std::regex_error& e) {
+    if (e.code() != std::regex_constants::error_complexity) throw;
+  }
+  backtracking = true;
+  return std::wregex(translated, std::regex::ECMAScript);
+}
+
+}  // namespace
+
 bool ecma_regex::check_syntax(std::string_view pattern) {
   std::wstring translated;
   std::string error;
@@ -351,7 +369,7 @@ std::unique_ptr<ecma_regex> ecma_regex::compile(std::string_view pattern, std::s
   std::wstring translated;
   if (!translate_pattern(pattern, translated, error, false)) return nullptr;
   try {
-    out->re_.emplace(translated, std::regex::ECMAScript);
+    out->re_.emplace(compile_bounded(translated, out->backtracking_));
   } catch (const std::regex_error& e) {
     error = std::string("std::regex rejected it (") + e.what() + ")";
     return nullptr;
@@ -376,8 +394,12 @@ match_result ecma_regex::search(std::string_view utf8) const {
   }
   if (run_) return match_class_run(*run_, utf8);
   thread_local std::wstring buffer;
-  if (!utf8_to_wide(utf8, buffer, max_input)) return match_result::too_long;
-  return std::regex_search(buffer, *re_) ? match_result::match : match_result::no_match;
+  // A backtracking (back-reference) pattern can take exponential time: shorter inputs only.
+  if (!utf8_to_wide(utf8, buffer, backtracking_ ? max_backtracking_input : max_input)) {
+    return match_result::too_long;
+  }
+  const bool hit = backtracking_ ? std::regex_search(buffer, *re_) : std::regex_match(buffer, *re_);
+  return hit ? match_result::match : match_result::no_match;
 }
 
 }  // namespace mcpcxx::schema::detail

@@ -33,6 +33,9 @@ class ecma_regex {
  public:
   /// Longest input (in code points) handed to std::regex, whose matcher recurses per character.
   static constexpr std::size_t max_input = 10000;
+  /// Longest input for a pattern with back-references, the only ones matched by backtracking
+  /// (exponential in the worst case); longer inputs are a validation limit (too_long).
+  static constexpr std::size_t max_backtracking_input = 64;
 
   /// Compiles `pattern`; on failure returns nullptr and sets `error`.
   static std::unique_ptr<ecma_regex> compile(std::string_view pattern, std::string& error);
@@ -47,6 +50,7 @@ class ecma_regex {
   std::string literal_;    ///< set for patterns without metacharacters
   bool anchored_ = false;  ///< literal_ must be a prefix ("^literal")
   bool use_literal_ = false;
+  bool backtracking_ = false;     ///< back-references: std::regex's backtracking matcher
   std::optional<class_run> run_;  ///< set when the pattern is a class_run
 };
 

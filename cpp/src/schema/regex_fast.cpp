@@ -56,7 +56,7 @@ bool parse_bracket(std::string_view s, std::size_t& pos, class_run& r) {
       ++pos;
     }
     r.set.set(static_cast<std::size_t>(c));
-    pending = c;
+    pending = static_cast<unsigned char>(c);
   }
   if (pos >= s.size()) return false;
   ++pos;

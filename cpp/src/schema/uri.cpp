@@ -46,10 +46,8 @@ std::string remove_dot_segments(std::string_view in) {
   while (!input.empty()) {
     if (input.rfind("../", 0) == 0) {
       input.erase(0, 3);
-    } else if (input.rfind("./", 0) == 0) {
-      input.erase(0, 2);
-    } else if (input.rfind("/./", 0) == 0) {
-      input.erase(0, 2);
+    } else if (input.rfind("./", 0) == 0 || input.rfind("/./", 0) == 0) {
+      input.erase(0, 2);  // "./" goes; "/./" becomes "/" (RFC 3986 5.2.4 steps A and B)
     } else if (input == "/.") {
       input = "/";
     } else if (input.rfind("/../", 0) == 0 || input == "/..") {

@@ -15,7 +15,7 @@ namespace mcpcxx::stdio_detail {
 
 namespace {
 
-constexpr std::size_t k_read_chunk = 64 * 1024;
+constexpr std::size_t k_read_chunk = std::size_t{64} * 1024;
 /// The framing keeps lines up to this multiple of the message limit, so that the codec can read a
 /// moderately oversized message's id and size (P3); longer lines are dropped unread (P3c), which
 /// bounds what one line can make the reader hold.
@@ -54,14 +54,29 @@ void line_reader::start() { read_some(); }
 
 void line_reader::read_some() {
   in_->async_read_some(asio::buffer(buffer_), [this](const std::error_code& ec, std::size_t n) {
+    if (stopped_.load(std::memory_order_acquire)) return;
     if (n > 0) splitter_.feed(std::string_view(buffer_.data(), n), *this);
     if (ec) {
       if (ec == asio::error::eof) splitter_.finish(*this);
       on_end_(ec == asio::error::eof ? std::error_code() : ec);
       return;
     }
-    read_some();
+    read_more();
   });
+}
+
+void line_reader::read_more() {
+  if (stopped_.load(std::memory_order_acquire)) return;
+  if (writer_->pause_if_over(outbound_bound_, [this] { read_more(); })) {
+    if (!paused_logged_) {  // once per serve: a client that stops reading may do so for long
+      paused_logged_ = true;
+      log_stdio(log_, "warning",
+                "stdout is not being read: over " + std::to_string(outbound_bound_) +
+                    " reply bytes queued; reading stdin pauses until the client reads");
+    }
+    return;
+  }
+  read_some();
 }
 
 void line_reader::release() { in_.reset(); }

@@ -4,6 +4,7 @@
 // Thread-safety: start() once; the read chain runs on io threads; release() after they stopped.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -33,8 +34,13 @@ class line_reader final : public line_handler {
   line_reader(asio::io_context& io, int fd, session target, std::shared_ptr<frame_writer> writer,
               jsonrpc::parse_limits limits, end_callback on_end, log_writer log);
 
+  /// Back-pressure: the chain pauses while more than `bytes` replies wait in the writer.
+  void set_outbound_bound(std::size_t bytes) { outbound_bound_ = bytes; }
   /// Starts the read chain.
   void start();
+  /// Stops reading for good (a stop signal): bytes still arriving are not processed and
+  /// on_end is not called. Any thread.
+  void stop() noexcept { stopped_.store(true, std::memory_order_release); }
   /// Releases the descriptor; only once the io_context no longer runs handlers.
   void release();
 
@@ -43,6 +49,8 @@ class line_reader final : public line_handler {
 
  private:
   void read_some();
+  /// Continues the chain unless stopped or paused for back-pressure.
+  void read_more();
   /// Logs a message whose processing threw and answers it (P24 with a reference) unless it was
   /// a notification or a response; `kind` is empty when parsing itself threw.
   void answer_failure(std::optional<jsonrpc::message_kind> kind,
@@ -56,6 +64,9 @@ class line_reader final : public line_handler {
   std::vector<char> buffer_;
   end_callback on_end_;
   log_writer log_;
+  std::size_t outbound_bound_ = static_cast<std::size_t>(-1);
+  std::atomic<bool> stopped_{false};
+  bool paused_logged_ = false;
 };
 
 /// Writes one JSON log line {"level","component":"stdio","message"} to the server log.

@@ -1,7 +1,9 @@
 // serve_stdio / serve_fds: wires a line_reader and a frame_writer around one session, then
-// orchestrates the end of serving (stdin EOF -> drain -> cancel -> flush; stdout EPIPE -> stop).
+// orchestrates the end of serving (stdin EOF -> drain -> cancel -> flush; SIGTERM/SIGINT -> stop
+// reading -> drain -> answer the rest with P27 -> flush; stdout EPIPE -> stop).
 #include <algorithm>
 #include <condition_variable>
+#include <csignal>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -13,6 +15,7 @@
 
 #include "transport/stdio_fds.hpp"
 #include "transport/stdio_reader.hpp"
+#include "transport/stdio_signals.hpp"
 #include "transport/stdio_writer.hpp"
 
 namespace mcpcxx {
@@ -39,10 +42,21 @@ class serve_state {
   void end_output(const std::error_code& ec) {
     set([&] { write_error_ = ec; });
   }
-  /// Blocks until input ended or output failed.
+  /// A stop signal arrived (the first one counts).
+  void stop_by_signal(int signo) {
+    set([&] {
+      if (signal_ == 0) signal_ = signo;
+    });
+  }
+  /// The stop signal received, or 0.
+  int stop_signal() const {
+    std::lock_guard lock(mutex_);
+    return signal_;
+  }
+  /// Blocks until input ended, output failed or a stop signal arrived.
   void wait_for_end() {
     std::unique_lock lock(mutex_);
-    cv_.wait(lock, [&] { return input_ended_ || write_error_; });
+    cv_.wait(lock, [&] { return input_ended_ || write_error_ || signal_ != 0; });
   }
   /// Waits up to `step` for an output failure; returns true when output failed.
   bool output_failed_within(std::chrono::milliseconds step) {
@@ -71,6 +85,7 @@ class serve_state {
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   bool input_ended_ = false;
+  int signal_ = 0;
   std::error_code read_error_;
   std::error_code write_error_;
 };
@@ -80,6 +95,9 @@ class writer_sink final : public frame_sink {
  public:
   explicit writer_sink(std::shared_ptr<frame_writer> writer) : writer_(std::move(writer)) {}
   void send(std::string frame, frame_kind) override { writer_->send(std::move(frame)); }
+  void send_pieces(std::vector<std::string> pieces, const frame_info&) override {
+    writer_->send_pieces(std::move(pieces));
+  }
 
  private:
   std::shared_ptr<frame_writer> writer_;
@@ -133,6 +151,22 @@ std::string describe(const std::error_code& ec) {
   return ec.message() + " (" + std::to_string(ec.value()) + ")";
 }
 
+/// After a stop signal: reading has stopped; in-flight requests get the drain grace, the rest
+/// are answered with P27 and cancelled, and their handlers get a moment to return.
+void drain_after_signal(session& s, serve_state& state, const stdio_options& options,
+                        const line_reader::log_writer& log) {
+  const char* name = state.stop_signal() == SIGINT ? "SIGINT" : "SIGTERM";
+  log_stdio(log, "info",
+            std::string(name) + " received: stopped reading stdin; draining " +
+                std::to_string(s.in_flight()) + " request(s) for up to " +
+                std::to_string(options.drain_grace.count()) + " ms");
+  // session::shutdown waits the grace, answers what still runs with P27 (naming the grace) and
+  // cancels it, then waits up to the grace again for those handlers to return.
+  if (s.shutdown(options.drain_grace, leftover_requests::answer_stopped)) return;
+  log_stdio(log, "warning",
+            std::to_string(s.in_flight()) + " cancelled handler(s) still running; returning");
+}
+
 /// After input ended: lets in-flight requests finish for the drain grace, then cancels the rest
 /// (session::shutdown with no further wait) and gives their handlers a moment to return.
 void drain(session& s, serve_state& state, const stdio_options& options,
@@ -158,7 +192,11 @@ void drain(session& s, serve_state& state, const stdio_options& options,
 int finish_serving(session& s, frame_writer& writer, serve_state& state,
                    const stdio_options& options, const line_reader::log_writer& log) {
   state.wait_for_end();
-  drain(s, state, options, log);
+  if (state.stop_signal() != 0 && !state.write_error()) {
+    drain_after_signal(s, state, options, log);
+  } else {
+    drain(s, state, options, log);
+  }
   const bool flushed =
       !state.write_error() && writer.flush(std::max(options.drain_grace, k_cancel_grace));
   if (const auto ec = state.write_error()) {
@@ -169,6 +207,7 @@ int finish_serving(session& s, frame_writer& writer, serve_state& state,
     log_stdio(log, "warning", "stdout did not accept the last replies in time; stopped serving");
     return 1;
   }
+  if (state.stop_signal() != 0) return 0;  // a drained stop is a clean end
   if (const auto ec = state.read_error()) {
     log_stdio(log, "warning", "reading stdin failed: " + describe(ec) + "; stopped serving");
     return 1;
@@ -194,11 +233,13 @@ int run_transport(server& srv, int in_fd, int out_fd, const stdio_options& optio
   io_runner runner(2);  // two threads: a slow receive() never delays writes
   auto writer = std::make_shared<frame_writer>(runner.io(), out_fd);
   std::unique_ptr<line_reader> reader;
+  std::unique_ptr<stdio_detail::stop_signals> signals;
   // Threads stop before the descriptors go, and both go before the io_context; the writer itself
   // may outlive this call inside the session's sink, closed.
   const scope_exit teardown([&] {
     writer->close();
     runner.stop();
+    signals.reset();
     if (reader) reader->release();
     writer->release();
   });
@@ -207,6 +248,14 @@ int run_transport(server& srv, int in_fd, int out_fd, const stdio_options& optio
   reader = std::make_unique<line_reader>(
       runner.io(), in_fd, s, writer, srv.options().limits,
       [&state](const std::error_code& ec) { state.end_input(ec); }, log);
+  reader->set_outbound_bound(options.max_outbound_bytes);
+  if (options.handle_signals) {
+    signals = std::make_unique<stdio_detail::stop_signals>(runner.io(),
+                                                           [&state, r = reader.get()](int signo) {
+                                                             r->stop();
+                                                             state.stop_by_signal(signo);
+                                                           });
+  }
   reader->start();
   runner.run();
   return finish_serving(s, *writer, state, options, log);

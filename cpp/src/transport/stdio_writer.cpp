@@ -2,7 +2,6 @@
 #include "transport/stdio_writer.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -15,6 +14,19 @@ namespace {
 
 constexpr std::size_t k_max_batch = 64;
 constexpr char k_newline[] = "\n";
+
+// A raw newline would split the frame; outside JSON strings it is plain whitespace.
+void no_raw_newline(std::string& frame) {
+  if (frame.find('\n') != std::string::npos) {
+    std::replace(frame.begin(), frame.end(), '\n', ' ');
+  }
+}
+
+std::size_t entry_bytes(const std::string& frame, const std::vector<std::string>& pieces) {
+  std::size_t n = frame.size() + 1;
+  for (const auto& p : pieces) n += p.size();
+  return n;
+}
 
 int duplicate(int fd) {
   const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
@@ -36,13 +48,25 @@ frame_writer::frame_writer(asio::io_context& io, int fd)
 }
 
 void frame_writer::send(std::string frame) {
-  // A raw newline would split the frame; outside JSON strings it is plain whitespace.
-  if (std::memchr(frame.data(), '\n', frame.size()) != nullptr) {
-    std::replace(frame.begin(), frame.end(), '\n', ' ');
+  no_raw_newline(frame);
+  const std::size_t bytes = frame.size() + 1;
+  enqueue(entry{std::move(frame), {}}, bytes);
+}
+
+void frame_writer::send_pieces(std::vector<std::string> pieces) {
+  std::size_t bytes = 1;
+  for (auto& p : pieces) {
+    no_raw_newline(p);
+    bytes += p.size();
   }
+  enqueue(entry{{}, std::move(pieces)}, bytes);
+}
+
+void frame_writer::enqueue(entry e, std::size_t bytes) {
   std::lock_guard lock(mutex_);
   if (closed_ || error_) return;
-  queue_.push_back(std::move(frame));
+  queue_.push_back(std::move(e));
+  queued_bytes_ += bytes;
   if (!writing_) {
     writing_ = true;
     asio::post(io_, [self = shared_from_this()] { self->pump(); });
@@ -59,14 +83,17 @@ void frame_writer::pump() {
     }
     const std::size_t n = std::min(queue_.size(), k_max_batch);
     in_flight_.clear();
+    in_flight_bytes_ = 0;
     for (std::size_t i = 0; i < n; ++i) {
+      in_flight_bytes_ += entry_bytes(queue_.front().frame, queue_.front().pieces);
       in_flight_.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
   }
   buffers_.clear();
-  for (const std::string& f : in_flight_) {
-    buffers_.emplace_back(asio::buffer(f));
+  for (const entry& e : in_flight_) {
+    if (e.pieces.empty()) buffers_.emplace_back(asio::buffer(e.frame));
+    for (const std::string& p : e.pieces) buffers_.emplace_back(asio::buffer(p));
     buffers_.emplace_back(asio::buffer(k_newline, 1));
   }
   asio::async_write(
@@ -87,6 +114,9 @@ void frame_writer::written(const std::error_code& ec) {
       notify = std::move(on_failure_);
     }
     in_flight_.clear();
+    queued_bytes_ = error_ ? 0 : queued_bytes_ - in_flight_bytes_;
+    in_flight_bytes_ = 0;
+    resume_if_drained();
     // writing_ stays true while this chain continues, so send() never starts a second one.
     more = !error_ && !closed_ && !queue_.empty();
     if (!more) {
@@ -96,6 +126,25 @@ void frame_writer::written(const std::error_code& ec) {
   }
   if (notify) notify(ec);
   if (more) pump();
+}
+
+void frame_writer::resume_if_drained() {
+  if (!resume_ || error_ || closed_ || queued_bytes_ > resume_below_) return;
+  asio::post(io_, std::move(resume_));
+  resume_ = nullptr;
+}
+
+bool frame_writer::pause_if_over(std::size_t high, std::function<void()> resume) {
+  std::lock_guard lock(mutex_);
+  if (queued_bytes_ <= high || error_ || closed_) return false;
+  resume_below_ = high / 2;
+  resume_ = std::move(resume);
+  return true;
+}
+
+std::size_t frame_writer::queued_bytes() const {
+  std::lock_guard lock(mutex_);
+  return queued_bytes_;
 }
 
 bool frame_writer::flush(std::chrono::milliseconds timeout) {
@@ -108,6 +157,8 @@ void frame_writer::close() {
   std::lock_guard lock(mutex_);
   closed_ = true;
   queue_.clear();
+  queued_bytes_ = in_flight_bytes_;
+  resume_ = nullptr;
   idle_cv_.notify_all();
 }
 
@@ -115,6 +166,8 @@ void frame_writer::release() {
   std::lock_guard lock(mutex_);
   closed_ = true;
   queue_.clear();
+  queued_bytes_ = in_flight_bytes_;
+  resume_ = nullptr;
   on_failure_ = nullptr;
   out_.reset();
 }

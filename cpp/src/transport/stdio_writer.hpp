@@ -27,6 +27,15 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
 
   /// Queues one frame (no trailing newline); dropped once closed or failed.
   void send(std::string frame);
+  /// Queues one frame given as pieces written back to back on one line, never joined into one
+  /// string (a 2025-03-26 batch reply: "[", member, ",", member, ..., "]").
+  void send_pieces(std::vector<std::string> pieces);
+  /// Back-pressure: when more than `high` bytes wait to be written, remembers `resume` and
+  /// returns true; `resume` is then posted to the io_context once the queue drained to `high`/2
+  /// (or never, when writing fails or the writer closes). Returns false (nothing kept) otherwise.
+  bool pause_if_over(std::size_t high, std::function<void()> resume);
+  /// Bytes queued or being written.
+  std::size_t queued_bytes() const;
   /// Waits until every queued frame is written, the writer failed, or `timeout` passed.
   /// Returns true when the queue is empty and no write is in flight.
   bool flush(std::chrono::milliseconds timeout);
@@ -42,15 +51,26 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   std::size_t frames_written() const;
 
  private:
+  /// One queued frame: `frame`, or `pieces` when it came from send_pieces.
+  struct entry {
+    std::string frame;
+    std::vector<std::string> pieces;
+  };
+  void enqueue(entry e, std::size_t bytes);
   void pump();
   void written(const std::error_code& ec);
+  void resume_if_drained();  // under mutex_
 
   asio::io_context& io_;
   std::unique_ptr<asio::posix::stream_descriptor> out_;
   mutable std::mutex mutex_;
   std::condition_variable idle_cv_;
-  std::deque<std::string> queue_;
-  std::vector<std::string> in_flight_;  ///< owned by the write chain while writing_
+  std::deque<entry> queue_;
+  std::vector<entry> in_flight_;  ///< owned by the write chain while writing_
+  std::size_t queued_bytes_ = 0;
+  std::size_t in_flight_bytes_ = 0;
+  std::size_t resume_below_ = 0;
+  std::function<void()> resume_;
   std::vector<asio::const_buffer> buffers_;
   bool writing_ = false;
   bool closed_ = false;

@@ -79,6 +79,9 @@ enum class situation : std::uint8_t {
   P24_internal_error,
   P25_missing_client_capability_legacy,
   P26_handler_tool_error,
+  P27_stopped_before_reply,
+  P28_batch_too_many_members,
+  P29_batch_reply_too_large,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,
@@ -134,6 +137,8 @@ enum class situation : std::uint8_t {
   H37_param_header_without_argument,
   H38_param_header_missing,
   H39_param_header_mismatch,
+  H40_header_repeated,
+  H41_request_cancelled,
 };
 
 /// Which protocol eras a row applies to.

@@ -182,6 +182,15 @@ constexpr std::array k_rows{
   P(s::P26_handler_tool_error, "P26", both, k_code_from_args, 200, 200,
     "{message}",
     "=data", "A resource reader, prompt or completion handler raised a tool error: its own text and details; -32602 for client-side categories (invalid_arguments, not_found, permission_denied, conflict, precondition_failed), else -32603", ""),
+  P(s::P27_stopped_before_reply, "P27", both, ec::internal_error, 503, 503,
+    "Server shutting down: the request was still running when the shutdown grace of {graceMs} ms ended, so it was cancelled and may have been partly applied; retry it once the server is back",
+    "graceMs", "stdio: a request still running when SIGTERM/SIGINT's drain grace (`stdio_options::drain_grace`) ends", ""),
+  P(s::P28_batch_too_many_members, "P28", legacy, ec::invalid_request, 400, 400,
+    "Invalid request: the batch has {members} messages, over the limit of {limit}; nothing was executed. Send at most {limit} messages per batch",
+    "members limit", "A 2025-03-26 batch with more members than `server_options::max_batch_members` (default 1000); the whole batch is refused, id null", ""),
+  P(s::P29_batch_reply_too_large, "P29", legacy, ec::internal_error, 200, 200,
+    "The reply to this batch member would make the batch reply exceed {limit} bytes, so its result was dropped (the request ran). Send it on its own or in a smaller batch",
+    "limit", "A 2025-03-26 batch member whose reply would push the batch reply over `server_options::max_batch_reply_bytes` (default 16 MiB); it replaces that member's reply, id echoed", ""),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
     "Invalid arguments for tool {name}; nothing was executed. Fix the following and call again:\n{violations_text:bullets}",
@@ -278,9 +287,9 @@ constexpr std::array k_rows{
   H(s::H17_too_many_sessions, "H17", legacy, ec::internal_error, 503,
     "Service unavailable: too many sessions; retry later",
     "", "`initialize` when the session table is full (id echoed)"),
-  H(s::H18_stopped_before_reply, "H18", modern, ec::internal_error, 503,
+  H(s::H18_stopped_before_reply, "H18", both, ec::internal_error, 503,
     "Service unavailable: the server stopped before the request finished; retry",
-    "", "A stateless request still running when the server stops (id echoed)"),
+    "", "A request still running when the server stops after its grace period (id echoed; the last event of an SSE response)"),
   H(s::H19_unauthorized, "H19", both, ec::invalid_request, 401,
     "Unauthorized: send a valid bearer access token",
     "", "No or an invalid bearer token (with `WWW-Authenticate`)"),
@@ -353,6 +362,12 @@ constexpr std::array k_rows{
   H(s::H39_param_header_mismatch, "H39", modern, ec::header_mismatch, 400,
     "Header mismatch: {header} does not match the argument in the body",
     "", "An Mcp-Param-* header that differs from the argument"),
+  H(s::H40_header_repeated, "H40", both, ec::invalid_request, 400,
+    "Bad Request: the {header} header appears more than once; send it once",
+    "", "A header that must be single sent twice: Host, Origin, Content-Type, Authorization, Mcp-Session-Id, Last-Event-ID (both eras); MCP-Protocol-Version on a legacy session (2026-07-28 uses H29)"),
+  H(s::H41_request_cancelled, "H41", legacy, ec::internal_error, 200,
+    "Request cancelled: this request was cancelled before it finished (notifications/cancelled, DELETE or server stop) and has no result; send it again if you still need one",
+    "", "Last-Event-ID resumption of a POST stream whose request was cancelled: the replayed events, then this error with the request's id, then the stream ends"),
 };
 // clang-format on
 
@@ -363,7 +378,7 @@ constexpr bool in_enum_order() {
   return true;
 }
 static_assert(in_enum_order(), "k_rows must list every situation once, in enum order");
-static_assert(k_rows.size() == static_cast<std::size_t>(situation::H39_param_header_mismatch) + 1,
+static_assert(k_rows.size() == static_cast<std::size_t>(situation::H41_request_cancelled) + 1,
               "every situation needs a row");
 
 }  // namespace

@@ -1,12 +1,12 @@
 // A small blocking HTTP/1.1 client on asio for the HTTP transport tests: raw bytes in, parsed
-// responses out (Content-Length, chunked and SSE), with a receive timeout so nothing hangs.
+// responses out (Content-Length, chunked and SSE), with a receive timeout (poll) so nothing hangs.
 #pragma once
 
 #include <map>
 #include <optional>
+#include <poll.h>
 #include <string>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <vector>
 
 #include <asio.hpp>
@@ -67,10 +67,9 @@ inline std::vector<std::string> reply::event_ids() const { return split_events(b
 /// One keep-alive connection to 127.0.0.1:port.
 class client {
  public:
-  explicit client(std::uint16_t port, int timeout_ms = 10000) : socket_(io_) {
+  explicit client(std::uint16_t port, int timeout_ms = 10000)
+      : socket_(io_), timeout_ms_(timeout_ms) {
     socket_.connect({asio::ip::make_address("127.0.0.1"), port});
-    timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
-    ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   }
 
   void send_raw(const std::string& bytes) { asio::write(socket_, asio::buffer(bytes)); }
@@ -120,9 +119,10 @@ class client {
     return data.substr(0, n);
   }
 
-  /// Reads one whole response.
+  /// Reads one whole response (interim 1xx responses are skipped, as RFC 9110 §15.2 requires).
   reply read_reply() {
     reply r = read_head();
+    while (r.ok && r.status >= 100 && r.status < 200) r = read_head();
     if (!r.ok) return r;
     r.ok = false;
     if (r.header("transfer-encoding") == "chunked") {
@@ -134,11 +134,24 @@ class client {
     return r;
   }
 
+  /// Appends up to `max` bytes that arrive within the timeout to `out`; false on EOF/timeout.
+  bool read_some(std::size_t max, std::string& out) {
+    while (buffer_.size() < max && fill_once()) {
+    }
+    if (buffer_.empty()) return false;
+    std::size_t n = std::min(max, buffer_.size());
+    out += buffer_.substr(0, n);
+    buffer_.erase(0, n);
+    return true;
+  }
+
   /// True when the server closed the connection (EOF) rather than the read timing out.
   bool peer_closed() {
     char c;
     asio::error_code ec;
     if (!buffer_.empty()) return false;
+    pollfd p{socket_.native_handle(), POLLIN, 0};
+    if (::poll(&p, 1, timeout_ms_) <= 0) return false;
     socket_.read_some(asio::buffer(&c, 1), ec);
     return ec == asio::error::eof || ec == asio::error::connection_reset;
   }
@@ -164,15 +177,25 @@ class client {
  private:
   asio::io_context io_;
   asio::ip::tcp::socket socket_;
+  int timeout_ms_;
   std::string buffer_;
 
   bool fill() {
+    // asio's blocking read polls again on EAGAIN, so SO_RCVTIMEO would not bound it: poll first.
+    pollfd p{socket_.native_handle(), POLLIN, 0};
+    if (::poll(&p, 1, timeout_ms_) <= 0) return false;
     char tmp[8192];
     asio::error_code ec;
     std::size_t n = socket_.read_some(asio::buffer(tmp), ec);
     if (ec || n == 0) return false;
     buffer_.append(tmp, n);
     return true;
+  }
+  // One read of whatever is available now (no wait beyond what is already queued).
+  bool fill_once() {
+    pollfd p{socket_.native_handle(), POLLIN, 0};
+    if (::poll(&p, 1, buffer_.empty() ? timeout_ms_ : 0) <= 0) return false;
+    return fill();
   }
   bool read_until(const std::string& delim, std::string& out) {
     std::size_t p;

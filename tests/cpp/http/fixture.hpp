@@ -74,6 +74,24 @@ inline void add_test_tools(server& s, const std::shared_ptr<tool_probe>& probe) 
     if (ctx.cancelled()) ++probe->slow_cancelled;
     return tool_result::text("finished");
   });
+  add("big", [](const json& a, request_context&) {
+    return tool_result::text(std::string(a.value("bytes", std::size_t{0}), 'x'));
+  });
+  add("notify_slow", [](const json&, request_context& ctx) {  // streams, then waits for cancel
+    ctx.report_progress(1.0, 2.0);
+    for (int i = 0; i < 1000 && !ctx.cancelled(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return tool_result::text("finished");
+  });
+  add("stubborn", [](const json&, request_context&) {  // ignores cancellation (a blocking tool)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    return tool_result::text("late");
+  });
+  add("slow_short", [](const json&, request_context&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    return tool_result::text("finished");
+  });
   add("whoami", [probe](const json&, request_context& ctx) {
     std::lock_guard g(probe->lock);
     probe->principals.push_back(ctx.principal());

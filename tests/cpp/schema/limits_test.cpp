@@ -128,3 +128,22 @@ TEST(schema_limits, very_long_string_for_pattern_is_a_limit) {
 }
 
 }  // namespace
+
+namespace {
+
+// Fuzz finding (issue 10): a count keyword written as a float past 2^64 was converted to
+// std::size_t (undefined behaviour; in practice a wrong bound). It now saturates.
+TEST(schema_limits, count_keywords_past_size_t_saturate) {
+  const json three = json::array({1, 2, 3});
+  EXPECT_TRUE(schema::compile(json::parse(R"({"maxItems":1e300})"))->is_valid(three));
+  EXPECT_FALSE(schema::compile(json::parse(R"({"minItems":5e53})"))->is_valid(three));
+  EXPECT_TRUE(
+      schema::compile(json::parse(R"({"maxLength":1.8446744073709552e19})"))->is_valid("ab"));
+  EXPECT_FALSE(schema::compile(json::parse(R"({"minProperties":1e20})"))->is_valid(json::object()));
+  EXPECT_TRUE(
+      schema::compile(json::parse(R"({"maxContains":1e100,"contains":{}})"))->is_valid(three));
+  EXPECT_THROW(schema::compile(json::parse(R"({"minItems":1.5})")), schema::schema_error);
+  EXPECT_THROW(schema::compile(json::parse(R"({"minItems":-1.0})")), schema::schema_error);
+}
+
+}  // namespace

@@ -106,3 +106,59 @@ TEST(schema_regex, class_run_fast_path_agrees_with_std_regex) {
 }
 
 }  // namespace
+
+namespace {
+
+using mcpcxx::schema::detail::ecma_regex;
+using mcpcxx::schema::detail::match_result;
+
+// The json_schema fuzz timeout (issue 10): std::regex's backtracking matcher took exponential
+// (`(a+)+$`) or high-polynomial (`a*a*a*a*b`) time; these ran for seconds to minutes on inputs
+// of 22 to 2,000 characters. Patterns without back-references now run on the NFA matcher in one
+// pass. Each case here finishes in milliseconds; a regression hangs the test (ctest timeout).
+TEST(schema_regex, catastrophic_backtracking_patterns_are_linear) {
+  const std::string tail(9000, 'a');
+  const struct {
+    const char* pattern;
+    std::string input;
+    match_result expected;
+  } cases[] = {
+      {"(a+)+$", tail + "!", match_result::no_match},
+      {"(a+)+!$", tail + "!", match_result::match},
+      {"a*a*a*a*b", tail, match_result::no_match},
+      {"(a|aa)*c", tail, match_result::no_match},
+      {"(?=a)(a+)+$", tail + "!", match_result::no_match},
+      {"^(\\w+\\s?)+$", tail + "!", match_result::no_match},
+  };
+  for (const auto& c : cases) {
+    std::string error;
+    auto re = ecma_regex::compile(c.pattern, error);
+    ASSERT_NE(re, nullptr) << c.pattern << ": " << error;
+    EXPECT_EQ(re->search(c.input), c.expected) << c.pattern;
+  }
+}
+
+TEST(schema_regex, search_semantics_survive_the_whole_input_match) {
+  std::string error;
+  auto anchored = ecma_regex::compile("^b+c", error);
+  ASSERT_NE(anchored, nullptr);
+  EXPECT_EQ(anchored->search("bbc..."), match_result::match);
+  EXPECT_EQ(anchored->search("abbc"), match_result::no_match);
+  auto ended = ecma_regex::compile("x[0-9]$", error);
+  EXPECT_EQ(ended->search("..x1"), match_result::match);
+  EXPECT_EQ(ended->search("x1."), match_result::no_match);
+  auto lines = ecma_regex::compile("a.c", error);
+  EXPECT_EQ(lines->search("a\nc abc"), match_result::match);
+  EXPECT_EQ(lines->search("a\nc"), match_result::no_match);
+}
+
+TEST(schema_regex, back_references_keep_backtracking_on_short_inputs_only) {
+  std::string error;
+  auto re = ecma_regex::compile("(a)\\1+$", error);
+  ASSERT_NE(re, nullptr) << error;
+  EXPECT_EQ(re->search("xaaa"), match_result::match);
+  EXPECT_EQ(re->search(std::string(ecma_regex::max_backtracking_input + 1, 'a')),
+            match_result::too_long);
+}
+
+}  // namespace

@@ -1,5 +1,8 @@
 #include "transport/http/connection.hpp"
 
+#include <poll.h>
+#include <sys/socket.h>
+
 namespace mcpcxx::http {
 
 namespace {
@@ -11,6 +14,17 @@ parser_limits limits_of(const http_options& o) {
   return {o.max_header_bytes, o.max_headers, o.max_body_bytes};
 }
 
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Sent when the client half-closed during a call: a 1xx every HTTP/1.1 client must skip (RFC 9110
+// §15.2) that makes a fully closed client's kernel answer with a reset, so a gone client is
+// still noticed while one that only half-closed gets its response.
+constexpr std::string_view k_probe = "HTTP/1.1 100 Continue\r\n\r\n";
+
 }  // namespace
 
 connection::connection(asio::ip::tcp::socket socket, transport_context& ctx, endpoint& ep,
@@ -18,10 +32,13 @@ connection::connection(asio::ip::tcp::socket socket, transport_context& ctx, end
     : socket_(std::move(socket)),
       strand_(asio::make_strand(socket_.get_executor())),
       timer_(strand_),
+      write_timer_(strand_),
       ctx_(ctx),
       endpoint_(ep),
       on_closed_(std::move(on_closed)),
-      parser_(limits_of(ctx.opts)) {}
+      parser_(limits_of(ctx.opts)) {
+  since_ns_.store(now_ns());
+}
 
 connection::~connection() {
   // A connection whose last handler let go of it without close() must still leave the registry.
@@ -33,15 +50,30 @@ void connection::start() {
     asio::error_code ec;
     // Small JSON-RPC messages must not wait for Nagle's algorithm.
     self->socket_.set_option(asio::ip::tcp::no_delay(true), ec);
-    self->arm_timer(phase::idle);
+    // Nothing sent yet: the header timeout applies, not the (longer) keep-alive idle timeout.
+    self->arm_timer(phase::fresh);
     self->do_read();
   });
+}
+
+void connection::evict() {
+  asio::post(strand_, [self = shared_from_this()] {
+    if ((self->phase_ == phase::idle || self->phase_ == phase::fresh) && self->pending_.empty() &&
+        self->out_queue_.empty()) {
+      self->close();
+    }
+  });
+}
+
+std::pair<int, std::int64_t> connection::eviction_rank() const noexcept {
+  return {rank_.load(std::memory_order_relaxed), since_ns_.load(std::memory_order_relaxed)};
 }
 
 void connection::drain() {
   asio::post(strand_, [self = shared_from_this()] {
     self->draining_ = true;
-    if ((self->phase_ == phase::idle && self->pending_.empty()) || self->phase_ == phase::head) {
+    if (((self->phase_ == phase::idle || self->phase_ == phase::fresh) && self->pending_.empty()) ||
+        self->phase_ == phase::head) {
       self->close();
     }
   });
@@ -51,8 +83,18 @@ void connection::force_close() {
   asio::post(strand_, [self = shared_from_this()] { self->close(); });
 }
 
+void connection::close_when_flushed() {
+  asio::post(strand_, [self = shared_from_this()] {
+    if (self->out_queue_.empty()) {
+      self->close();
+    } else {
+      self->close_after_write_ = true;
+    }
+  });
+}
+
 void connection::do_read() {
-  if (reading_ || closed_) return;
+  if (reading_ || closed_ || peer_eof_) return;
   // While a reply is in progress we keep reading only to notice a disconnect; cap the backlog.
   if (phase_ == phase::busy &&
       pending_.size() > ctx_.opts.max_header_bytes + ctx_.opts.max_body_bytes) {
@@ -77,6 +119,7 @@ void connection::on_read(const asio::error_code& ec, std::size_t n) {
       do_read();
     return;
   }
+  if (ec == asio::error::eof && phase_ == phase::busy) return on_peer_eof();
   if (ec) {
     if (phase_ != phase::busy && parser_.started() && parser_.finish() == parse_state::error) {
       reject_request(parser_.failure().what);
@@ -104,10 +147,40 @@ void connection::process() {
       continue;
     }
     if (parser_.take_continue()) enqueue("HTTP/1.1 100 Continue\r\n\r\n");
-    phase p = parser_.in_body() ? phase::body : parser_.started() ? phase::head : phase::idle;
+    phase p = parser_.in_body()        ? phase::body
+              : parser_.started()      ? phase::head
+              : phase_ == phase::fresh ? phase::fresh
+                                       : phase::idle;
     if (p != phase_) arm_timer(p);
     return;
   }
+}
+
+// The client shut down its sending side while a call runs. It may only have half-closed
+// (shutdown(SHUT_WR) after the request): it still gets its response. A probe tells a client that
+// is really gone (its kernel resets the connection) from one that half-closed.
+void connection::on_peer_eof() {
+  peer_eof_ = true;
+  enqueue(streaming_ ? chunk(":\n\n") : std::string(k_probe));
+  watch_for_reset();
+}
+
+void connection::watch_for_reset() {
+  socket_.async_wait(
+      asio::ip::tcp::socket::wait_error,
+      asio::bind_executor(strand_, [self = shared_from_this()](const asio::error_code& ec) {
+        if (ec || self->closed_) return;
+        int err = 0;
+        socklen_t len = sizeof err;
+        ::getsockopt(self->socket_.native_handle(), SOL_SOCKET, SO_ERROR, &err, &len);
+        pollfd p{self->socket_.native_handle(), POLLIN, 0};
+        bool hung_up = ::poll(&p, 1, 0) > 0 && (p.revents & (POLLERR | POLLHUP)) != 0;
+        if (err != 0 || hung_up) {
+          self->close();
+        } else {
+          self->watch_for_reset();
+        }
+      }));
 }
 
 void connection::dispatch_request() {
@@ -144,7 +217,7 @@ void connection::deliver_on_strand(std::uint64_t request_no, std::string bytes, 
   } else if (kind == delivery::final) {
     streaming_ = false;
     current_.reset();
-    if (!keep_alive || draining_) {
+    if (!keep_alive || draining_ || peer_eof_) {
       close_after_write_ = true;
       return;
     }
@@ -159,32 +232,81 @@ void connection::enqueue(std::string bytes) {
   do_write();
 }
 
+// One write_some at a time, so every bit of progress restarts the write timer.
 void connection::do_write() {
   if (writing_count_ > 0 || out_queue_.empty() || closed_) return;
   write_bufs_.clear();
   for (const auto& b : out_queue_) {
     if (write_bufs_.size() == k_max_gather) break;
-    write_bufs_.emplace_back(asio::buffer(b));
+    std::size_t skip = write_bufs_.empty() ? front_sent_ : 0;
+    write_bufs_.emplace_back(asio::buffer(b.data() + skip, b.size() - skip));
   }
   writing_count_ = write_bufs_.size();
-  asio::async_write(socket_, write_bufs_,
-                    asio::bind_executor(
-                        strand_, [self = shared_from_this()](const asio::error_code& ec,
-                                                             std::size_t) { self->on_write(ec); }));
+  arm_write_timer();
+  socket_.async_write_some(
+      write_bufs_, asio::bind_executor(strand_, [self = shared_from_this()](
+                                                    const asio::error_code& ec, std::size_t n) {
+        self->on_write(ec, n);
+      }));
 }
 
-void connection::on_write(const asio::error_code& ec) {
-  for (std::size_t i = 0; i < writing_count_ && !out_queue_.empty(); ++i) out_queue_.pop_front();
+void connection::on_write(const asio::error_code& ec, std::size_t n) {
   writing_count_ = 0;
   if (ec) {
     close();
     return;
   }
+  write_progress_ = write_progress_ || n > 0;
+  while (n > 0 && !out_queue_.empty()) {
+    std::size_t left = out_queue_.front().size() - front_sent_;
+    if (n < left) {
+      front_sent_ += n;
+      break;
+    }
+    n -= left;
+    front_sent_ = 0;
+    out_queue_.pop_front();
+  }
   if (!out_queue_.empty()) {
     do_write();
-  } else if (close_after_write_) {
-    linger();
+    return;
   }
+  write_timer_.cancel();
+  write_timer_armed_ = false;
+  if (close_after_write_) {
+    linger();
+  } else if (phase_ == phase::idle) {
+    arm_timer(phase::idle);  // the idle time starts once the reply is written
+  }
+}
+
+void connection::arm_write_timer() {
+  if (write_timer_armed_ || ctx_.opts.write_timeout.count() <= 0) return;
+  write_timer_armed_ = true;
+  write_progress_ = false;
+  write_timer_.expires_after(ctx_.opts.write_timeout);
+  write_timer_.async_wait(
+      asio::bind_executor(strand_, [self = shared_from_this()](const asio::error_code& ec) {
+        if (!ec) self->on_write_timer();
+      }));
+}
+
+void connection::on_write_timer() {
+  if (!write_timer_armed_) return;
+  write_timer_armed_ = false;
+  if (closed_ || out_queue_.empty()) return;
+  if (write_progress_) {  // progress since the timer was armed: measure again from now
+    arm_write_timer();
+    return;
+  }
+  std::size_t pending = 0;
+  for (const auto& b : out_queue_) pending += b.size();
+  ++ctx_.write_timeouts;
+  ctx_.log_event("warning", "http_write_timeout",
+                 {{"pending_bytes", pending - front_sent_},
+                  {"timeout_ms", ctx_.opts.write_timeout.count()},
+                  {"request", request_no_}});
+  close();
 }
 
 void connection::linger() {
@@ -199,12 +321,15 @@ void connection::linger() {
 
 void connection::arm_timer(phase p) {
   phase_ = p;
+  if (p == phase::idle || p == phase::fresh) since_ns_.store(now_ns(), std::memory_order_relaxed);
+  rank_.store(p == phase::idle ? 0 : p == phase::fresh ? 1 : 2, std::memory_order_relaxed);
   ++timer_gen_;
   std::chrono::milliseconds d{0};
   switch (p) {
     case phase::idle:
       d = ctx_.opts.idle_timeout;
       break;
+    case phase::fresh:
     case phase::head:
       d = ctx_.opts.header_timeout;
       break;
@@ -233,6 +358,10 @@ void connection::on_timer() {
   if (closed_) return;
   switch (phase_) {
     case phase::idle:
+      if (!out_queue_.empty()) return;  // the write timer governs a reply still being written
+      close();
+      break;
+    case phase::fresh:
     case phase::lingering:
       close();
       break;
@@ -254,6 +383,8 @@ void connection::close() {
   closed_ = true;
   ++timer_gen_;
   timer_.cancel();
+  write_timer_.cancel();
+  rank_.store(2, std::memory_order_relaxed);
   asio::error_code ignored;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -35,16 +36,30 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
   void drain();
   /// Closes the socket now.
   void force_close();
+  /// Closes once the queued bytes are written (stop: a 503 must reach the client).
+  void close_when_flushed();
+  /// Closes the connection if it is still idle (at the connection cap, to admit a new client).
+  void evict();
+  /// How cheap this connection is to evict: {0, t} keep-alive idle since t, {1, t} never sent a
+  /// byte since t (accepted at t), {2, 0} busy. Any thread; a hint (the state may change).
+  std::pair<int, std::int64_t> eviction_rank() const noexcept;
 
   void deliver(std::uint64_t request_no, std::string bytes, delivery kind,
                bool keep_alive) override;
 
  private:
-  enum class phase { idle, head, body, busy, lingering };
+  enum class phase { fresh, idle, head, body, busy, lingering };
 
   asio::ip::tcp::socket socket_;
   asio::strand<asio::any_io_executor> strand_;
   asio::steady_timer timer_;
+  asio::steady_timer write_timer_;  // runs while reply bytes are queued; restarts on progress
+  std::atomic<int> rank_{1};        // eviction_rank().first, published for the acceptor
+  std::atomic<std::int64_t> since_ns_{0};
+  std::size_t front_sent_ = 0;  // bytes of out_queue_.front() already written
+  bool write_progress_ = false;
+  bool write_timer_armed_ = false;
+  bool peer_eof_ = false;  // the client half-closed (or closed) its sending side
   transport_context& ctx_;
   endpoint& endpoint_;
   closed_fn on_closed_;
@@ -72,9 +87,13 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
   void reject_request(const problem& p);
   void enqueue(std::string bytes);
   void do_write();
-  void on_write(const asio::error_code& ec);
+  void on_write(const asio::error_code& ec, std::size_t n);
   void arm_timer(phase p);
   void on_timer();
+  void on_peer_eof();
+  void watch_for_reset();
+  void arm_write_timer();
+  void on_write_timer();
   void close();
   void linger();
   void deliver_on_strand(std::uint64_t request_no, std::string bytes, delivery kind,

@@ -1,7 +1,11 @@
 #include "transport/http/context.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <sys/resource.h>
 #include <vector>
+
+#include "engine/server_log.hpp"
 
 namespace mcpcxx::http {
 
@@ -20,10 +24,10 @@ origin_policy make_policy(const http_options& o) {
 transport_context::transport_context(server& s, http_options o)
     : srv(s), opts(std::move(o)), origins(make_policy(opts)), sessions(opts.max_sessions) {}
 
-std::uint64_t transport_context::exchange_started(const session& s) {
+std::uint64_t transport_context::exchange_started(const session& s, std::weak_ptr<cuttable> ex) {
   std::lock_guard g(flight_lock_);
   std::uint64_t key = next_key_++;
-  in_flight_.emplace(key, s);
+  in_flight_.emplace(key, std::make_pair(s, std::move(ex)));
   return key;
 }
 
@@ -42,11 +46,33 @@ bool transport_context::wait_exchanges(std::chrono::steady_clock::time_point dea
 
 void transport_context::cancel_exchanges(std::chrono::milliseconds grace) {
   std::vector<session> live;
+  std::vector<std::shared_ptr<cuttable>> exchanges;
   {
     std::lock_guard g(flight_lock_);
-    for (auto& [k, s] : in_flight_) live.push_back(s);
+    for (auto& [k, e] : in_flight_) {
+      live.push_back(e.first);
+      if (auto ex = e.second.lock()) exchanges.push_back(std::move(ex));
+    }
   }
+  // The transport answers first: a handler that ignores cancellation (a blocking Python tool)
+  // would otherwise hold its reply, and the connection would close with no response at all.
+  for (auto& ex : exchanges) ex->cut_off();
   for (auto& s : live) s.shutdown(grace);
+}
+
+std::size_t effective_connection_cap(std::size_t max_connections) {
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) {
+    return max_connections;
+  }
+  auto soft = static_cast<std::size_t>(lim.rlim_cur);
+  std::size_t room = soft > 2 * k_reserved_descriptors ? soft - k_reserved_descriptors : soft / 2;
+  return std::max<std::size_t>(1, std::min(max_connections, room));
+}
+
+void transport_context::log_event(std::string_view level, std::string_view event,
+                                  json fields) const {
+  detail::server_log(srv.options().log_writer).write(level, event, std::move(fields));
 }
 
 void transport_context::log(std::string_view line) const {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -21,6 +22,20 @@
 
 namespace mcpcxx::http {
 
+/// What stop() needs of an in-flight POST: answering it itself when the grace period ends.
+class cuttable {
+ public:
+  virtual ~cuttable() = default;
+  /// Answers the request with row H18 (503) now unless it already has its reply.
+  virtual void cut_off() = 0;
+};
+
+/// max_connections lowered so that the connections cannot use up the process's descriptors
+/// (RLIMIT_NOFILE soft limit minus k_reserved_descriptors for the engine, logs and accept).
+std::size_t effective_connection_cap(std::size_t max_connections);
+/// Descriptors kept out of the connection cap.
+inline constexpr std::size_t k_reserved_descriptors = 64;
+
 /// Everything the endpoint needs besides the request.
 class transport_context {
  public:
@@ -34,24 +49,32 @@ class transport_context {
   std::atomic<std::uint64_t> requests{0};
   std::atomic<std::uint64_t> sessions_expired{0};
   std::atomic<std::uint64_t> rejected_connections{0};
+  std::atomic<std::uint64_t> evicted_connections{0};
+  std::atomic<std::uint64_t> accept_failures{0};
+  std::atomic<std::uint64_t> write_timeouts{0};
   std::string resource;               ///< resolved after bind
   std::string resource_metadata_url;  ///< resolved after bind
 
   /// Registers an in-flight POST served by `s`; returns the key for exchange_done().
-  std::uint64_t exchange_started(const session& s);
+  std::uint64_t exchange_started(const session& s, std::weak_ptr<cuttable> ex);
   /// Unregisters an in-flight POST.
   void exchange_done(std::uint64_t key);
   /// Waits until no POST is in flight or `deadline` passes; true when none is left.
   bool wait_exchanges(std::chrono::steady_clock::time_point deadline);
-  /// Shuts down the engine sessions of every in-flight stateless POST.
+  /// Answers every in-flight POST with row H18 (503), then shuts down their engine sessions
+  /// (their handlers see cancellation; their late results are dropped).
   void cancel_exchanges(std::chrono::milliseconds grace);
+  /// POST exchanges alive (in flight, or finished but still referenced): a leak shows here.
+  std::atomic<std::size_t> live_exchanges{0};
   /// Writes one line to the server log (never tokens, never bodies).
   void log(std::string_view line) const;
+  /// Writes one structured JSON line (the engine's log format) to the server log.
+  void log_event(std::string_view level, std::string_view event, json fields) const;
 
  private:
   mutable std::mutex flight_lock_;
   std::condition_variable flight_cv_;
-  std::unordered_map<std::uint64_t, session> in_flight_;
+  std::unordered_map<std::uint64_t, std::pair<session, std::weak_ptr<cuttable>>> in_flight_;
   std::uint64_t next_key_ = 1;
 };
 

@@ -1,6 +1,7 @@
 #include "transport/http/endpoint.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "engine/server_log.hpp"
 #include "transport/http/security.hpp"
@@ -21,6 +22,26 @@ std::string quoted_list(const std::vector<std::string>& items) {
     out += s;
   }
   return out;
+}
+
+// Headers whose second copy could be read differently by another hop (a proxy checking the first
+// Host, a server reading the last): refused in both eras. llhttp itself refuses a repeated
+// Content-Length; MCP-Protocol-Version is checked per era (H29 modern, H40 legacy).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> k_single_headers{{
+    {"host", "Host"},
+    {"origin", "Origin"},
+    {"content-type", "Content-Type"},
+    {"authorization", "Authorization"},
+    {"mcp-session-id", "Mcp-Session-Id"},
+    {"last-event-id", "Last-Event-ID"},
+}};
+
+std::optional<problem> repeated_header(const request& req) {
+  for (const auto& [name, display] : k_single_headers) {
+    if (req.header_count(name) > 1)
+      return problem{situation::H40_header_repeated, {{"header", display}}};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -48,6 +69,7 @@ void endpoint::handle(request&& req, const std::shared_ptr<reply_channel>& out) 
 
 void endpoint::route(request& req, const std::shared_ptr<reply_channel>& out) {
   ++ctx_->requests;
+  if (auto repeated = repeated_header(req)) return out->send(row_response(*repeated));
   if (!host_allowed(ctx_->origins, req.header("host"))) {
     out->send(row_response({situation::H1_host_forbidden}));
     return;
@@ -158,6 +180,9 @@ std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const
 std::optional<response> endpoint::check_legacy_version(const request& req, http_session& s) {
   const std::string* pv = req.header("mcp-protocol-version");
   if (pv == nullptr) return std::nullopt;  // pre-2025-06-18 clients do not send it
+  if (req.header_count("mcp-protocol-version") > 1) {
+    return row_response({situation::H40_header_repeated, {{"header", "MCP-Protocol-Version"}}});
+  }
   // Sessions enter the table only after initialize succeeded, so the engine's negotiated
   // version is the one list to compare with.
   std::string negotiated = s.engine().negotiated_version();

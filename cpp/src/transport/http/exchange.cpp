@@ -12,14 +12,19 @@ post_exchange::post_exchange(std::shared_ptr<transport_context> ctx,
     : ctx_(std::move(ctx)),
       out_(std::move(out)),
       setup_(std::move(setup)),
-      session_(std::move(engine_session)) {}
+      session_(std::move(engine_session)) {
+  ++ctx_->live_exchanges;
+}
 
 post_exchange::~post_exchange() {
   // The engine let go of this sink without a final reply: the request was cancelled (legacy
   // notifications/cancelled, or shutdown). Its HTTP exchange still has to end.
+  --ctx_->live_exchanges;
   std::lock_guard g(lock_);
   if (done_) return;
   if (streaming_) {
+    // Resuming this stream must end definitely (row H41), not hang after 200.
+    if (setup_.legacy) setup_.legacy->cancel_stream(stream_, setup_.id);
     out_->end_stream();
   } else if (setup_.modern) {
     // A stateless request is only cancelled by its own disconnect (already finished) or by stop.
@@ -34,7 +39,7 @@ post_exchange::~post_exchange() {
 }
 
 void post_exchange::begin() {
-  flight_key_ = ctx_->exchange_started(*session_);
+  flight_key_ = ctx_->exchange_started(*session_, weak_from_this());
   if (setup_.legacy && !setup_.initialize) setup_.legacy->enter();
   std::weak_ptr<post_exchange> weak = weak_from_this();
   out_->on_disconnect([weak] {
@@ -87,9 +92,42 @@ void post_exchange::send_frame(std::string frame, const frame_info& info) {
           info.situation.empty());
 }
 
-void post_exchange::deliver(std::string frame, frame_kind kind, int status, bool succeeded) {
+void post_exchange::cut_off() {
   std::lock_guard g(lock_);
   if (done_) return;
+  ctx_->log_event("warning", "http_request_cut_off",
+                  {{"id", jsonrpc::id_to_json(setup_.id)},
+                   {"modern", setup_.modern},
+                   {"streaming", streaming_}});
+  if (setup_.initialize) setup_.legacy.reset();  // never inserted: no session to keep
+  if (streaming_) {
+    write_event_locked(jsonrpc::serialize_error(
+        setup_.id, mcpcxx::wire::render(situation::H18_stopped_before_reply)));
+    if (setup_.legacy) setup_.legacy->finish_stream(stream_);
+    out_->end_stream();
+  } else {
+    out_->send(row_response({situation::H18_stopped_before_reply}, setup_.id, setup_.modern));
+  }
+  finish_locked();
+}
+
+void post_exchange::deliver(std::string frame, frame_kind kind, int status, bool succeeded) {
+  std::lock_guard g(lock_);
+  if (done_) {
+    if (kind == frame_kind::response) {
+      ctx_->log_event(
+          "info", "http_reply_dropped",
+          {{"id", jsonrpc::id_to_json(setup_.id)}, {"reason", "the HTTP exchange already ended"}});
+    }
+    return;
+  }
+  if (kind != frame_kind::notification && out_->closed() && !streaming_) {
+    // The client left before its reply: nothing can carry it (a legacy streamed reply is kept
+    // for Last-Event-ID instead).
+    ctx_->log_event(
+        "info", "http_reply_dropped",
+        {{"id", jsonrpc::id_to_json(setup_.id)}, {"reason", "the client disconnected"}});
+  }
   if (kind == frame_kind::notification) {
     if (!streaming_) start_stream_locked();
     write_event_locked(frame);
@@ -127,6 +165,9 @@ void post_exchange::finish_locked() {
 void post_exchange::client_gone() {
   std::lock_guard g(lock_);
   if (done_ || !setup_.modern) return;  // legacy: a disconnect is not a cancellation
+  ctx_->log_event("info", "http_reply_dropped",
+                  {{"id", jsonrpc::id_to_json(setup_.id)},
+                   {"reason", "the client disconnected; the request is cancelled"}});
   if (session_) session_->cancel(setup_.id, "The client closed the HTTP response stream");
   finish_locked();
 }

@@ -28,7 +28,9 @@ struct exchange_setup {
 };
 
 /// One request's reply sink.
-class post_exchange : public frame_sink, public std::enable_shared_from_this<post_exchange> {
+class post_exchange : public frame_sink,
+                      public cuttable,
+                      public std::enable_shared_from_this<post_exchange> {
  public:
   post_exchange(std::shared_ptr<transport_context> ctx, std::shared_ptr<reply_channel> out,
                 exchange_setup setup, session engine_session);
@@ -40,6 +42,8 @@ class post_exchange : public frame_sink, public std::enable_shared_from_this<pos
   void send(std::string frame, frame_kind kind) override;
   /// The engine's path: the HTTP status comes from the frame's row (frame_info::situation).
   void send_frame(std::string frame, const frame_info& info) override;
+  /// stop(): answers with row H18 (503, the request's id), or ends a stream with it.
+  void cut_off() override;
 
  private:
   std::shared_ptr<transport_context> ctx_;

@@ -1,5 +1,6 @@
 // http_server: the acceptor, the I/O threads, the connection registry, the session reaper and
 // the graceful stop sequence.
+#include <cerrno>
 #include <condition_variable>
 #include <optional>
 #include <stdexcept>
@@ -47,12 +48,14 @@ class http_server_impl {
       : ctx_(std::make_shared<http::transport_context>(srv, std::move(opts))),
         endpoint_(ctx_),
         acceptor_(io_),
-        reaper_(io_) {}
+        reaper_(io_),
+        accept_backoff_(io_) {}
 
   void start();
   void stop(std::chrono::milliseconds grace);
   void wait();
   std::uint16_t port() const { return port_; }
+  std::chrono::milliseconds drain_grace() const { return ctx_->opts.drain_grace; }
   http_stats stats() const;
   std::size_t reap();
 
@@ -62,6 +65,10 @@ class http_server_impl {
   asio::io_context io_;
   asio::ip::tcp::acceptor acceptor_;
   asio::steady_timer reaper_;
+  asio::steady_timer accept_backoff_;
+  std::chrono::milliseconds backoff_{0};  // 0: not in an out-of-descriptors episode
+  std::uint64_t episode_failures_ = 0;
+  std::size_t connection_cap_ = 0;
   // Keeps run() going until stop() has let every connection close.
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   std::vector<std::thread> threads_;
@@ -75,6 +82,9 @@ class http_server_impl {
 
   void do_accept();
   void on_accept(const asio::error_code& ec, asio::ip::tcp::socket socket);
+  void admit(asio::ip::tcp::socket socket);
+  bool evict_idle_locked();
+  void back_off(const asio::error_code& ec);
   void schedule_reaper();
   void resolve_auth_urls();
   std::vector<std::shared_ptr<http::connection>> live_connections();
@@ -92,6 +102,7 @@ void http_server_impl::start() {
   acceptor_.bind(ep);
   acceptor_.listen(asio::socket_base::max_listen_connections);
   port_ = acceptor_.local_endpoint().port();
+  connection_cap_ = http::effective_connection_cap(ctx_->opts.max_connections);
   resolve_auth_urls();
   do_accept();
   schedule_reaper();
@@ -121,28 +132,94 @@ void http_server_impl::do_accept() {
                          });
 }
 
+namespace {
+
+// Per-process descriptor exhaustion: retrying at once spins (tens of thousands of failed accepts
+// a second) while nothing frees a descriptor.
+bool out_of_descriptors(const asio::error_code& ec) {
+  int v = ec.value();
+  return ec.category() == asio::error::get_system_category() &&
+         (v == EMFILE || v == ENFILE || v == ENOBUFS || v == ENOMEM);
+}
+
+}  // namespace
+
 void http_server_impl::on_accept(const asio::error_code& ec, asio::ip::tcp::socket socket) {
   if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+  if (ec && out_of_descriptors(ec)) return back_off(ec);
   if (!ec) {
-    std::shared_ptr<http::connection> conn;
-    {
-      std::lock_guard g(lock_);
-      if (connections_.size() >= ctx_->opts.max_connections || ctx_->stopping.load()) {
-        ++ctx_->rejected_connections;
-        asio::error_code ignored;
-        socket.close(ignored);
-      } else {
-        conn = std::make_shared<http::connection>(std::move(socket), *ctx_, endpoint_,
-                                                  [this](http::connection* c) {
-                                                    std::lock_guard g2(lock_);
-                                                    connections_.erase(c);
-                                                  });
-        connections_.emplace(conn.get(), conn);
-      }
+    if (backoff_.count() > 0) {
+      ctx_->log_event(
+          "info", "http_accept_resumed",
+          {{"failed_accepts", episode_failures_}, {"connections", stats().connections}});
+      backoff_ = std::chrono::milliseconds(0);
+      episode_failures_ = 0;
     }
-    if (conn) conn->start();
+    admit(std::move(socket));
   }
   do_accept();
+}
+
+void http_server_impl::back_off(const asio::error_code& ec) {
+  ++ctx_->accept_failures;
+  ++episode_failures_;
+  if (backoff_.count() == 0) {
+    // One line per episode, not one per failed accept.
+    ctx_->log_event("warning", "http_accept_backoff",
+                    {{"error", ec.message()},
+                     {"connections", stats().connections},
+                     {"retry_ms", ctx_->opts.accept_backoff_min.count()}});
+    backoff_ = ctx_->opts.accept_backoff_min;
+  } else {
+    backoff_ = std::min(backoff_ * 2, ctx_->opts.accept_backoff_max);
+  }
+  accept_backoff_.expires_after(backoff_);
+  accept_backoff_.async_wait([this](const asio::error_code& wec) {
+    if (!wec && acceptor_.is_open()) do_accept();
+  });
+}
+
+void http_server_impl::admit(asio::ip::tcp::socket socket) {
+  std::shared_ptr<http::connection> conn;
+  {
+    std::lock_guard g(lock_);
+    bool room = connections_.size() < connection_cap_ || evict_idle_locked();
+    if (!room || ctx_->stopping.load()) {
+      ++ctx_->rejected_connections;
+      asio::error_code ignored;
+      socket.close(ignored);
+      return;
+    }
+    conn = std::make_shared<http::connection>(std::move(socket), *ctx_, endpoint_,
+                                              [this](http::connection* c) {
+                                                std::lock_guard g2(lock_);
+                                                connections_.erase(c);
+                                              });
+    connections_.emplace(conn.get(), conn);
+  }
+  conn->start();
+}
+
+// At the cap a new client takes the place of the connection that holds a slot without work:
+// the longest-idle keep-alive connection first, else the oldest that never sent a byte. The
+// victim closes on its strand (if it is still idle), so the count may pass the cap by the
+// connections being evicted.
+bool http_server_impl::evict_idle_locked() {
+  std::shared_ptr<http::connection> victim;
+  std::pair<int, std::int64_t> best{3, 0};
+  for (auto& [p, w] : connections_) {
+    auto c = w.lock();
+    if (!c) continue;
+    auto rank = c->eviction_rank();
+    if (rank.first < best.first || (rank.first == best.first && rank.second < best.second)) {
+      best = rank;
+      victim = std::move(c);
+    }
+  }
+  if (!victim || best.first > 1) return false;
+  ++ctx_->evicted_connections;
+  victim->evict();
+  return true;
 }
 
 void http_server_impl::schedule_reaper() {
@@ -187,6 +264,7 @@ void http_server_impl::stop(std::chrono::milliseconds grace) {
     asio::error_code ignored;
     acceptor_.close(ignored);
     reaper_.cancel();
+    accept_backoff_.cancel();
   });
   for (auto& c : live_connections()) c->drain();
   bool drained = ctx_->wait_exchanges(deadline);
@@ -195,15 +273,22 @@ void http_server_impl::stop(std::chrono::milliseconds grace) {
     s->close_get();
     s->engine().shutdown(std::chrono::milliseconds(0));
   }
-  for (auto& c : live_connections()) c->force_close();
-  // Every close handler must run before the loop ends: it detaches the connection from the
-  // reply channels that engine threads may still hold, so none outlives the io_context.
-  auto close_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  // Flush what was answered (the 503s of cut-off requests), bounded by stop_flush_timeout; then
+  // close the rest. Every close handler must run before the loop ends: it detaches the
+  // connection from the reply channels that engine threads may still hold.
+  for (auto& c : live_connections()) c->close_when_flushed();
+  auto flush_deadline = std::chrono::steady_clock::now() + ctx_->opts.stop_flush_timeout;
+  bool forced = false;
+  auto close_deadline = flush_deadline + std::chrono::seconds(5);
   while (std::chrono::steady_clock::now() < close_deadline) {
     {
       std::lock_guard g(lock_);
       std::erase_if(connections_, [](const auto& e) { return e.second.expired(); });
       if (connections_.empty()) break;
+    }
+    if (!forced && std::chrono::steady_clock::now() >= flush_deadline) {
+      forced = true;
+      for (auto& c : live_connections()) c->force_close();
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
@@ -236,6 +321,11 @@ http_stats http_server_impl::stats() const {
   s.requests = ctx_->requests.load();
   s.rejected_connections = ctx_->rejected_connections.load();
   s.sessions_expired = ctx_->sessions_expired.load();
+  s.accept_failures = ctx_->accept_failures.load();
+  s.write_timeouts = ctx_->write_timeouts.load();
+  s.exchanges = ctx_->live_exchanges.load();
+  s.evicted_connections = ctx_->evicted_connections.load();
+  s.connection_cap = connection_cap_;
   return s;
 }
 
@@ -248,6 +338,11 @@ http_server::http_server(server& srv, http_options options) {
   if (options.io_threads == 0) throw std::invalid_argument("http_options.io_threads must be >= 1");
   if (options.max_connections == 0) {
     throw std::invalid_argument("http_options.max_connections must be >= 1");
+  }
+  if (options.accept_backoff_min.count() < 1 ||
+      options.accept_backoff_max < options.accept_backoff_min) {
+    throw std::invalid_argument(
+        "http_options.accept_backoff_min must be >= 1 ms and <= accept_backoff_max");
   }
   if (options.auth && !options.auth->verifier) {
     throw std::invalid_argument("http_options.auth needs a verifier");
@@ -264,6 +359,7 @@ void http_server::start() { impl_->start(); }
 std::uint16_t http_server::port() const { return impl_->port(); }
 void http_server::stop(std::chrono::milliseconds grace) { impl_->stop(grace); }
 void http_server::wait() { impl_->wait(); }
+void http_server::drain() { impl_->stop(impl_->drain_grace()); }
 http_stats http_server::stats() const { return impl_->stats(); }
 std::size_t http_server::reap_idle_sessions() { return impl_->reap(); }
 

@@ -45,16 +45,16 @@ void reply_channel::end_stream() {
 }
 
 void reply_channel::on_disconnect(std::function<void()> fn) {
-  bool run_now = false;
   {
     std::lock_guard g(lock_);
-    if (closed_) {
-      run_now = !final_;
-    } else if (!final_) {
+    if (final_) return;
+    if (!closed_) {
       on_disconnect_ = std::move(fn);
+      return;
     }
   }
-  if (run_now && fn) fn();
+  // The peer left before the reply completed: run it now, outside the lock.
+  if (fn) fn();
 }
 
 void reply_channel::disconnected() {

@@ -101,6 +101,15 @@ struct request_parser::callbacks {
     s.current_.body.append(at, n);
     return 0;
   }
+  // The announced size is checked before any of the chunk arrives: waiting for a 1 GiB chunk
+  // would hold the connection until the body timeout.
+  static int on_chunk_header(llhttp_t* p) {
+    auto& s = self(p);
+    if (p->content_length > s.limits_.max_body_bytes - s.current_.body.size()) {
+      return s.fail({situation::H21a_body_too_large, {{"limit", s.limits_.max_body_bytes}}});
+    }
+    return 0;
+  }
   static int on_complete(llhttp_t* p) {
     self(p).complete_ = true;
     return HPE_PAUSED;
@@ -120,6 +129,7 @@ const llhttp_settings_t& settings() {
     v.on_header_value = &cb::on_value;
     v.on_headers_complete = &cb::on_headers_complete;
     v.on_body = &cb::on_body;
+    v.on_chunk_header = &cb::on_chunk_header;
     v.on_message_complete = &cb::on_complete;
     return v;
   }();
@@ -166,11 +176,15 @@ parse_state request_parser::feed(const char* data, std::size_t size, std::size_t
     consumed = static_cast<std::size_t>(llhttp_get_error_pos(&impl_->parser) - data);
     return parse_state::complete;
   }
+  const char* why = llhttp_get_error_reason(&impl_->parser);
+  if (failure_.message.empty() && err == HPE_INVALID_CHUNK_SIZE && why != nullptr &&
+      std::string_view(why).find("overflow") != std::string_view::npos) {
+    // A size too large for 64 bits is over any body limit: 413 like the sizes that fit.
+    fail({situation::H21a_body_too_large, {{"limit", limits_.max_body_bytes}}});
+  }
   if (failure_.message.empty()) {
-    const char* reason = llhttp_get_error_reason(&impl_->parser);
     fail({situation::H23_malformed_http,
-          {{"reason", reason != nullptr ? reason : "invalid input"},
-           {"errno", llhttp_errno_name(err)}}});
+          {{"reason", why != nullptr ? why : "invalid input"}, {"errno", llhttp_errno_name(err)}}});
   }
   return parse_state::error;
 }

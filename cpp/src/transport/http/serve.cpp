@@ -26,7 +26,7 @@ int serve_http(server& srv, const http_options& options) {
                static_cast<unsigned>(http.port()), options.path.c_str());
   int sig = 0;
   sigwait(&set, &sig);
-  http.stop();
+  http.drain();
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   return 0;
 }

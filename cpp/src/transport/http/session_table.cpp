@@ -69,6 +69,7 @@ void http_session::touch() { last_used_.store(now_ns()); }
 
 std::uint64_t http_session::new_stream() {
   std::lock_guard g(lock_);
+  running_streams_.push_back(next_stream_);
   return next_stream_++;
 }
 
@@ -112,11 +113,7 @@ void http_session::finish_stream(std::uint64_t stream) {
   std::vector<std::shared_ptr<reply_channel>> ended;
   {
     std::lock_guard g(lock_);
-    finished_streams_.push_back(stream);
-    // Only streams still represented in the replay buffer need remembering.
-    if (finished_streams_.size() > replay_capacity_ + 1) {
-      finished_streams_.erase(finished_streams_.begin());
-    }
+    std::erase(running_streams_, stream);
     for (auto it = resumed_.begin(); it != resumed_.end();) {
       if (it->first == stream) {
         ended.push_back(std::move(it->second));
@@ -127,6 +124,16 @@ void http_session::finish_stream(std::uint64_t stream) {
     }
   }
   for (auto& ch : ended) ch->end_stream();
+}
+
+void http_session::cancel_stream(std::uint64_t stream, const jsonrpc::request_id& id) {
+  {
+    std::lock_guard g(lock_);
+    cancelled_streams_.emplace_back(stream, id);
+    // Only streams still represented in the replay buffer need remembering.
+    if (cancelled_streams_.size() > replay_capacity_ + 1) cancelled_streams_.pop_front();
+  }
+  finish_stream(stream);
 }
 
 bool http_session::attach_get(std::shared_ptr<reply_channel> ch,
@@ -147,9 +154,17 @@ bool http_session::attach_get(std::shared_ptr<reply_channel> ch,
 bool http_session::resume_stream(event_position after, const std::shared_ptr<reply_channel>& ch) {
   std::unique_lock g(lock_);
   replay_locked(after, *ch);
-  bool finished = std::find(finished_streams_.begin(), finished_streams_.end(), after.stream) !=
-                  finished_streams_.end();
-  if (finished || after.stream >= next_stream_) {
+  bool running = std::find(running_streams_.begin(), running_streams_.end(), after.stream) !=
+                 running_streams_.end();
+  if (!running) {
+    // A definite end, never 200-then-nothing: a cancelled request's stream says so (H41).
+    auto c = std::find_if(cancelled_streams_.begin(), cancelled_streams_.end(),
+                          [&](const auto& e) { return e.first == after.stream; });
+    if (c != cancelled_streams_.end()) {
+      ch->write(sse_event({}, jsonrpc::serialize_error(
+                                  c->second, mcpcxx::wire::render(
+                                                 mcpcxx::wire::situation::H41_request_cancelled))));
+    }
     g.unlock();
     ch->end_stream();
     return false;
@@ -192,7 +207,8 @@ void http_session::close_get() {
 std::size_t http_session::bytes() const {
   std::lock_guard g(lock_);
   return sizeof(*this) + id_.capacity() + principal_key_.capacity() + replay_bytes_ +
-         replay_.size() * sizeof(event) + finished_streams_.capacity() * sizeof(std::uint64_t);
+         replay_.size() * sizeof(event) + running_streams_.capacity() * sizeof(std::uint64_t) +
+         cancelled_streams_.size() * sizeof(std::pair<std::uint64_t, jsonrpc::request_id>);
 }
 
 bool session_table::insert(std::shared_ptr<http_session> s) {

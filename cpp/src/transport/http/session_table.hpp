@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
 
 #include "transport/http/reply_channel.hpp"
@@ -61,6 +62,9 @@ class http_session {
   std::string prime(std::uint64_t stream);
   /// Marks a POST stream ended (its final response was recorded).
   void finish_stream(std::uint64_t stream);
+  /// Marks a POST stream ended without a response (the request `id` was cancelled): resuming it
+  /// replays what was sent, then ends with row H41 for `id`.
+  void cancel_stream(std::uint64_t stream, const jsonrpc::request_id& id);
 
   /// Installs the GET stream after replaying GET-stream events following `after` (or writing a
   /// priming event when `prime`); false when one is already open.
@@ -98,7 +102,9 @@ class http_session {
   std::size_t replay_bytes_ = 0;
   std::uint64_t next_seq_ = 1;
   std::uint64_t next_stream_ = 1;
-  std::vector<std::uint64_t> finished_streams_;
+  std::vector<std::uint64_t> running_streams_;
+  // Cancelled streams still worth answering on resumption (bounded like the replay buffer).
+  std::deque<std::pair<std::uint64_t, jsonrpc::request_id>> cancelled_streams_;
   std::shared_ptr<reply_channel> get_stream_;
   std::vector<std::pair<std::uint64_t, std::shared_ptr<reply_channel>>> resumed_;
 

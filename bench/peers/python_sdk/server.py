@@ -1,0 +1,40 @@
+"""Official Python SDK peer for bench/peers.
+
+echo(text) returns the text; fail(text) always ends in a tool error (isError: true) the SDK way
+(a raised ToolError). Usage: python server.py stdio | http PORT
+"""
+
+import sys
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+server = MCPServer("peer-python-sdk", log_level="WARNING")
+
+
+@server.tool()
+def echo(text: str) -> str:
+    """Return the text unchanged."""
+    return text
+
+
+@server.tool()
+def fail(text: str) -> str:
+    """Always fail with a tool error."""
+    raise ToolError(f"fail: refused {text!r}; this tool always fails, do not retry")
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["stdio"]:
+        server.run("stdio")
+    elif sys.argv[1:2] == ["http"] and len(sys.argv) == 3:
+        import uvicorn
+
+        app = server.streamable_http_app(json_response=True)
+        uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+    else:
+        sys.exit("usage: server.py stdio | http PORT")
+
+
+if __name__ == "__main__":
+    main()

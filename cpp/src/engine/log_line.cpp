@@ -1,0 +1,134 @@
+// Implementation of the allocation-free log line writer.
+#include "engine/log_line.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+
+namespace mcpcxx::detail {
+
+namespace {
+
+bool plain(std::string_view s) {
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+void append_int(std::string& buf, std::int64_t v) {
+  char digits[24];
+  const auto r = std::to_chars(digits, digits + sizeof digits, v);
+  buf.append(digits, r.ptr);
+}
+
+// The formatted "YYYY-MM-DDTHH:MM:SS." of the second `t`, cached per thread: gmtime runs once a
+// second, not once a line.
+const char* second_prefix(std::time_t t) {
+  thread_local std::time_t cached = -1;
+  thread_local char prefix[64];  // roomier than the 20 used, for the int formats
+  if (t != cached) {
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    std::snprintf(prefix, sizeof prefix, "%04d-%02d-%02dT%02d:%02d:%02d.", tm.tm_year + 1900,
+                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    cached = t;
+  }
+  return prefix;
+}
+
+}  // namespace
+
+void append_json_string(std::string& buf, std::string_view s) {
+  if (plain(s)) {
+    buf.push_back('"');
+    buf.append(s);
+    buf.push_back('"');
+    return;
+  }
+  buf.append(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+void iso_timestamp(char (&out)[24]) {
+  using namespace std::chrono;
+  const auto since = system_clock::now().time_since_epoch();
+  const auto secs = duration_cast<seconds>(since);
+  const auto ms = static_cast<int>(duration_cast<milliseconds>(since - secs).count());
+  std::memcpy(out, second_prefix(static_cast<std::time_t>(secs.count())), 20);
+  out[20] = static_cast<char>('0' + ms / 100);
+  out[21] = static_cast<char>('0' + ms / 10 % 10);
+  out[22] = static_cast<char>('0' + ms % 10);
+  out[23] = 'Z';
+}
+
+log_line::log_line(std::string& buf, std::string_view level, std::string_view event) : buf_(buf) {
+  char ts[24];
+  iso_timestamp(ts);
+  buf_.clear();
+  buf_.append(R"({"ts":")").append(ts, sizeof ts).push_back('"');
+  str("level", level);
+  str("event", event);
+}
+
+void log_line::key(std::string_view k) {
+  buf_.push_back(',');
+  append_json_string(buf_, k);
+  buf_.push_back(':');
+}
+
+log_line& log_line::str(std::string_view k, std::string_view value) {
+  key(k);
+  append_json_string(buf_, value);
+  return *this;
+}
+
+log_line& log_line::integer(std::string_view k, std::int64_t value) {
+  key(k);
+  append_int(buf_, value);
+  return *this;
+}
+
+log_line& log_line::millis(std::string_view k, std::int64_t micros) {
+  key(k);
+  if (micros < 0) micros = 0;
+  append_int(buf_, micros / 1000);
+  buf_.push_back('.');
+  int frac = static_cast<int>(micros % 1000);
+  int width = 3;
+  while (width > 1 && frac % 10 == 0) {  // "2.5" not "2.500", but "2.0" as a double dumps
+    frac /= 10;
+    --width;
+  }
+  char digits[3];
+  for (int i = width - 1; i >= 0; --i, frac /= 10) digits[i] = static_cast<char>('0' + frac % 10);
+  buf_.append(digits, static_cast<std::size_t>(width));
+  return *this;
+}
+
+log_line& log_line::value(std::string_view k, const json& v) {
+  key(k);
+  buf_.append(v.dump(-1, ' ', false, json::error_handler_t::replace));
+  return *this;
+}
+
+log_line& log_line::members(const json& fields) {
+  if (!fields.is_object()) return *this;
+  for (const auto& [k, v] : fields.items()) {
+    if (k == "ts" || k == "level" || k == "event") continue;  // written first, once
+    if (v.is_string()) {
+      str(k, v.get_ref<const std::string&>());
+    } else {
+      value(k, v);
+    }
+  }
+  return *this;
+}
+
+std::string_view log_line::finish() {
+  buf_.push_back('}');
+  return buf_;
+}
+
+}  // namespace mcpcxx::detail
