@@ -46,6 +46,8 @@ class Server:
         page_size: int | None = None,
         max_message_bytes: int | None = None,
         max_stuck_workers: int | None = None,
+        max_batch_members: int | None = None,
+        max_batch_reply_bytes: int | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError("Server needs a non-empty str name")
@@ -69,6 +71,8 @@ class Server:
             "page_size": page_size,
             "max_message_bytes": max_message_bytes,
             "max_stuck_workers": max_stuck_workers,
+            "max_batch_members": max_batch_members,
+            "max_batch_reply_bytes": max_batch_reply_bytes,
         }
         self.name = name
         self.version = version

@@ -39,6 +39,8 @@ void to_json(json& j, const server_options& o) {
        {"cache_scope", o.cache_scope},
        {"worker_threads", o.worker_threads},
        {"max_stuck_workers", o.max_stuck_workers},
+       {"max_batch_members", o.max_batch_members},
+       {"max_batch_reply_bytes", o.max_batch_reply_bytes},
        {"assert_formats", o.assert_formats},
        {"log_requests", o.log_requests},
        {"logging", o.logging},
@@ -49,11 +51,11 @@ void to_json(json& j, const server_options& o) {
 void from_json(const json& j, server_options& o) {
   constexpr const char* what = "server option";
   model::require_object(j, "server options");
-  model::reject_unknown(
-      j, what,
-      {"info", "instructions", "expose_exception_details", "max_message_bytes", "max_depth",
-       "page_size", "list_ttl_ms", "cache_scope", "worker_threads", "max_stuck_workers",
-       "assert_formats", "log_requests", "logging", "extra_capabilities"});
+  model::reject_unknown(j, what,
+                        {"info", "instructions", "expose_exception_details", "max_message_bytes",
+                         "max_depth", "page_size", "list_ttl_ms", "cache_scope", "worker_threads",
+                         "max_stuck_workers", "max_batch_members", "max_batch_reply_bytes",
+                         "assert_formats", "log_requests", "logging", "extra_capabilities"});
   if (auto it = j.find("info"); it != j.end() && !it->is_null()) it->get_to(o.info);
   o.instructions = model::optional_string(j, "instructions", what);
   read(j, "expose_exception_details", what, o.expose_exception_details);
@@ -64,6 +66,8 @@ void from_json(const json& j, server_options& o) {
   read(j, "cache_scope", what, o.cache_scope);
   read(j, "worker_threads", what, o.worker_threads);
   read(j, "max_stuck_workers", what, o.max_stuck_workers);
+  read(j, "max_batch_members", what, o.max_batch_members);
+  read(j, "max_batch_reply_bytes", what, o.max_batch_reply_bytes);
   read(j, "assert_formats", what, o.assert_formats);
   read(j, "log_requests", what, o.log_requests);
   read(j, "logging", what, o.logging);

@@ -151,8 +151,10 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
   EXPECT_EQ(refusal<server_options>({{"workers", 2}}),
             "unexpected server option 'workers'; known options: info, instructions, "
             "expose_exception_details, max_message_bytes, max_depth, page_size, list_ttl_ms, "
-            "cache_scope, worker_threads, assert_formats, log_requests, logging, "
-            "extra_capabilities");
+            "cache_scope, worker_threads, max_stuck_workers, max_batch_members, "
+            "max_batch_reply_bytes, assert_formats, log_requests, logging, extra_capabilities");
+  const auto batch = json{{"max_batch_members", 5}}.get<server_options>();
+  EXPECT_EQ(batch.max_batch_members, 5u);
   EXPECT_THAT(refusal<server_options>({{"worker_threads", -1}}),
               HasSubstr("'worker_threads' must be an integer >= 0, got number -1"));
   EXPECT_THAT(refusal<server_options>({{"logging", "yes"}}),
@@ -185,7 +187,10 @@ TEST(ModelJson, StdioOptionsAndCounters) {
   const auto o = json{{"drain_grace", 0.25}}.get<stdio_options>();
   EXPECT_EQ(o.drain_grace, std::chrono::milliseconds(250));
   EXPECT_TRUE(o.protect_stdout);
-  EXPECT_EQ(json(o), (json{{"protect_stdout", true}, {"drain_grace", 0.25}}));
+  EXPECT_EQ(json(o), (json{{"protect_stdout", true},
+                           {"drain_grace", 0.25},
+                           {"handle_signals", true},
+                           {"max_outbound_bytes", stdio_options{}.max_outbound_bytes}}));
   server_metrics m;
   m.requests = 2;
   m.by_category["ok"] = 2;
