@@ -57,7 +57,9 @@ void deadline_scheduler::run() {
     }
     auto first = pending_.begin();
     if (clock::now() < first->first) {
-      cv_.wait_until(lock, first->first);
+      // A copy: cancel() may erase this node while we wait, and wait_until reads the time again.
+      const auto due = first->first;
+      cv_.wait_until(lock, due);
       continue;
     }
     auto fn = std::move(first->second.second);
