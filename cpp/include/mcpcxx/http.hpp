@@ -73,9 +73,9 @@ struct http_options {
   std::string path = "/mcp";       ///< the MCP endpoint
   std::size_t io_threads = 1;      ///< threads running socket I/O (requests run on the engine pool)
 
-  std::size_t max_body_bytes = 4UL * 1024 * 1024;   ///< larger bodies get 413
-  std::size_t max_header_bytes = 16UL * 1024;       ///< request line + headers; larger get 431
-  std::size_t max_headers = 64;                     ///< more header fields get 431
+  std::size_t max_body_bytes = 4UL * 1024 * 1024;  ///< larger bodies get 413
+  std::size_t max_header_bytes = 16UL * 1024;      ///< request line + headers; larger get 431
+  std::size_t max_headers = 64;                    ///< more header fields get 431
   /// Default 10 s. The whole head must arrive within it (408, row H25). A new connection that
   /// sends nothing is closed (no reply) after it too, not after idle_timeout.
   std::chrono::milliseconds header_timeout{10000};

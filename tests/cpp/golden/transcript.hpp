@@ -1,9 +1,9 @@
 // Golden transcripts: parsing, running a fixture server over stdio, and comparing.
 // Format (txtar-like, shared with pytest, see tests/golden/README.md): prose lines, then sections
 // introduced by "-- meta --" (required "fixtures: cpp python", "rows: P1 P2", optional
-// "pending: why", "transport: http" and "mask: REGEX"), "-- env --" (optional KEY=VALUE lines), "-- client --"
-// (raw lines sent as-is, one message per line) and "-- server --" (expected replies, one JSON value
-// per line).
+// "pending: why", "transport: http" and "mask: REGEX"), "-- env --" (optional KEY=VALUE lines), "--
+// client --" (raw lines sent as-is, one message per line) and "-- server --" (expected replies, one
+// JSON value per line).
 #pragma once
 
 #include <string>
