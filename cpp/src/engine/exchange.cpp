@@ -220,7 +220,8 @@ void exchange::log_outcome(const method_outcome& o) const {
   if (!tool_.empty()) line.str("tool", tool_);
   if (!o.row_id.empty()) line.str("situation", o.row_id);
   if (!o.reference.empty()) line.str("reference", o.reference);
-  if (o.kind == outcome_kind::protocol_error) line.integer("code", o.error.code);
+  if (o.kind == outcome_kind::protocol_error)
+    line.integer("code", o.error.code);  // wire-text: not wire (a log member)
   eng().log().write_line(line.finish());
 }
 

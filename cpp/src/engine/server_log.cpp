@@ -45,7 +45,7 @@ std::string_view override_of(const json& fields, const char* key, std::string_vi
 server_log::server_log(std::function<void(std::string_view)> writer)
     : writer_(writer ? std::move(writer) : std::function<void(std::string_view)>(write_stderr)) {}
 
-void server_log::write(std::string_view level, std::string_view event, json fields) {
+void server_log::write(std::string_view level, std::string_view event, const json& fields) {
   thread_local std::string buf;
   log_line line(buf, override_of(fields, "level", level), override_of(fields, "event", event));
   write_line(line.members(fields).finish());

@@ -19,7 +19,7 @@ class server_log {
 
   /// Writes {"ts","level","event",...fields} as one line (a string field "level" or "event"
   /// overrides the argument).
-  void write(std::string_view level, std::string_view event, json fields);
+  void write(std::string_view level, std::string_view event, const json& fields);
   /// Hands an already formatted line (log_line.hpp) to the writer.
   void write_line(std::string_view line);
   /// A fresh reference id "ERR-xxxxxxxx" (8 random hex digits) for correlating wire and log.

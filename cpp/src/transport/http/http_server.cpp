@@ -166,7 +166,7 @@ void http_server_impl::back_off(const asio::error_code& ec) {
   if (backoff_.count() == 0) {
     // One line per episode, not one per failed accept.
     ctx_->log_event("warning", "http_accept_backoff",
-                    {{"error", ec.message()},
+                    {{"error", ec.message()},  // wire-text: not wire (a log member)
                      {"connections", stats().connections},
                      {"retry_ms", ctx_->opts.accept_backoff_min.count()}});
     backoff_ = ctx_->opts.accept_backoff_min;
