@@ -28,11 +28,11 @@ method_outcome unexpected(const exchange& ex, const wire::tool_facts* tool, cons
                  {"what", f.summary},
                  {"detail", f.detail}};
   if (tool == nullptr) {
-    ex.eng().log().write("error", "handler_exception", std::move(fields));
+    ex.eng().log().write("error", "handler_exception", fields);
     return method_outcome::protocol(situation::P24_internal_error, {{"reference", ref}}, ref);
   }
   fields["tool"] = tool->name;
-  ex.eng().log().write("error", "tool_exception", std::move(fields));
+  ex.eng().log().write("error", "tool_exception", fields);
   json args = {{"name", tool->name}, {"reference", ref}};
   if (ex.eng().options().expose_exception_details) args["detail"] = f.summary;
   return method_outcome::tool_failed(

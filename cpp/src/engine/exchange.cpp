@@ -242,7 +242,7 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self) co
                                   const std::optional<std::string>& logger) {
     json fields = {{"method", method_name}, {"level", to_string(level)}, {"data", data}};
     if (logger) fields["logger"] = *logger;
-    e->log().write("info", "handler_log", std::move(fields));
+    e->log().write("info", "handler_log", fields);
   };
   request_context ctx(jsonrpc::id_to_json(id_), facts.version, facts.client_info,
                       facts.client_capabilities, facts.progress_token, facts.min_log_level, token_,

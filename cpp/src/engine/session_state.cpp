@@ -226,7 +226,7 @@ void session_state::receive_one(jsonrpc::message msg, const reply_route& route, 
       const std::string_view row = row_of(msg.refusal.value_or(situation::P2_not_an_object)).id;
       json logged = {{"situation", row}, {"code", msg.error.code}};  // wire-text: not wire (log)
       logged["message"] = msg.error.message;
-      engine_->log().write("warning", "invalid_message", std::move(logged));
+      engine_->log().write("warning", "invalid_message", logged);
       std::string frame = jsonrpc::serialize_error(msg.id, msg.error);
       if (route.batch) return route.batch->add(std::move(frame));
       return send(route.sink, std::move(frame), {frame_kind::response, row});

@@ -71,8 +71,8 @@ std::size_t effective_connection_cap(std::size_t max_connections) {
 }
 
 void transport_context::log_event(std::string_view level, std::string_view event,
-                                  json fields) const {
-  detail::server_log(srv.options().log_writer).write(level, event, std::move(fields));
+                                  const json& fields) const {
+  detail::server_log(srv.options().log_writer).write(level, event, fields);
 }
 
 void transport_context::log(std::string_view line) const {

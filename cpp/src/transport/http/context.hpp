@@ -69,7 +69,7 @@ class transport_context {
   /// Writes one line to the server log (never tokens, never bodies).
   void log(std::string_view line) const;
   /// Writes one structured JSON line (the engine's log format) to the server log.
-  void log_event(std::string_view level, std::string_view event, json fields) const;
+  void log_event(std::string_view level, std::string_view event, const json& fields) const;
 
  private:
   mutable std::mutex flight_lock_;
