@@ -58,7 +58,7 @@ struct server_options {
   std::size_t max_batch_members = 1000;
   /// Limit, row P29: the bytes of one batch reply. A member whose reply would push the batch
   /// reply past it gets P29 (its result dropped; it ran) instead. Default 16 MiB.
-  std::size_t max_batch_reply_bytes = 16u * 1024u * 1024u;
+  std::size_t max_batch_reply_bytes = std::size_t{16} * 1024u * 1024u;
   /// Limit (no error row: nothing is refused). A tool handler still running after its deadline is
   /// "stuck": the client already got the timeout (T5/T5w) and its cancellation token is
   /// cancelled; its worker stops counting and a replacement thread serves other requests. At

@@ -22,7 +22,7 @@ struct stdio_options {
   /// Limit (no error row: nothing is refused, reading pauses). Stop reading stdin while more
   /// than this many reply bytes wait to be written to stdout (a client that does not read its
   /// replies); resume once the queue drained to half of it. Default 16 MiB.
-  std::size_t max_outbound_bytes = 16u * 1024u * 1024u;
+  std::size_t max_outbound_bytes = std::size_t{16} * 1024u * 1024u;
   /// Graceful drain on SIGTERM/SIGINT: stop reading, let in-flight requests finish within
   /// drain_grace, answer the rest with P27, flush, return 0. Installed only for a signal whose
   /// disposition is the default when serving starts (an application's own handler is kept);
