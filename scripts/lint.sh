@@ -19,21 +19,21 @@ cmake -S . -B "$db" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPCXX_BUILD_PY
   -DMCPCXX_BUILD_TESTS=ON -DMCPCXX_BUILD_EXAMPLES=ON > "$db.configure.log" 2>&1 \
   || { cat "$db.configure.log"; exit 1; }
 python3 scripts/check_layers.py "$db"
-# The library (every layer), the bindings, the examples, the fuzz harnesses, the consumer test and
-# the Google Benchmark programs. Results are cached by preprocessed text (run_clang_tidy.py), so
-# only changed translation units cost clang-tidy time. Sources no target of this tree builds
-# borrow the command of a file built the same way: the fuzz harnesses (tests/fuzz/CMakeLists.txt,
-# clang only) that of their layer, the consumer that of an example (both link mcpcxx::mcpcxx).
-# Not yet: tests/cpp, tests/fuzz/fuzz_http_request.cpp and bench/http_load/load.cpp (16 open
-# findings, issue 9; add them here with their fixes, e.g. --command
-# "bench/http_load/load.cpp=c++ -std=c++20 -O2 -pthread", the line bench/http_load/run.sh uses).
+# The library (every layer), the bindings, the examples, the C++ tests, the fuzz harnesses, the
+# consumer test, the Google Benchmark programs and the HTTP load generator. Results are cached by
+# preprocessed text (run_clang_tidy.py), so only changed translation units cost clang-tidy time.
+# Sources no target of this tree builds borrow the command of a file built the same way: the fuzz
+# harnesses (tests/fuzz/CMakeLists.txt, clang only) that of their layer, the consumer that of an
+# example (both link mcpcxx::mcpcxx); the load generator gets the line bench/http_load/run.sh uses.
 mapfile -t tidy < <(git ls-files 'cpp/src/*.cpp' 'python/bindings/*.cpp' 'examples/*.cpp' \
-                                  'tests/fuzz/fuzz_codec.cpp' 'tests/fuzz/fuzz_json_schema.cpp' \
-                                  'tests/consumer/*.cpp' 'bench/bench_*.cpp')
-echo "clang-tidy: ${#tidy[@]} files (cpp/src, python/bindings, examples, tests/fuzz, tests/consumer, bench)"
+                                  'tests/cpp/*.cpp' 'tests/fuzz/*.cpp' 'tests/consumer/*.cpp' \
+                                  'bench/bench_*.cpp' 'bench/http_load/load.cpp')
+echo "clang-tidy: ${#tidy[@]} files (cpp/src, python/bindings, examples, tests, bench)"
 python3 scripts/run_clang_tidy.py -j "$(nproc)" \
   --like tests/fuzz/fuzz_codec.cpp=cpp/src/jsonrpc/parse.cpp \
   --like tests/fuzz/fuzz_json_schema.cpp=cpp/src/schema/api.cpp \
+  --like tests/fuzz/fuzz_http_request.cpp=cpp/src/transport/http/request_parser.cpp \
+  --command "bench/http_load/load.cpp=c++ -std=c++20 -O2 -pthread" \
   --like tests/consumer/server.cpp=examples/cpp/example_server.cpp \
   "$db" scripts/clang-tidy-baseline.txt "${tidy[@]}"
 echo "lint: clean"

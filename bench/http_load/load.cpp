@@ -239,6 +239,7 @@ int main(int argc, char** argv) {
                                   std::chrono::duration<double>(c.seconds));
   std::vector<worker_result> results(static_cast<std::size_t>(c.connections));
   std::vector<std::thread> threads;
+  threads.reserve(results.size());
   for (int i = 0; i < c.connections; ++i) {
     threads.emplace_back(run_worker, std::cref(c), measure_from, until,
                          std::ref(results[static_cast<std::size_t>(i)]));

@@ -151,9 +151,10 @@ TEST_F(tools_call_test, e_explicit_protocol_errors_pass_through) {
 }
 
 TEST_F(tools_call_test, e_spec_reserved_codes_are_refused_at_construction) {
-  EXPECT_THROW(protocol_error(-32601, "x"), std::invalid_argument);
-  EXPECT_THROW(protocol_error(-32021, "x"), std::invalid_argument);
-  EXPECT_NO_THROW(protocol_error(-32602, "x"));
+  auto make = [](int code) { return protocol_error(code, "x"); };
+  EXPECT_THROW(make(-32601), std::invalid_argument);
+  EXPECT_THROW(make(-32021), std::invalid_argument);
+  EXPECT_EQ(make(-32602).code(), -32602);
 }
 
 TEST_F(tools_call_test, f_unexpected_exceptions_are_sanitized_and_logged_with_a_reference) {

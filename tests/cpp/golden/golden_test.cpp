@@ -168,6 +168,8 @@ TEST_P(golden_test, replies_match_and_conform_to_the_mcp_schema) {
   } else {
     std::vector<json> expected;
     std::vector<json> masked;
+    expected.reserve(t.server.size());
+    masked.reserve(replies.size());
     for (const auto& e : t.server) expected.push_back(apply_mask(e, t.mask));
     for (const auto& r : replies) masked.push_back(apply_mask(r, t.mask));
     EXPECT_EQ(compare(expected, masked), "") << t.path << " (" << c.fixture << ")\nstderr:\n"

@@ -36,7 +36,8 @@ void read_meta(transcript& t, const std::string& line, const std::string& where)
     t.fixtures = words(value);
     for (const auto& f : t.fixtures) {
       if (f != "cpp" && f != "python") {
-        throw std::runtime_error(where + ": unknown fixture " + f + " (use cpp, python)");
+        throw std::runtime_error(
+            std::string(where).append(": unknown fixture ").append(f).append(" (use cpp, python)"));
       }
     }
   } else if (key == "rows") {
@@ -84,16 +85,14 @@ transcript load(const std::string& path) {
     if (line.rfind("-- ", 0) == 0 && line.size() > 6 && line.substr(line.size() - 3) == " --") {
       section = line.substr(3, line.size() - 6);
       if (section != "meta" && section != "env" && section != "client" && section != "server") {
-        throw std::runtime_error(where + ": unknown section " + section);
+        throw std::runtime_error(std::string(where).append(": unknown section ").append(section));
       }
       continue;
     }
     if (section == "prose") {
       t.prose += line + "\n";
-    } else if (section == "client" && t.transport == "http") {
-      t.client.push_back(line);  // blank lines separate an HTTP head from its body
-    } else if (line.empty()) {
-      continue;
+    } else if (line.empty() && !(section == "client" && t.transport == "http")) {
+      continue;  // blank lines matter only in an HTTP client: they separate a head from its body
     } else if (section == "meta") {
       read_meta(t, line, where);
     } else if (section == "env") {
@@ -175,7 +174,8 @@ std::vector<std::string> merged_environment(const command& cmd, const transcript
   for (const auto& e : cmd.env) put(e);
   for (const auto& e : t.env) put(e);
   std::vector<std::string> out;
-  for (const auto& [k, v] : vars) out.push_back(k + "=" + v);
+  out.reserve(vars.size());
+  for (const auto& [k, v] : vars) out.push_back(std::string(k).append("=").append(v));
   return out;
 }
 
@@ -194,10 +194,12 @@ process spawn(const command& cmd, const transcript& t) {
     posix_spawn_file_actions_addclose(&fa, fd);
   std::vector<std::string> env_store = merged_environment(cmd, t);
   std::vector<char*> envp;
+  envp.reserve(env_store.size() + 1);
   for (auto& e : env_store) envp.push_back(e.data());
   envp.push_back(nullptr);
   std::vector<std::string> args = cmd.argv;
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   process p;
@@ -220,7 +222,7 @@ process spawn(const command& cmd, const transcript& t) {
 std::string finish(process& p, std::string& stderr_text, int& exit_code) {
   if (p.in >= 0) ::close(p.in);
   p.in = -1;
-  const std::string text = drain(p.out, p.err, stderr_text);
+  std::string text = drain(p.out, p.err, stderr_text);
   ::close(p.out);
   ::close(p.err);
   int status = 0;

@@ -43,7 +43,7 @@ struct endpoint_fixture {
     return so;
   }
   std::shared_ptr<collected> send(const std::string& method, const std::string& body,
-                                  std::vector<std::string> header_lines,
+                                  const std::vector<std::string>& header_lines,
                                   std::shared_ptr<http_exchange>* ex = nullptr) {
     http_request_data d;
     d.method = method;

@@ -81,6 +81,7 @@ TEST(HttpFaults, AtTheCapIdleConnectionsMakeRoomForANewClient) {
   o.max_connections = 16;
   http_fixture f(o);  // default timeouts: nothing expires during the test
   std::vector<std::unique_ptr<client>> silent;
+  silent.reserve(15);
   for (int i = 0; i < 15; ++i) silent.push_back(std::make_unique<client>(f.port(), 3000));
   client keep_alive(f.port(), 3000);  // served once, now idle between requests
   auto r = modern_call(1, "echo", {{"text", "a"}});
@@ -116,7 +117,7 @@ TEST(HttpFaults, SlowReaderIsServedAndAStoppedReaderIsCut) {
   o.idle_timeout = std::chrono::milliseconds(300);
   http_fixture f(o);
   // 6 MB of text: more than the socket buffers hold (4 MiB send + the client's receive window).
-  auto r = modern_call(1, "big", {{"bytes", 6u * 1024u * 1024u}});
+  auto r = modern_call(1, "big", {{"bytes", std::size_t{6} * 1024u * 1024u}});
   {
     auto slow = small_window_client(f.port());
     slow->send_raw(client::request("POST", "/mcp", r.headers, r.body));
@@ -127,7 +128,7 @@ TEST(HttpFaults, SlowReaderIsServedAndAStoppedReaderIsCut) {
     while (body.size() < want) {  // 512 KiB every 100 ms: slow, but never paused 300 ms
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       std::string part;
-      if (!slow->read_some(512u * 1024u, part)) break;
+      if (!slow->read_some(std::size_t{512} * 1024u, part)) break;
       body += part;
     }
     EXPECT_EQ(body.size(), want) << "a slow reader that keeps reading gets the whole reply";

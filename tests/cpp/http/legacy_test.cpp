@@ -153,6 +153,7 @@ TEST(HttpLegacy, ConcurrentRequestsOnOneSession) {
   client c(f.port());
   std::string sid = open_legacy_session(c);
   std::vector<std::future<int>> results;
+  results.reserve(8);
   for (int t = 0; t < 8; ++t) {
     results.push_back(std::async(std::launch::async, [&, t] {
       client mine(f.port());

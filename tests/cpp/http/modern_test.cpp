@@ -110,7 +110,7 @@ TEST(HttpModern, McpParamHeadersFollowXMcpHeader) {
   EXPECT_EQ(ok.json_body()["result"]["content"][0]["text"], "eu-west/12");
   reply b64 = call({{"region", "\xC3\xA9u"}}, {"Mcp-Param-Region: =?base64?w6l1?="});
   EXPECT_EQ(b64.status, 200) << b64.body;
-  for (auto bad : std::vector<std::pair<json, std::vector<std::string>>>{
+  for (const auto& bad : std::vector<std::pair<json, std::vector<std::string>>>{
            {{{"region", "eu"}}, {}},                        // header missing
            {{{"region", "eu"}}, {"Mcp-Param-Region: us"}},  // mismatch
            {{{"region", "eu"}, {"count", 2}}, {"Mcp-Param-Region: eu", "Mcp-Param-Count: 3"}},

@@ -51,7 +51,7 @@ TEST(HttpSecurity, UnknownPathIs404AndOtherMethodsAre405) {
   EXPECT_EQ(put.header("allow"), "POST, GET, DELETE");
 }
 
-http_options auth_options(std::shared_ptr<std::atomic<int>> calls) {
+http_options auth_options(const std::shared_ptr<std::atomic<int>>& calls) {
   http_options o;
   http_auth_options a;
   a.authorization_servers = {"https://auth.example.com"};

@@ -12,7 +12,7 @@ namespace {
 // Syntax errors are answered with id null; errors in well-formed JSON (bad UTF-8, unpaired
 // surrogates, huge numbers) echo the id when a tolerant scan can read it.
 void expect_parse_error(std::string_view bytes, std::string_view fragment,
-                        std::optional<request_id> id = std::nullopt) {
+                        const std::optional<request_id>& id = std::nullopt) {
   const message m = parse(bytes);
   EXPECT_EQ(m.kind, message_kind::invalid);
   EXPECT_EQ(m.error.code, error_code::parse_error);

@@ -80,6 +80,7 @@ TEST(schema_threads, concurrent_validation_gives_identical_results) {
   ASSERT_EQ(expected.violations.size(), 4u);
   std::atomic<int> mismatches{0};
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 200; ++i) {

@@ -47,7 +47,7 @@ TEST(Backpressure, AClientThatNeverReadsStopsTheServerReadingAndReadingResumes) 
   stdio_options o;
   o.protect_stdout = false;
   o.handle_signals = false;
-  o.max_outbound_bytes = 64 * 1024;
+  o.max_outbound_bytes = std::size_t{64} * 1024;
   auto serving =
       std::async(std::launch::async, [&] { return serve_fds(srv, in.read, out.write, o); });
 

@@ -40,6 +40,7 @@ class child_server {
     std::vector<std::string> env_strings = env_extra;
     for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
     std::vector<char*> env;
+    env.reserve(env_strings.size() + 1);
     for (auto& s : env_strings) env.push_back(s.data());
     env.push_back(nullptr);
     std::string path = MCPCXX_EXAMPLE_SERVER;

@@ -30,7 +30,7 @@ tool_spec spec(std::string name) {
 /// A server with test tools served over two pipes on a background thread.
 class Serve : public ::testing::Test {
  protected:
-  void make_server(std::size_t max_message_bytes = 4u * 1024u * 1024u) {
+  void make_server(std::size_t max_message_bytes = std::size_t{4} * 1024u * 1024u) {
     server_options o;
     o.limits.max_message_bytes = max_message_bytes;
     o.log_writer = [this](std::string_view line) {

@@ -85,6 +85,7 @@ TEST(Writer, ConcurrentSendersNeverInterleave) {
     }
   });
   std::vector<std::thread> senders;
+  senders.reserve(k_threads);
   for (int t = 0; t < k_threads; ++t) {
     senders.emplace_back([&, t] {
       for (int i = 0; i < k_frames; ++i) {

@@ -34,9 +34,9 @@ struct request {
 
 /// Limits applied while parsing.
 struct parser_limits {
-  std::size_t max_header_bytes = 16u * 1024u;
+  std::size_t max_header_bytes = std::size_t{16} * 1024u;
   std::size_t max_headers = 64;
-  std::size_t max_body_bytes = 4u * 1024u * 1024u;
+  std::size_t max_body_bytes = std::size_t{4} * 1024u * 1024u;
 };
 
 /// Result of feeding bytes.
