@@ -136,8 +136,11 @@ void add_lifecycle_tools(mcpcxx::server& s) {
                                    {"title", "Ms"}}}}}},
               .annotations = {{"readOnlyHint", true}}},
              [](const json& a, mcpcxx::request_context& ctx) {
-               const auto until =
-                   std::chrono::steady_clock::now() + std::chrono::milliseconds(a.value("ms", 100));
+               const int ms = a.value("ms", 100);
+               // Progress 0 of ms at once (only with a progressToken): over HTTP the reply
+               // becomes an SSE stream a client can resume (golden http_resume_cancelled).
+               ctx.report_progress(0, ms);
+               const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
                while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) {
                  std::this_thread::sleep_for(std::chrono::milliseconds(5));
                }
@@ -339,6 +342,10 @@ mcpcxx::server_options options_from_env() {
   }
   if (const char* v = std::getenv("MCPCXX_MAX_MESSAGE_BYTES"); v != nullptr) {
     opts.limits.max_message_bytes = std::strtoull(v, nullptr, 10);
+  }
+  // MCPCXX_MAX_BATCH_REPLY_BYTES lowers the batch reply limit so a transcript shows row P29.
+  if (const char* v = std::getenv("MCPCXX_MAX_BATCH_REPLY_BYTES"); v != nullptr) {
+    opts.max_batch_reply_bytes = std::strtoull(v, nullptr, 10);
   }
   return opts;
 }

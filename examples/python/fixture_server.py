@@ -9,6 +9,8 @@ Environment, as for the C++ server:
     MCPCXX_EXPOSE_DETAILS=1   add the exception text to internal-error results
     MCPCXX_EXAMPLE_MINIMAL=1  offer tools only (capability gating, -32601)
     MCPCXX_MAX_MESSAGE_BYTES  the message size limit (default 4 MiB)
+    MCPCXX_MAX_BATCH_REPLY_BYTES  the 2025-03-26 batch reply limit (default 16 MiB)
+    MCPCXX_DRAIN_GRACE_MS     stdio: how long SIGTERM/SIGINT lets in-flight calls finish (5000)
     MCPCXX_EXAMPLE_HTTP_PORT  serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) until SIGTERM
     MCPCXX_EXAMPLE_HTTP_LEGACY=0  HTTP serves 2026-07-28 only
     MCPCXX_MAX_BODY_BYTES     the HTTP body limit (default 4 MiB)
@@ -117,6 +119,7 @@ def add_lifecycle_tools(server: Server) -> None:
     @server.tool(annotations={"read_only_hint": True})
     def sleep(ctx: Context, ms: Annotated[int, Field(ge=0, le=60000)] = 100) -> str:
         """Sleeps for ms milliseconds unless cancelled."""
+        ctx.report_progress(0, ms)  # with a progressToken: an SSE stream over HTTP (as in C++)
         until = time.monotonic() + ms / 1000
         while not ctx.cancelled and time.monotonic() < until:
             time.sleep(0.005)
@@ -226,6 +229,7 @@ def build() -> Server:
         instructions="Use echo to test; lookup_issue fails for unknown keys.",
         expose_exception_details=os.environ.get("MCPCXX_EXPOSE_DETAILS") == "1",
         max_message_bytes=int(os.environ.get("MCPCXX_MAX_MESSAGE_BYTES", 4 * 1024 * 1024)),
+        max_batch_reply_bytes=int(os.environ.get("MCPCXX_MAX_BATCH_REPLY_BYTES", 16 * 1024 * 1024)),
     )
     add_tools(server)
     add_contract_tools(server)
@@ -253,4 +257,5 @@ if __name__ == "__main__":
     port = os.environ.get("MCPCXX_EXAMPLE_HTTP_PORT")
     if port is not None:
         sys.exit(build().run("http", **http_options(int(port))))
-    sys.exit(build().run())
+    grace_ms = int(os.environ.get("MCPCXX_DRAIN_GRACE_MS", 5000))
+    sys.exit(build().run(drain_grace_seconds=grace_ms / 1000))

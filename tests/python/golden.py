@@ -25,6 +25,8 @@ class Transcript:
     pending: str = ""
     transport: str = "stdio"
     mask: str = ""
+    signal: str = ""  # stdio: "SIGTERM"/"SIGINT", sent once the server wrote signal_after messages
+    signal_after: int = 0
     env: dict[str, str] = field(default_factory=dict)
     client: list[bytes] = field(default_factory=list)
     server: list[Any] = field(default_factory=list)
@@ -81,6 +83,13 @@ def _read_meta(t: Transcript, line: str) -> None:
             raise ValueError(f"{t.path}: transport is stdio or http, not {t.transport!r}")
     elif key == "pending":
         t.pending = value.strip() or "pending"
+    elif key == "signal":
+        words = value.split()
+        if len(words) != 2 or words[0] not in ("SIGTERM", "SIGINT") or not words[1].isdigit():
+            raise ValueError(
+                f"{t.path}: signal is SIGTERM or SIGINT and a message count, not {value!r}"
+            )
+        t.signal, t.signal_after = words[0], int(words[1])
     elif key == "mask":
         t.mask = value.strip()
         re.compile(t.mask)

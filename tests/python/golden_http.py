@@ -3,8 +3,9 @@
 The client section holds raw requests separated by "===" lines: head lines, a blank line, the
 body. The runner adds Host, Content-Length and "Connection: close" unless present and replaces
 {SESSION} with the last Mcp-Session-Id the server sent; each request goes on its own connection.
-The X-Golden-* directives (head only, close write, keep open, stop server, stop mid body, detach)
-work as in tests/cpp/golden/http_runner.hpp.
+The X-Golden-* directives (head only, close write, keep open, stop server, stop mid body, detach,
+event id: its first SSE event's id replaces {EVENT_ID} later) work as in
+tests/cpp/golden/http_runner.hpp.
 """
 
 from __future__ import annotations
@@ -73,9 +74,21 @@ class Wire:
     stop_server: bool = False
     stop_mid_body: bool = False
     detach: bool = False
+    event_id: bool = False  # as keep_open, and read the first SSE event's id for {EVENT_ID}
 
 
-def _wire_bytes(request: Request, port: int, session: str) -> Wire:
+@dataclass
+class Placeholders:
+    """{SESSION}: the last Mcp-Session-Id; {EVENT_ID}: the last X-Golden-Event-Id event's id."""
+
+    session: str = ""
+    event_id: str = ""
+
+    def substitute(self, text: str) -> str:
+        return text.replace("{SESSION}", self.session).replace("{EVENT_ID}", self.event_id)
+
+
+def _wire_bytes(request: Request, port: int, v: Placeholders) -> Wire:
     """The request's bytes and the directives around it."""
     r = Request(list(request.head), request.body)
     head_only = _take_directive(r, "x-golden-head-only")
@@ -84,11 +97,13 @@ def _wire_bytes(request: Request, port: int, session: str) -> Wire:
     w.stop_server = _take_directive(r, "x-golden-stop-server")
     w.stop_mid_body = _take_directive(r, "x-golden-stop-mid-body")
     w.detach = _take_directive(r, "x-golden-detach")
-    head = [h.replace("{SESSION}", session) for h in r.head]
+    w.event_id = _take_directive(r, "x-golden-event-id")
+    w.keep_open = w.keep_open or w.event_id
+    head = [v.substitute(h) for h in r.head]
     if head_only:
         w.data = "\r\n".join(head).encode("utf-8", errors="surrogateescape")
         return w
-    text = r.body.replace("{SESSION}", session)
+    text = v.substitute(r.body)
     if _header(r, "transfer-encoding") is not None:  # chunked bodies: one line per CRLF
         text = "".join(line + "\r\n" for line in text.split("\n")) + "\r\n"
     body = text.encode("utf-8", errors="surrogateescape")
@@ -133,9 +148,22 @@ def _send(s: socket.socket, w: Wire, server: subprocess.Popen[bytes]) -> None:
         s.sendall(w.data[-1:])
 
 
-def _round_trip(port: int, w: Wire, server: subprocess.Popen[bytes], keep: list[Any]) -> bytes:
-    """Sends on a new connection; reads to EOF, only the head of a connection kept open, or
-    nothing for a detached request (its connection stays open to the end)."""
+def _first_event_id(raw: bytes) -> str:
+    """The id of the first complete SSE event after the response head ("" while none)."""
+    _, sep, body = raw.partition(b"\r\n\r\n")
+    event, end, _ = (b"\n" + body).partition(b"\n\n")  # chunk framing uses CRLF
+    if not sep or not end or b"\nid:" not in event:
+        return ""
+    value = event.split(b"\nid:", 1)[1].split(b"\n", 1)[0]
+    return value.removeprefix(b" ").decode()
+
+
+def _round_trip(
+    port: int, w: Wire, server: subprocess.Popen[bytes], keep: list[Any], v: Placeholders
+) -> bytes:
+    """Sends on a new connection; reads to EOF, only the head of a connection kept open (and its
+    first event's id with event_id), or nothing for a detached request (its connection stays open
+    to the end)."""
     out = b""
     s = socket.create_connection(("127.0.0.1", port), timeout=30)
     try:
@@ -145,7 +173,9 @@ def _round_trip(port: int, w: Wire, server: subprocess.Popen[bytes], keep: list[
             return out
         while chunk := s.recv(65536):
             out += chunk
-            if w.keep_open and b"\r\n\r\n" in out:
+            if w.event_id:
+                v.event_id = _first_event_id(out)
+            if w.keep_open and b"\r\n\r\n" in out and (not w.event_id or v.event_id):
                 keep.append(s)
                 return out[: out.index(b"\r\n\r\n") + 4]
     except OSError:
@@ -168,8 +198,8 @@ def _dechunk(body: bytes) -> bytes:
     return out
 
 
-def _parse(raw: bytes, session: list[str]) -> dict[str, Any]:
-    """{"status", "body"?} of a raw response; session[0] takes its Mcp-Session-Id."""
+def _parse(raw: bytes, v: Placeholders) -> dict[str, Any]:
+    """{"status", "body"?} of a raw response; v.session takes its Mcp-Session-Id."""
     head, sep, body = raw.partition(b"\r\n\r\n")
     if not raw.startswith(b"HTTP/1.1 ") or not sep:
         return {"status": 0}
@@ -180,7 +210,7 @@ def _parse(raw: bytes, session: list[str]) -> dict[str, Any]:
         key, _, value = line.partition(":")
         headers[key.strip().lower()] = value.strip()
     if "mcp-session-id" in headers:
-        session[0] = headers["mcp-session-id"]
+        v.session = headers["mcp-session-id"]
     if headers.get("transfer-encoding", "").lower() == "chunked":
         body = _dechunk(body)
     if not body:
@@ -212,11 +242,11 @@ def run(argv: list[str], env: dict[str, str], t: Transcript) -> tuple[list[Any],
     stopped = False  # a second SIGTERM could cut the fixture's graceful stop short
     try:
         if _wait_ready(port):
-            session = [""]
+            v = Placeholders()
             for r in requests(t):
-                w = _wire_bytes(r, port, session[0])
+                w = _wire_bytes(r, port, v)
                 stopped = stopped or w.stop_server or w.stop_mid_body
-                responses.append(_parse(_round_trip(port, w, proc, keep), session))
+                responses.append(_parse(_round_trip(port, w, proc, keep, v), v))
     finally:
         if not stopped:
             for s in keep:

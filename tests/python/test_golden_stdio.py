@@ -8,6 +8,8 @@ by this interpreter. Every reply is validated against the official MCP schema of
 independent code (Python, subprocess pipes, jsonschema) so a bug in one runner cannot hide a wire
 difference.
 
+A transcript with "signal: SIGTERM N" keeps stdin open and sends the signal once the fixture
+wrote N messages (a stop while calls run, row P27).
 CI=true turns a missing fixture server or missing schemas into a failure instead of a skip.
 MCPCXX_GOLDEN_FIXTURES (e.g. "python") restricts the fixtures run; MCPCXX_GOLDEN_PENDING=1 also
 runs the transcripts marked pending.
@@ -18,8 +20,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -63,20 +68,50 @@ def _command(fixture: str) -> tuple[list[str], dict[str, str]]:
     return [sys.executable, str(PYTHON_SERVER)], env
 
 
+def _run_stdio(t: Transcript, fixture: str) -> tuple[bytes, int, str]:
+    """(stdout, exit status, stderr tail) of `fixture` fed the transcript's client lines."""
+    argv, env = _command(fixture)
+    data = b"".join(line + b"\n" for line in t.client)
+    if t.signal:
+        return _run_with_signal(argv, {**env, **t.env}, data, t)
+    proc = subprocess.run(
+        argv, input=data, capture_output=True, timeout=60, env={**env, **t.env}, check=False
+    )
+    return proc.stdout, proc.returncode, proc.stderr.decode(errors="replace")[-3000:]
+
+
+def _run_with_signal(
+    argv: list[str], env: dict[str, str], data: bytes, t: Transcript
+) -> tuple[bytes, int, str]:
+    """Sends t.signal once the server wrote t.signal_after lines; stdin closes only after the
+    server exited (an EOF racing the signal would be a different stop: a silent cancel)."""
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=env
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        watchdog = threading.Timer(60, proc.kill)  # a hung server fails the comparison
+        watchdog.start()
+        try:
+            proc.stdin.write(data)
+            proc.stdin.flush()
+            out = b"".join(proc.stdout.readline() for _ in range(t.signal_after))
+            proc.send_signal(signal.Signals[t.signal])
+            out += proc.stdout.read()
+            proc.wait()
+        finally:
+            watchdog.cancel()
+            proc.stdin.close()
+            proc.stdout.close()
+        err.seek(0)
+        return out, proc.returncode, err.read().decode(errors="replace")[-3000:]
+
+
 def run_transcript(t: Transcript, fixture: str) -> list[object]:
     """The messages `fixture` writes to stdout for the transcript's client lines."""
-    argv, env = _command(fixture)
-    proc = subprocess.run(
-        argv,
-        input=b"".join(line + b"\n" for line in t.client),
-        capture_output=True,
-        timeout=60,
-        env={**env, **t.env},
-        check=False,
-    )
-    stderr = proc.stderr.decode(errors="replace")[-3000:]
-    assert proc.returncode == 0, f"{fixture} fixture exited {proc.returncode}:\n{stderr}"
-    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    stdout, returncode, stderr = _run_stdio(t, fixture)
+    assert returncode == 0, f"{fixture} fixture exited {returncode}:\n{stderr}"
+    lines = [line for line in stdout.splitlines() if line.strip()]
     return [json.loads(line) for line in lines]
 
 
@@ -136,16 +171,7 @@ def _raw_lines(t: Transcript, fixture: str) -> list[str]:
     """stdout lines with reference ids masked; batch arrays (members finish in any order) in
     canonical form, every other line byte for byte."""
     lines: list[str] = []
-    argv, env = _command(fixture)
-    proc = subprocess.run(
-        argv,
-        input=b"".join(line + b"\n" for line in t.client),
-        capture_output=True,
-        timeout=60,
-        env={**env, **t.env},
-        check=False,
-    )
-    for raw in proc.stdout.decode().splitlines():
+    for raw in _run_stdio(t, fixture)[0].decode().splitlines():
         masked = _REF.sub("ERR-XXXXXXXX", raw)
         lines.append(canonical(json.loads(raw)) if raw.startswith("[") else masked)
     return sorted(lines)

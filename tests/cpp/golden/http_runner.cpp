@@ -39,8 +39,20 @@ std::string header_value(const http_request& r, const std::string& name) {
   return "";
 }
 
-std::string substitute(std::string s, const std::string& session) {
-  for (std::size_t at; (at = s.find("{SESSION}")) != std::string::npos;) s.replace(at, 9, session);
+// What later requests may name: {SESSION} (the last Mcp-Session-Id the server sent) and
+// {EVENT_ID} (the id of the first SSE event of the last X-Golden-Event-Id response).
+struct placeholders {
+  std::string session;
+  std::string event_id;
+};
+
+std::string substitute(std::string s, const placeholders& v) {
+  for (const auto& [name, value] :
+       {std::pair<std::string, const std::string&>{"{SESSION}", v.session},
+        {"{EVENT_ID}", v.event_id}}) {
+    for (std::size_t at; (at = s.find(name)) != std::string::npos;)
+      s.replace(at, name.size(), value);
+  }
   return s;
 }
 
@@ -62,11 +74,12 @@ struct wire_request {
   bool stop_server = false;    ///< X-Golden-Stop-Server: SIGTERM the fixture 2 s after sending
   bool stop_mid_body = false;  ///< X-Golden-Stop-Mid-Body: SIGTERM before the body's last byte
   bool detach = false;         ///< X-Golden-Detach: send, keep the connection, read nothing
+  bool event_id = false;  ///< X-Golden-Event-Id: as keep_open, also read the first SSE event's id
 };
 
 // The bytes of a request and the directives around it; X-Golden-Head-Only sends the head lines
 // alone (no blank line, no added headers).
-wire_request wire_bytes(http_request r, int port, const std::string& session) {
+wire_request wire_bytes(http_request r, int port, const placeholders& session) {
   const bool head_only = take_directive(r, "x-golden-head-only");
   wire_request w;
   w.close_write = take_directive(r, "x-golden-close-write");
@@ -74,6 +87,8 @@ wire_request wire_bytes(http_request r, int port, const std::string& session) {
   w.stop_server = take_directive(r, "x-golden-stop-server");
   w.stop_mid_body = take_directive(r, "x-golden-stop-mid-body");
   w.detach = take_directive(r, "x-golden-detach");
+  w.event_id = take_directive(r, "x-golden-event-id");
+  w.keep_open = w.keep_open || w.event_id;
   for (auto& h : r.head) h = substitute(h, session);
   r.body = substitute(r.body, session);
   std::string out;
@@ -160,11 +175,26 @@ void send_request(int fd, const wire_request& w, pid_t server) {
   }
 }
 
+// The id of the first complete SSE event after the response head, or "" while there is none.
+std::string first_event_id(const std::string& raw) {
+  const auto head_end = raw.find("\r\n\r\n");
+  if (head_end == std::string::npos) return "";
+  const std::string body = "\n" + raw.substr(head_end + 4);  // chunk framing uses CRLF, events "\n\n"
+  const auto event_end = body.find("\n\n");
+  const auto id = body.find("\nid:");
+  if (event_end == std::string::npos || id == std::string::npos || id > event_end) return "";
+  std::string v = body.substr(id + 4, body.find('\n', id + 1) - id - 4);
+  if (!v.empty() && v.front() == ' ') v.erase(0, 1);
+  return v;
+}
+
 // Sends a request on a new connection and reads until the server closes it (30 s of silence at
 // most: a stopping fixture answers only after its grace period), or only up to the end of the
-// response head when the connection is to stay open (its fd is then appended to `open`). A
-// detached request's connection is kept open unread ("" returned: status 0).
-std::string round_trip(int port, const wire_request& w, pid_t server, std::vector<int>& open) {
+// response head when the connection is to stay open (its fd is then appended to `open`), and
+// with X-Golden-Event-Id up to its first event, whose id goes to `event_id`. A detached request's
+// connection is kept open unread ("" returned: status 0).
+std::string round_trip(int port, const wire_request& w, pid_t server, std::vector<int>& open,
+                       std::string& event_id) {
   const int fd = connect_to(port);
   if (fd < 0) return "";
   send_request(fd, w, server);
@@ -179,7 +209,9 @@ std::string round_trip(int port, const wire_request& w, pid_t server, std::vecto
     const ssize_t k = ::recv(fd, buf, sizeof buf, 0);
     if (k <= 0) break;
     out.append(buf, static_cast<std::size_t>(k));
-    if (w.keep_open && out.find("\r\n\r\n") != std::string::npos) {
+    if (w.event_id) event_id = first_event_id(out);
+    if (w.keep_open && out.find("\r\n\r\n") != std::string::npos &&
+        (!w.event_id || !event_id.empty())) {
       open.push_back(fd);
       return out.substr(0, out.find("\r\n\r\n") + 4);
     }
@@ -272,11 +304,11 @@ std::vector<json> run_http(const command& cmd, const transcript& t, std::string&
   std::vector<int> open;
   bool stopped = false;  // a second SIGTERM could cut the fixture's graceful stop short
   if (wait_ready(port)) {
-    std::string session;
+    placeholders v;
     for (const auto& r : http_requests(t)) {
-      const wire_request w = wire_bytes(r, port, session);
+      const wire_request w = wire_bytes(r, port, v);
       stopped = stopped || w.stop_server || w.stop_mid_body;
-      out.push_back(parse_response(round_trip(port, w, p.pid, open), session));
+      out.push_back(parse_response(round_trip(port, w, p.pid, open, v.event_id), v.session));
     }
   }
   if (!stopped) {

@@ -11,9 +11,10 @@
 // "X-Golden-Stop-Mid-Body: yes" sends all but the body's last byte, SIGTERMs the fixture 2 s later
 // and sends the last byte 500 ms after that (a request completing while the server stops), and
 // "X-Golden-Detach: yes" sends the request and moves on without reading (its connection stays
-// open to the end; its line is "0"). Each request goes on its own connection; the expected server
-// section has one line per request: "STATUS" or "STATUS BODY" (an SSE body is the array of its
-// data messages). Thread-safety: none
+// open to the end; its line is "0"), and "X-Golden-Event-Id: yes" works as Keep-Open but reads
+// up to the first SSE event too, whose id later requests name as "{EVENT_ID}" (Last-Event-ID). Each
+// request goes on its own connection; the expected server section has one line per request:
+// "STATUS" or "STATUS BODY" (an SSE body is the array of its data messages). Thread-safety: none
 // needed; each call runs one fixture process.
 #pragma once
 

@@ -182,22 +182,10 @@ bool transcript_shows_row(const transcript& t, const doc_row& row) {
 
 // Rows no transcript can show, and why (tests/golden/README.md). A listed row that a transcript
 // names fails the test, so the list cannot go stale; an id that is no documented row fails too.
-// Empty: every documented row has a transcript (H16 and H26 got theirs in http_stopping.txtar
-// and http_auth.txtar).
+// Empty: every documented row has a transcript (P27, P29 and H41 got theirs in stdio_stop,
+// batch_reply_limit and http_resume_cancelled).
 const std::map<std::string, std::string>& rows_without_transcript() {
-  // Each exemption names the test that asserts the row today; a transcript is still owed (the
-  // golden runners cannot yet send a signal mid-transcript, lower a fixture's batch byte limit,
-  // or cancel then resume a stream).
-  static const std::map<std::string, std::string> m = {
-      {"P27",
-       "needs SIGTERM mid-call on stdio; "
-       "StdioProcess.SigtermDrainsInFlightCallsAnswersTheRestAndExitsZero"},
-      {"P29",
-       "needs a 16 MiB batch reply; "
-       "batch_limits_test.members_past_the_reply_byte_limit_get_p29_and_the_reply_stays_bounded"},
-      {"H41",
-       "needs cancel then Last-Event-ID resume; HttpFaults.ResumingACancelledStreamEndsWithItsRow"},
-  };
+  static const std::map<std::string, std::string> m;
   return m;
 }
 

@@ -2,6 +2,7 @@
 #include "transcript.hpp"
 
 #include <algorithm>
+#include <csignal>
 #include <fcntl.h>
 #include <fstream>
 #include <map>
@@ -24,6 +25,17 @@ std::vector<std::string> words(const std::string& text) {
   std::istringstream ss(text);
   for (std::string w; ss >> w;) out.push_back(w);
   return out;
+}
+
+// "signal: SIGTERM 2": the signal and how many messages the server writes before it is sent.
+void read_signal(transcript& t, const std::vector<std::string>& w, const std::string& where) {
+  if (w.size() != 2 || (w[0] != "SIGTERM" && w[0] != "SIGINT") ||
+      w[1].find_first_not_of("0123456789") != std::string::npos) {
+    throw std::runtime_error(where +
+                             ": signal is SIGTERM or SIGINT and a message count (SIGTERM 2)");
+  }
+  t.signal = w[0];
+  t.signal_after = std::stoul(w[1]);
 }
 
 // One "key: value" line of the meta section.
@@ -55,6 +67,8 @@ void read_meta(transcript& t, const std::string& line, const std::string& where)
     } catch (const std::regex_error&) {
       throw std::runtime_error(where + ": mask is not a valid regular expression");
     }
+  } else if (key == "signal") {
+    read_signal(t, words(value), where);
   } else if (key == "pending") {
     t.pending = value.empty() ? "pending" : value.substr(value.find_first_not_of(' '));
   } else {
@@ -122,6 +136,7 @@ void save_server_section(const transcript& t, const std::vector<json>& replies) 
   if (!t.pending.empty()) out << "pending: " << t.pending << "\n";
   if (!t.mask.empty()) out << "mask: " << t.mask << "\n";
   if (t.transport != "stdio") out << "transport: " << t.transport << "\n";
+  if (!t.signal.empty()) out << "signal: " << t.signal << " " << t.signal_after << "\n";
   if (!t.env.empty()) {
     out << "-- env --\n";
     for (const auto& e : t.env) out << e << "\n";
@@ -142,12 +157,15 @@ void save_server_section(const transcript& t, const std::vector<json>& replies) 
 
 namespace {
 
-std::string drain(int fd_out, int fd_err, std::string& err) {
+// Reads stdout and stderr until both end (30 s without output ends it too), or with `lines` > 0
+// until stdout holds that many lines.
+std::string drain(int fd_out, int fd_err, std::string& err, std::size_t lines = 0) {
   std::string out;
   pollfd fds[2] = {{fd_out, POLLIN, 0}, {fd_err, POLLIN, 0}};
   int open_fds = 2;
   char buf[65536];
-  while (open_fds > 0) {
+  while (open_fds > 0 && (lines == 0 || static_cast<std::size_t>(
+                                            std::count(out.begin(), out.end(), '\n')) < lines)) {
     if (::poll(fds, 2, 30000) <= 0) break;  // a hung server fails the comparison, never the run
     for (auto& p : fds) {
       if (p.fd < 0 || (p.revents & (POLLIN | POLLHUP)) == 0) continue;
@@ -231,6 +249,23 @@ std::string finish(process& p, std::string& stderr_text, int& exit_code) {
   return text;
 }
 
+namespace {
+
+// Sends `t.signal` once the server wrote `t.signal_after` lines, reads to the end, and only then
+// closes stdin: an EOF racing the signal would be a different stop (a silent cancel).
+std::string signal_then_finish(process& p, const transcript& t, std::string& stderr_text,
+                               int& exit_code) {
+  std::string text = drain(p.out, p.err, stderr_text, t.signal_after);
+  ::kill(p.pid, t.signal == "SIGINT" ? SIGINT : SIGTERM);
+  const int in = p.in;
+  p.in = -1;
+  text += finish(p, stderr_text, exit_code);
+  ::close(in);
+  return text;
+}
+
+}  // namespace
+
 std::vector<std::string> run(const command& cmd, const transcript& t, std::string& stderr_text,
                              int& exit_code) {
   process p = spawn(cmd, t);
@@ -239,7 +274,8 @@ std::vector<std::string> run(const command& cmd, const transcript& t, std::strin
   // Transcripts are small (well under the pipe buffer), so one write cannot block forever.
   const ssize_t w = ::write(p.in, input.data(), input.size());
   (void)w;
-  const std::string text = finish(p, stderr_text, exit_code);
+  const std::string text = t.signal.empty() ? finish(p, stderr_text, exit_code)
+                                            : signal_then_finish(p, t, stderr_text, exit_code);
   std::vector<std::string> lines;
   std::istringstream ss(text);
   for (std::string l; std::getline(ss, l);) lines.push_back(l);

@@ -1,9 +1,9 @@
 // Golden transcripts: parsing, running a fixture server over stdio, and comparing.
 // Format (txtar-like, shared with pytest, see tests/golden/README.md): prose lines, then sections
 // introduced by "-- meta --" (required "fixtures: cpp python", "rows: P1 P2", optional
-// "pending: why", "transport: http" and "mask: REGEX"), "-- env --" (optional KEY=VALUE lines), "--
-// client --" (raw lines sent as-is, one message per line) and "-- server --" (expected replies, one
-// JSON value per line).
+// "pending: why", "transport: http", "mask: REGEX" and "signal: SIGTERM 2"), "-- env --" (optional
+// KEY=VALUE lines), "-- client --" (raw lines sent as-is, one message per line) and "-- server --"
+// (expected replies, one JSON value per line).
 #pragma once
 
 #include <string>
@@ -23,9 +23,13 @@ struct transcript {
   std::string pending;                ///< non-empty: left out of the default run, and why
   std::string transport = "stdio";    ///< "stdio", or "http" (see http_runner.hpp)
   std::string mask;                   ///< non-empty: a regex whose matches are cut from strings
-  std::vector<std::string> env;       ///< KEY=VALUE
-  std::vector<std::string> client;    ///< raw lines (http: blank lines kept)
-  std::vector<json> server;           ///< expected replies (http: {"status", "body"?} each)
+  /// stdio: "SIGTERM" or "SIGINT" to send once the server wrote `signal_after` messages (stdin
+  /// stays open until the server exits: an EOF first would be a different stop); "" for none.
+  std::string signal;
+  std::size_t signal_after = 0;
+  std::vector<std::string> env;     ///< KEY=VALUE
+  std::vector<std::string> client;  ///< raw lines (http: blank lines kept)
+  std::vector<json> server;         ///< expected replies (http: {"status", "body"?} each)
 };
 
 /// Parses a transcript file; throws std::runtime_error with the line number on bad syntax.
@@ -53,7 +57,9 @@ process spawn(const command& cmd, const transcript& t);
 /// process; returns stdout.
 std::string finish(process& p, std::string& stderr_text, int& exit_code);
 
-/// Runs `cmd` with `t.env`, writes the client lines, closes stdin, returns stdout lines.
+/// Runs `cmd` with `t.env`, writes the client lines, closes stdin (with `t.signal`: sends the
+/// signal once `t.signal_after` lines were read, closes stdin when the server exited), returns
+/// stdout lines.
 /// `exit_code` receives the server's exit status (-1 when it did not exit normally).
 std::vector<std::string> run(const command& cmd, const transcript& t, std::string& stderr_text,
                              int& exit_code);

@@ -22,6 +22,13 @@ std::string event_id(std::uint64_t stream, std::uint64_t seq) {
   return std::to_string(stream) + "-" + std::to_string(seq);
 }
 
+// The last event of a resumed stream whose request was cancelled (row H41).
+std::string cancelled_event(const jsonrpc::request_id& id) {
+  return sse_event({},
+                   jsonrpc::serialize_error(
+                       id, mcpcxx::wire::render(mcpcxx::wire::situation::H41_request_cancelled)));
+}
+
 }  // namespace
 
 std::string mint_session_id() {
@@ -132,6 +139,10 @@ void http_session::cancel_stream(std::uint64_t stream, const jsonrpc::request_id
     cancelled_streams_.emplace_back(stream, id);
     // Only streams still represented in the replay buffer need remembering.
     if (cancelled_streams_.size() > replay_capacity_ + 1) cancelled_streams_.pop_front();
+    // A client that resumed the stream while the request still ran gets the same definite end.
+    for (const auto& [s, ch] : resumed_) {
+      if (s == stream) ch->write(cancelled_event(id));
+    }
   }
   finish_stream(stream);
 }
@@ -160,11 +171,7 @@ bool http_session::resume_stream(event_position after, const std::shared_ptr<rep
     // A definite end, never 200-then-nothing: a cancelled request's stream says so (H41).
     auto c = std::find_if(cancelled_streams_.begin(), cancelled_streams_.end(),
                           [&](const auto& e) { return e.first == after.stream; });
-    if (c != cancelled_streams_.end()) {
-      ch->write(sse_event({}, jsonrpc::serialize_error(
-                                  c->second, mcpcxx::wire::render(
-                                                 mcpcxx::wire::situation::H41_request_cancelled))));
-    }
+    if (c != cancelled_streams_.end()) ch->write(cancelled_event(c->second));
     g.unlock();
     ch->end_stream();
     return false;
