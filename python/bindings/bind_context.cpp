@@ -49,7 +49,8 @@ void on_cancel(const py_context& self, py::object fn) {
   held_object held(std::move(fn));
   py::gil_scoped_release release;  // the token's lock must never be waited for with the GIL
   self.state->token.on_cancel([held] {
-    if (!python_alive()) return;
+    const python_entry entry;
+    if (!entry.entered()) return;
     py::gil_scoped_acquire gil;
     try {
       held.get()();
@@ -82,7 +83,10 @@ void bind_context(py::module_& m) {
                              [](const py_context& c) { return c.state->client_capabilities; })
       .def_property_readonly("principal", [](const py_context& c) { return c.state->principal; })
       .def_property_readonly("cancelled",
-                             [](const py_context& c) { return c.state->token.cancelled(); })
+                             [](const py_context& c) {
+                               // Interpreter exit asks every handler still running to stop.
+                               return c.state->token.cancelled() || python_closing();
+                             })
       .def("on_cancel", &on_cancel, py::arg("callback"),
            "Run callback() once when the request is cancelled (at once if it already is).")
       .def(

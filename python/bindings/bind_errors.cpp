@@ -1,8 +1,10 @@
 // Errors across the boundary: the one mapping of Python exceptions to the engine's typed errors,
 // the GIL-safe object holder, and the error helpers Python calls.
+#include <atomic>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include <pybind11/gil_safe_call_once.h>
 #include <pybind11/stl.h>
@@ -16,7 +18,12 @@
 
 namespace mcpcxx::py_bind {
 
-bool python_alive() noexcept {
+namespace {
+
+std::atomic<bool> closing{false};
+std::atomic<std::size_t> inside{0};  // engine threads between python_entry and its end
+
+bool interpreter_running() noexcept {
 #if PY_VERSION_HEX >= 0x030D0000
   return Py_IsInitialized() != 0 && Py_IsFinalizing() == 0;
 #else
@@ -24,10 +31,38 @@ bool python_alive() noexcept {
 #endif
 }
 
+}  // namespace
+
+bool python_alive() noexcept { return !closing.load() && interpreter_running(); }
+
+bool python_closing() noexcept { return closing.load(); }
+
+// Counted first, checked second: close_python_entries() sets `closing` before it reads `inside`,
+// so a thread either sees `closing` and backs out, or is counted and waited for.
+python_entry::python_entry() noexcept {
+  inside.fetch_add(1);
+  entered_ = python_alive();
+  if (!entered_) inside.fetch_sub(1);
+}
+
+python_entry::~python_entry() {
+  if (entered_) inside.fetch_sub(1);
+}
+
+std::size_t close_python_entries(std::chrono::milliseconds timeout) {
+  closing.store(true);
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (inside.load() != 0 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return inside.load();
+}
+
 held_object::held_object(py::object obj)
     : ptr_(new py::object(std::move(obj)), [](py::object* p) {
-        if (!python_alive()) {
-          p->release();  // the interpreter is gone: leaking beats touching freed state
+        const python_entry entry;
+        if (!entry.entered()) {
+          p->release();  // the interpreter is closing or gone: leaking beats touching its state
           delete p;
           return;
         }

@@ -31,7 +31,8 @@ class python_sink final : public frame_sink {
  public:
   explicit python_sink(py::object fn) : fn_(std::move(fn)) {}
   void send(std::string frame, frame_kind kind) override {
-    if (!python_alive()) return;
+    const python_entry entry;
+    if (!entry.entered()) return;
     py::gil_scoped_acquire gil;
     try {
       fn_.get()(py::str(frame), kind == frame_kind::response ? "response" : "notification");
@@ -47,7 +48,8 @@ class python_sink final : public frame_sink {
 std::function<void(std::string_view)> log_writer_from(py::object fn) {
   if (fn.is_none()) return {};
   return [held = held_object(std::move(fn))](std::string_view line) {
-    if (!python_alive()) return;
+    const python_entry entry;
+    if (!entry.entered()) return;
     py::gil_scoped_acquire gil;
     try {
       held.get()(py::str(line.data(), line.size()));

@@ -40,7 +40,8 @@ class python_response_sink final : public http_response_sink {
 
   template <class F>
   void call(F&& f) {
-    if (!python_alive()) return;
+    const python_entry entry;
+    if (!entry.entered()) return;
     py::gil_scoped_acquire gil;
     try {
       f();
@@ -73,6 +74,14 @@ void bind_transports(py::module_& m) {
       "serve_http", [](server_handle& h, const http_options& o) { return serve_http(*h.srv, o); },
       py::arg("server"), py::arg("options"), release(),
       "Serve Streamable HTTP until SIGINT/SIGTERM; returns 0 after a graceful stop.");
+  m.def(
+      "close_python_entries",
+      [](double timeout) {
+        return close_python_entries(std::chrono::milliseconds(std::llround(timeout * 1000)));
+      },
+      py::arg("timeout_seconds"), release(),
+      "Interpreter exit: stop engine threads entering Python, report cancellation to running "
+      "handlers, wait up to timeout_seconds for them; returns how many still run.");
   py::class_<http_exchange, std::shared_ptr<http_exchange>>(m, "HttpExchange")
       .def("disconnected", &http_exchange::disconnected, release(),
            "Tell the engine the client went away (cancels a 2026-07-28 request).");

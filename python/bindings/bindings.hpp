@@ -1,6 +1,8 @@
 // Shared pieces of the _core extension: per-area bind functions and a GIL-safe object holder.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <memory>
 
 #include <pybind11/pybind11.h>
@@ -30,8 +32,35 @@ struct server_handle {
   ~server_handle();
 };
 
-/// True while the interpreter can still run Python code (not finalizing).
+/// True while the interpreter can still run Python code: not finalizing, and interpreter exit
+/// has not closed Python to engine threads (close_python_entries).
 bool python_alive() noexcept;
+
+/// Counts an engine thread's use of Python so interpreter exit can wait for it to leave: create
+/// one before taking the GIL and keep it until the GIL is released. entered() is false (nothing
+/// counted) once exit closed Python to engine threads; the thread must not touch Python then.
+/// Thread-safety: any thread; nesting on one thread is fine.
+class python_entry {
+ public:
+  python_entry() noexcept;
+  ~python_entry();
+  python_entry(const python_entry&) = delete;
+  python_entry& operator=(const python_entry&) = delete;
+  /// Whether this thread may take the GIL.
+  bool entered() const noexcept { return entered_; }
+
+ private:
+  bool entered_ = false;
+};
+
+/// Interpreter exit (Python atexit, before finalization; called without the GIL): refuses new
+/// entries, makes RequestContext.cancelled true, and waits up to `timeout` for the engine threads
+/// inside Python to leave. Returns how many are still inside (handlers ignoring cancellation):
+/// finalizing then would end those threads mid-call (Python 3.11 pthread_exit()s a thread that
+/// takes the GIL during finalization), so the caller must exit without finalizing.
+std::size_t close_python_entries(std::chrono::milliseconds timeout);
+/// True once close_python_entries() ran.
+bool python_closing() noexcept;
 
 /// A shared reference to a Python object that may be copied, moved and destroyed on any thread:
 /// the last owner takes the GIL to drop the reference (or leaks it when the interpreter is gone).

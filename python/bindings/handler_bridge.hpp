@@ -8,6 +8,7 @@
 // itself and is entered without it.
 #pragma once
 
+#include <cxxabi.h>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -79,15 +80,18 @@ void keep_thread_state(py::gil_scoped_acquire& gil);
 /// failures; the context handle is invalidated before returning either way.
 template <typename Result, typename... Args>
 Result call_python(const held_object& fn, request_context& ctx, const Args&... args) {
-  if (!python_alive()) throw std::runtime_error("the Python interpreter is shutting down");
   auto state = std::make_shared<context_state>(ctx);
   std::exception_ptr failure;
   std::optional<Result> out;
   {
+    const python_entry entry;  // interpreter exit waits for this call instead of cutting it off
+    if (!entry.entered()) throw std::runtime_error("the Python interpreter is shutting down");
     py::gil_scoped_acquire gil;
     keep_thread_state(gil);
     try {
       out.emplace(fn.get()(args..., py_context{state}).template cast<Result>());
+    } catch (abi::__forced_unwind&) {
+      throw;  // thread cancellation must unwind the whole thread, never be swallowed below
     } catch (py::error_already_set& e) {
       failure = translate_python_error(e);
     } catch (const py::builtin_exception& e) {  // a conversion refused the value

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from mcpcxx import _core
+from mcpcxx import _core, _exit
 from mcpcxx._aio import LoopThread
 
 if TYPE_CHECKING:
@@ -218,13 +218,16 @@ class Server:
         Bearer auth is not offered from Python yet (its token verifier is a callable: issue 14).
         """
         if transport == "http":
-            return self._serve_http(options)
-        if transport != "stdio":
+            rc = self._serve_http(options)
+        elif transport == "stdio":
+            unknown = set(options) - {"drain_grace_seconds"}
+            if unknown:
+                raise TypeError(f"unexpected stdio option(s): {', '.join(sorted(unknown))}")
+            rc = self._serve_stdio(float(options.get("drain_grace_seconds", 5.0)))
+        else:
             raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
-        unknown = set(options) - {"drain_grace_seconds"}
-        if unknown:
-            raise TypeError(f"unexpected stdio option(s): {', '.join(sorted(unknown))}")
-        return self._serve_stdio(float(options.get("drain_grace_seconds", 5.0)))
+        _exit.record_run_status(rc)
+        return rc
 
     def _serve_stdio(self, grace: float) -> int:
         import signal
