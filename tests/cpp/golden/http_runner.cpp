@@ -179,7 +179,8 @@ void send_request(int fd, const wire_request& w, pid_t server) {
 std::string first_event_id(const std::string& raw) {
   const auto head_end = raw.find("\r\n\r\n");
   if (head_end == std::string::npos) return "";
-  const std::string body = "\n" + raw.substr(head_end + 4);  // chunk framing uses CRLF, events "\n\n"
+  // Chunk framing uses CRLF and events end with "\n\n"; the leading "\n" finds an unframed id.
+  const std::string body = "\n" + raw.substr(head_end + 4);
   const auto event_end = body.find("\n\n");
   const auto id = body.find("\nid:");
   if (event_end == std::string::npos || id == std::string::npos || id > event_end) return "";
