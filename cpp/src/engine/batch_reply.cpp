@@ -24,7 +24,8 @@ void batch_reply::skip() { settle(nullptr, std::nullopt); }
 void batch_reply::bound_locked(std::string& frame, const std::optional<jsonrpc::request_id>& id) {
   if (bytes_ + frame.size() + 1 > max_bytes_) {
     const auto row = wire::situation::P29_batch_reply_too_large;
-    frame = jsonrpc::serialize_error(id, wire::render(row, {{"limit", max_bytes_}}));
+    const auto error = wire::render(row, {{"limit", max_bytes_}});
+    frame = jsonrpc::serialize_error(id, error);
     session_->eng().count(outcome_class::protocol_error, "batch_reply_too_large");
   }
   bytes_ += frame.size() + 1;
