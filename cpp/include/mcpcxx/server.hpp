@@ -2,8 +2,15 @@
 // Thread-safety: registration (add_*/remove_*) may happen at any time from any thread, including
 // while sessions are serving; list results are rebuilt after each change. A server must outlive
 // its sessions and transports.
+// Destruction is bounded: ~server waits up to server_options::stop_grace for running handlers to
+// return, then leaves each one still running on its detached thread (logged as
+// handlers_abandoned_at_stop) and drops queued requests no worker started. A detached handler
+// keeps the engine state it uses alive through shared ownership and ends on its own when it
+// returns (its reply goes nowhere); only what the handler's own closure captured by reference is
+// the caller's to keep alive.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -65,6 +72,9 @@ struct server_options {
   /// most this many replacements exist at once; past it the pool runs short (logged as
   /// handler_stuck, counted in server_metrics::stuck_handlers). Default 16.
   std::size_t max_stuck_workers = 16;
+  /// Limit (no error row): how long ~server waits for handlers still running to return before
+  /// detaching their threads (see the file comment). Default 5 s.
+  std::chrono::milliseconds stop_grace{5000};
   bool assert_formats = false;  ///< JSON Schema `format` asserts when true
   /// Writes one line (no newline) to the server log; default: stderr. Called from any thread.
   std::function<void(std::string_view line)> log_writer;

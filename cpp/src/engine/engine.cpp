@@ -58,8 +58,14 @@ engine::engine(server_options options)
 engine::~engine() = default;
 
 void engine::stop() {
-  pool_.stop();
+  const auto left = pool_.stop(options_.stop_grace);
   deadlines_.stop();
+  if (left.detached != 0 || left.dropped != 0) {
+    log_.write("warning", "handlers_abandoned_at_stop",
+               {{"detached", left.detached},
+                {"dropped", left.dropped},
+                {"grace_ms", options_.stop_grace.count()}});
+  }
 }
 
 template <class Entry>

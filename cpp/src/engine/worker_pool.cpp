@@ -18,49 +18,70 @@ void block_stop_signals() noexcept {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
-worker_pool::worker_pool(std::size_t threads, std::size_t max_stuck) : max_stuck_(max_stuck) {
+worker_pool::worker_pool(std::size_t threads, std::size_t max_stuck)
+    : core_(std::make_shared<core>()) {
   if (threads == 0) threads = 1;
-  std::lock_guard lock(mutex_);
-  for (std::size_t i = 0; i < threads; ++i) spawn();
+  std::lock_guard lock(core_->mutex);
+  core_->max_stuck = max_stuck;
+  for (std::size_t i = 0; i < threads; ++i) spawn(core_);
 }
 
 worker_pool::~worker_pool() { stop(); }
 
-void worker_pool::spawn() {
-  worker& w = workers_.emplace_back();
-  w.thread = std::thread([this, &w] {
+void worker_pool::spawn(const std::shared_ptr<core>& c) {
+  worker& w = c->workers.emplace_back();
+  // The thread owns a reference to the core: if it is detached by stop(), the queue and its own
+  // record outlive the pool until its handler returns.
+  w.thread = std::thread([c, &w] {
     block_stop_signals();
-    run(w);
+    run(*c, w);
   });
 }
 
-void worker_pool::stop() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  cv_.notify_all();
-  for (;;) {
-    std::list<worker> taken;
-    {
-      std::lock_guard lock(mutex_);
-      if (workers_.empty()) return;
-      taken.swap(workers_);
+worker_pool::stop_report worker_pool::stop(std::chrono::milliseconds grace) {
+  core& c = *core_;
+  std::unique_lock lock(c.mutex);
+  if (c.stopping) return {};
+  c.stopping = true;
+  c.cv.notify_all();
+  auto all_exited = [&c] {
+    for (const auto& w : c.workers) {
+      if (!w.exited) return false;
     }
-    // Joined outside the lock: a stuck worker finishing its job needs it. No worker is spawned
-    // once stopping_ is set, so the loop ends.
-    for (auto& w : taken) {
-      if (w.thread.joinable()) w.thread.join();
-    }
+    return true;
+  };
+  if (grace == std::chrono::milliseconds::max()) {
+    c.exit_cv.wait(lock, all_exited);
+  } else {
+    c.exit_cv.wait_for(lock, grace, all_exited);
   }
+  stop_report report;
+  std::deque<std::function<void()>> dropped;
+  dropped.swap(c.jobs);  // every worker was busy past the grace: nobody will start these
+  report.dropped = dropped.size();
+  std::list<worker> exited;
+  for (auto it = c.workers.begin(); it != c.workers.end();) {
+    auto next = std::next(it);
+    if (it->exited) {
+      exited.splice(exited.end(), c.workers, it);
+    } else {
+      it->thread.detach();  // its record stays in the shared core until the thread ends
+      ++report.detached;
+    }
+    it = next;
+  }
+  lock.unlock();
+  for (auto& w : exited) w.thread.join();
+  dropped.clear();  // outside the lock: a job's captures may post (inline after stop)
+  return report;
 }
 
 void worker_pool::post(std::function<void()> job) {
   {
-    std::lock_guard lock(mutex_);
-    if (!stopping_) {
-      jobs_.push_back(std::move(job));
-      cv_.notify_one();
+    std::lock_guard lock(core_->mutex);
+    if (!core_->stopping) {
+      core_->jobs.push_back(std::move(job));
+      core_->cv.notify_one();
       return;
     }
   }
@@ -75,16 +96,16 @@ std::uint64_t worker_pool::current_job() noexcept { return t_current_job; }
 worker_pool::release worker_pool::release_stuck(std::uint64_t job) {
   release result = release::not_running;
   {
-    std::lock_guard lock(mutex_);
-    for (auto& w : workers_) {
+    std::lock_guard lock(core_->mutex);
+    for (auto& w : core_->workers) {
       if (w.job != job || job == 0 || w.stuck) continue;
       w.stuck = true;
-      ++stuck_;
+      ++core_->stuck;
       result = release::over_bound;
-      if (!stopping_ && replacements_ < max_stuck_) {
+      if (!core_->stopping && core_->replacements < core_->max_stuck) {
         w.replaced = true;
-        ++replacements_;
-        spawn();
+        ++core_->replacements;
+        spawn(core_);
         result = release::replaced;
       }
       break;
@@ -95,33 +116,38 @@ worker_pool::release worker_pool::release_stuck(std::uint64_t job) {
 }
 
 std::size_t worker_pool::stuck() const {
-  std::lock_guard lock(mutex_);
-  return stuck_;
+  std::lock_guard lock(core_->mutex);
+  return core_->stuck;
 }
 
 void worker_pool::reap() {
   std::list<worker> done;
   {
-    std::lock_guard lock(mutex_);
-    for (auto it = workers_.begin(); it != workers_.end();) {
+    std::lock_guard lock(core_->mutex);
+    if (core_->stopping) return;  // stop() joins or detaches every worker itself
+    for (auto it = core_->workers.begin(); it != core_->workers.end();) {
       auto next = std::next(it);
-      if (it->exited) done.splice(done.end(), workers_, it);
+      if (it->exited) done.splice(done.end(), core_->workers, it);
       it = next;
     }
   }
   for (auto& w : done) w.thread.join();  // it set exited as its last act under the lock
 }
 
-void worker_pool::run(worker& self) {
+void worker_pool::run(core& c, worker& self) {
   for (;;) {
     std::function<void()> job;
     {
-      std::unique_lock lock(mutex_);
-      cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
-      if (jobs_.empty()) return;
-      job = std::move(jobs_.front());
-      jobs_.pop_front();
-      self.job = next_job_++;
+      std::unique_lock lock(c.mutex);
+      c.cv.wait(lock, [&c] { return c.stopping || !c.jobs.empty(); });
+      if (c.jobs.empty()) {
+        self.exited = true;
+        c.exit_cv.notify_all();
+        return;
+      }
+      job = std::move(c.jobs.front());
+      c.jobs.pop_front();
+      self.job = c.next_job++;
     }
     t_current_job = self.job;
     try {
@@ -130,19 +156,20 @@ void worker_pool::run(worker& self) {
     }
     job = nullptr;  // release what the job captured before the worker may exit
     t_current_job = 0;
-    if (!finish_job(self)) return;
+    if (!finish_job(c, self)) return;
   }
 }
 
-bool worker_pool::finish_job(worker& self) {
-  std::lock_guard lock(mutex_);
+bool worker_pool::finish_job(core& c, worker& self) {
+  std::lock_guard lock(c.mutex);
   self.job = 0;
   if (!self.stuck) return true;
   self.stuck = false;
-  --stuck_;
+  --c.stuck;
   if (!self.replaced) return true;
-  --replacements_;
+  --c.replacements;
   self.exited = true;  // reap() or stop() joins this thread
+  c.exit_cv.notify_all();
   return false;
 }
 

@@ -4,19 +4,26 @@
 // others. At most `max_stuck` replacements exist at once; past that bound the pool shrinks
 // instead of growing (the stuck count still says so). A replaced worker exits when its handler
 // finally returns; one that was not replaced rejoins the pool.
+// Stopping is bounded: stop(grace) waits at most `grace` for the workers to finish; a worker whose
+// handler still runs then is detached, not joined. The pool's state (queue, worker records) is
+// shared with every worker thread, so a detached thread keeps it alive and exits cleanly when its
+// handler returns, after the pool object is gone; what the handler itself uses is kept alive by
+// what its job captured (the exchange owns its session, the session owns the engine).
 // Thread-safety: post(), release_stuck(), stuck() may be called from any thread; jobs run
-// concurrently on the workers; stop() from any thread but a worker.
+// concurrently on the workers; stop() from any thread (from a worker only once the pool is
+// already stopped: a worker never joins or waits for itself).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 namespace mcpcxx::detail {
 
@@ -25,7 +32,8 @@ namespace mcpcxx::detail {
 /// stdio self-pipe handler) and never a handler thread that would take the default action.
 void block_stop_signals() noexcept;
 
-/// Runs posted jobs on N threads; the destructor drains queued jobs and joins.
+/// Runs posted jobs on N threads; the destructor stops it (waiting without bound if stop() with
+/// a grace was not called first).
 class worker_pool {
  public:
   /// `threads` workers (at least 1); at most `max_stuck` replacement workers at once.
@@ -46,9 +54,16 @@ class worker_pool {
   release release_stuck(std::uint64_t job);
   /// Number of jobs currently declared stuck whose handler has not returned yet.
   std::size_t stuck() const;
-  /// Drains queued jobs and joins every worker, stuck ones included (a handler that never
-  /// returns blocks here); idempotent. Must not be called from a worker.
-  void stop();
+
+  /// What stop() left behind.
+  struct stop_report {
+    std::size_t detached = 0;  ///< workers whose handler still ran after the grace
+    std::size_t dropped = 0;   ///< queued jobs no worker was free to start within the grace
+  };
+  /// Lets the workers run the queued jobs and waits up to `grace` (milliseconds::max(): without
+  /// bound) for every worker to finish, joining them; then detaches the workers still running a
+  /// handler and drops the jobs still queued. Idempotent: later calls return an empty report.
+  stop_report stop(std::chrono::milliseconds grace = std::chrono::milliseconds::max());
 
  private:
   struct worker {
@@ -56,23 +71,28 @@ class worker_pool {
     std::uint64_t job = 0;  ///< running job id, 0 when idle
     bool stuck = false;
     bool replaced = false;
-    bool exited = false;
+    bool exited = false;  ///< set under the lock as the thread's last act
   };
-  void spawn();  // under mutex_
-  void run(worker& self);
+  /// Everything the worker threads touch; shared with them so a detached one outlives the pool.
+  struct core {
+    mutable std::mutex mutex;
+    std::condition_variable cv;       ///< a job was queued, or stopping
+    std::condition_variable exit_cv;  ///< a worker exited
+    std::deque<std::function<void()>> jobs;
+    bool stopping = false;
+    std::size_t max_stuck = 0;
+    std::size_t stuck = 0;
+    std::size_t replacements = 0;  ///< replaced workers whose handler still runs
+    std::uint64_t next_job = 1;
+    std::list<worker> workers;  // stable addresses: each thread holds its own record
+  };
+  static void spawn(const std::shared_ptr<core>& c);  // under c->mutex
+  static void run(core& c, worker& self);
   /// Runs one job; returns false when this worker was replaced and must exit.
-  bool finish_job(worker& self);
+  static bool finish_job(core& c, worker& self);
   void reap();
 
-  mutable std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> jobs_;
-  bool stopping_ = false;
-  std::size_t max_stuck_;
-  std::size_t stuck_ = 0;
-  std::size_t replacements_ = 0;  ///< replaced workers whose handler still runs
-  std::uint64_t next_job_ = 1;
-  std::list<worker> workers_;  // stable addresses: each thread holds its own record
+  std::shared_ptr<core> core_;
 };
 
 }  // namespace mcpcxx::detail

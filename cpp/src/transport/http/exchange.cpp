@@ -148,6 +148,25 @@ void post_exchange::deliver(std::string frame, frame_kind kind, int status, bool
   finish_locked();
 }
 
+void post_exchange::send_member(std::string frame, const frame_info&) {
+  std::lock_guard g(lock_);
+  if (done_) {
+    ctx_->log_event("info", "http_reply_dropped",
+                    {{"id", nullptr}, {"reason", "the HTTP exchange of the batch already ended"}});
+    return;
+  }
+  if (!streaming_) start_stream_locked();
+  write_event_locked(frame);
+}
+
+void post_exchange::end_batch(bool replied) {
+  std::lock_guard g(lock_);
+  if (done_ || !replied || !streaming_) return;  // no reply at all: the destructor ends it
+  if (setup_.legacy) setup_.legacy->finish_stream(stream_);
+  out_->end_stream();
+  finish_locked();
+}
+
 void post_exchange::finish_locked() {
   if (done_) return;
   done_ = true;

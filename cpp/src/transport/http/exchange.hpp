@@ -1,5 +1,7 @@
 // The engine's reply sink for one POSTed request: answers application/json when the final
-// response comes first, or switches to text/event-stream when a notification precedes it.
+// response comes first, or switches to text/event-stream when a notification precedes it. A
+// 2025-03-26 batch is always answered with text/event-stream (every POST accepts it, row H8):
+// one event per member reply, written as each member completes, the stream ending after the last.
 // Thread-safety: send() may be called from any engine thread; writes are serialized inside.
 #pragma once
 
@@ -12,6 +14,7 @@
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
 
+#include "engine/batch_reply.hpp"
 #include "transport/http/context.hpp"
 #include "transport/http/reply_channel.hpp"
 #include "transport/http/session_table.hpp"
@@ -29,6 +32,7 @@ struct exchange_setup {
 
 /// One request's reply sink.
 class post_exchange : public frame_sink,
+                      public detail::batch_stream_sink,
                       public cuttable,
                       public std::enable_shared_from_this<post_exchange> {
  public:
@@ -42,6 +46,10 @@ class post_exchange : public frame_sink,
   void send(std::string frame, frame_kind kind) override;
   /// The engine's path: the HTTP status comes from the frame's row (frame_info::situation).
   void send_frame(std::string frame, const frame_info& info) override;
+  /// A batch member's reply: opens the stream if needed and writes it as one event.
+  void send_member(std::string frame, const frame_info& info) override;
+  /// The batch's last member settled: ends the stream (nothing streamed: as a cancelled request).
+  void end_batch(bool replied) override;
   /// stop(): answers with row H18 (503, the request's id), or ends a stream with it.
   void cut_off() override;
 
