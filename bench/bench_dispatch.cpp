@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <utility>
 
 #include <benchmark/benchmark.h>
 
@@ -69,7 +70,6 @@ void BM_dispatch_floor_parse_dump(benchmark::State& state) {
   }
   report_allocs(state, before);
 }
-BENCHMARK(BM_dispatch_floor_parse_dump);
 
 void run_dispatch(benchmark::State& state, const std::string& frame, int extra_tools, bool log) {
   auto srv = make_server(extra_tools);
@@ -96,17 +96,14 @@ void run_dispatch(benchmark::State& state, const std::string& frame, int extra_t
 }
 
 void BM_dispatch_tools_call_echo(benchmark::State& state) { run_dispatch(state, k_call, 0, false); }
-BENCHMARK(BM_dispatch_tools_call_echo);
 
 void BM_dispatch_tools_call_echo_logged(benchmark::State& state) {
   run_dispatch(state, k_call, 0, true);
 }
-BENCHMARK(BM_dispatch_tools_call_echo_logged);
 
 void BM_dispatch_tools_list_100_cached(benchmark::State& state) {
   run_dispatch(state, k_list, 99, false);
 }
-BENCHMARK(BM_dispatch_tools_list_100_cached);
 
 // tools/call of a success and of each error path, request log on (the default), on a server with
 // the failing tools of the example server. The target: every error path at >= 0.85 of success.
@@ -167,11 +164,6 @@ void BM_path_unexpected(benchmark::State& s) {
 void BM_path_unknown_tool(benchmark::State& s) {
   run_path(s, call_frame("lookpu", R"({"key":"ENG-1"})"), R"("error")");
 }
-BENCHMARK(BM_path_success);
-BENCHMARK(BM_path_tool_error);
-BENCHMARK(BM_path_invalid_args);
-BENCHMARK(BM_path_unexpected);
-BENCHMARK(BM_path_unknown_tool);
 
 // The request log line alone, with the fields exchange::log_outcome writes for a tools/call.
 void BM_request_log_line(benchmark::State& state) {
@@ -192,7 +184,6 @@ void BM_request_log_line(benchmark::State& state) {
   benchmark::DoNotOptimize(bytes);
   report_allocs(state, before);
 }
-BENCHMARK(BM_request_log_line);
 
 // The cache lookup and frame assembly alone, without parsing the request bytes.
 void BM_dispatch_tools_list_100_cache_hit_only(benchmark::State& state) {
@@ -210,8 +201,37 @@ void BM_dispatch_tools_list_100_cache_hit_only(benchmark::State& state) {
   }
   report_allocs(state, before);
 }
-BENCHMARK(BM_dispatch_tools_list_100_cache_hit_only);
+
+// Every benchmark of this program, in the order they run.
+const std::pair<const char*, void (*)(benchmark::State&)> k_benchmarks[] = {
+    {"BM_dispatch_floor_parse_dump", BM_dispatch_floor_parse_dump},
+    {"BM_dispatch_tools_call_echo", BM_dispatch_tools_call_echo},
+    {"BM_dispatch_tools_call_echo_logged", BM_dispatch_tools_call_echo_logged},
+    {"BM_dispatch_tools_list_100_cached", BM_dispatch_tools_list_100_cached},
+    {"BM_path_success", BM_path_success},
+    {"BM_path_tool_error", BM_path_tool_error},
+    {"BM_path_invalid_args", BM_path_invalid_args},
+    {"BM_path_unexpected", BM_path_unexpected},
+    {"BM_path_unknown_tool", BM_path_unknown_tool},
+    {"BM_request_log_line", BM_request_log_line},
+    {"BM_dispatch_tools_list_100_cache_hit_only", BM_dispatch_tools_list_100_cache_hit_only},
+};
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// MCPCXX_BENCH_ITERATIONS=N runs every benchmark exactly N iterations, once: run under callgrind
+// with two values of N, the difference of the instruction counts divided by the difference of N
+// is the cost of one call without the setup (bench/callgrind_dispatch.py).
+int main(int argc, char** argv) {
+  const char* fixed = std::getenv("MCPCXX_BENCH_ITERATIONS");
+  const benchmark::IterationCount n = fixed != nullptr ? std::atoll(fixed) : 0;
+  for (const auto& [name, fn] : k_benchmarks) {
+    auto* b = benchmark::RegisterBenchmark(name, fn);
+    if (n > 0) b->Iterations(n)->Repetitions(1);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -96,6 +96,8 @@ method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& a
     return result_outcome(*ex, t, t.handler(args, ctx));
   } catch (const tool_error& e) {  // the expected failure: no rethrow through classify()
     return classify_tool_error(e, &tf);
+  } catch (const std::exception& e) {  // classified by dynamic type, without a rethrow
+    return classify_caught(e, *ex, handler_kind::tool, &tf);
   } catch (...) {
     return classify(std::current_exception(), *ex, handler_kind::tool, &tf);
   }
