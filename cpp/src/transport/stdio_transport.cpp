@@ -244,7 +244,8 @@ int run_transport(server& srv, int in_fd, int out_fd, const stdio_options& optio
     writer->release();
   });
   writer->on_failure([&state](const std::error_code& ec) { state.end_output(ec); });
-  session s = srv.open_session(std::make_shared<writer_sink>(writer), session_options{});
+  session s = srv.open_session(std::make_shared<writer_sink>(writer),
+                               session_options{.inline_dispatch = options.inline_dispatch});
   reader = std::make_unique<line_reader>(
       runner.io(), in_fd, s, writer, srv.options().limits,
       [&state](const std::error_code& ec) { state.end_input(ec); }, log);

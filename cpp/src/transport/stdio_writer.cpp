@@ -2,7 +2,9 @@
 #include "transport/stdio_writer.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <fcntl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <asio/post.hpp>
@@ -45,12 +47,47 @@ frame_writer::frame_writer(asio::io_context& io, int fd)
     ::close(copy);
     throw std::system_error(ec, "stdio: cannot use the output fd");
   }
+  // Direct writes from send() must never block (asio would set this at its first write anyway;
+  // serve_fds restores the descriptor's flags on return).
+  out_->native_non_blocking(true, ec);
+  if (ec) throw std::system_error(ec, "stdio: cannot make the output fd non-blocking");
 }
 
 void frame_writer::send(std::string frame) {
   no_raw_newline(frame);
+  std::lock_guard lock(mutex_);
+  if (closed_ || error_) return;
+  if (!writing_ && queue_.empty()) {
+    // Nothing is queued or being written, so this frame is next in order: write it from this
+    // thread instead of waking the io thread. What the pipe does not take now (EAGAIN, a partial
+    // write, or an error the write chain will report) goes through the queue as before.
+    const std::size_t done = write_now(frame);
+    if (done == frame.size() + 1) {
+      ++frames_written_;
+      return;
+    }
+    frame.erase(0, done);
+  }
   const std::size_t bytes = frame.size() + 1;
-  enqueue(entry{std::move(frame), {}}, bytes);
+  queue_.push_back(entry{std::move(frame), {}});
+  queued_bytes_ += bytes;
+  start_chain();
+}
+
+std::size_t frame_writer::write_now(const std::string& frame) {
+  iovec parts[2] = {{const_cast<char*>(frame.data()), frame.size()},
+                    {const_cast<char*>(k_newline), 1}};
+  for (;;) {
+    const ssize_t n = ::writev(out_->native_handle(), parts, 2);
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno != EINTR) return 0;
+  }
+}
+
+void frame_writer::start_chain() {
+  if (writing_) return;
+  writing_ = true;
+  asio::post(io_, [self = shared_from_this()] { self->pump(); });
 }
 
 void frame_writer::send_pieces(std::vector<std::string> pieces) {
@@ -67,10 +104,7 @@ void frame_writer::enqueue(entry e, std::size_t bytes) {
   if (closed_ || error_) return;
   queue_.push_back(std::move(e));
   queued_bytes_ += bytes;
-  if (!writing_) {
-    writing_ = true;
-    asio::post(io_, [self = shared_from_this()] { self->pump(); });
-  }
+  start_chain();
 }
 
 void frame_writer::pump() {

@@ -1,6 +1,8 @@
 // Ordered, never-interleaved writer of outbound frames for the stdio transport.
 // Thread-safety: send() may be called from any thread; frames are written in the order send()
-// returned, each followed by "\n", with one write in flight at a time on the io_context.
+// returned, each followed by "\n", one write at a time: when nothing is queued or being written,
+// send() writes the frame itself (non-blocking) from the calling thread; otherwise, or for what
+// the pipe did not take, a chain of writes on the io_context drains the queue.
 #pragma once
 
 #include <chrono>
@@ -57,6 +59,11 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
     std::vector<std::string> pieces;
   };
   void enqueue(entry e, std::size_t bytes);
+  /// One non-blocking writev of `frame` and its newline; the bytes written (0 on EAGAIN or an
+  /// error). Under mutex_, only when nothing is queued or in flight.
+  std::size_t write_now(const std::string& frame);
+  /// Posts the write chain unless it runs (under mutex_).
+  void start_chain();
   void pump();
   void written(const std::error_code& ec);
   void resume_if_drained();  // under mutex_
