@@ -24,6 +24,7 @@ DEFAULT = (
     "BM_dispatch_tools_call_echo_logged",
     "BM_dispatch_tools_list_100_cached",
     "BM_dispatch_tools_list_100_cache_hit_only",
+    "BM_copy_parsed_list_request",
     "BM_path_success",
     "BM_path_tool_error",
     "BM_path_invalid_args",
