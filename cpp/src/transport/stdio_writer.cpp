@@ -57,7 +57,7 @@ void frame_writer::send(std::string frame) {
   no_raw_newline(frame);
   std::lock_guard lock(mutex_);
   if (closed_ || error_) return;
-  if (!writing_ && queue_.empty()) {
+  if (!writing_ && !held_ && queue_.empty()) {
     // Nothing is queued or being written, so this frame is next in order: write it from this
     // thread instead of waking the io thread. What the pipe does not take now (EAGAIN, a partial
     // write, or an error the write chain will report) goes through the queue as before.
@@ -84,8 +84,54 @@ std::size_t frame_writer::write_now(const std::string& frame) {
   }
 }
 
+void frame_writer::hold() {
+  std::lock_guard lock(mutex_);
+  held_ = true;
+}
+
+void frame_writer::release_held() {
+  std::lock_guard lock(mutex_);
+  held_ = false;
+  if (closed_ || error_ || writing_ || queue_.empty()) return;
+  write_queued_now();
+  if (!queue_.empty()) start_chain();
+}
+
+// One non-blocking writev of the plain frames at the front of the queue; drops what was written
+// and trims a partly written frame, so the chain continues exactly where the pipe stopped.
+void frame_writer::write_queued_now() {
+  iovec parts[2 * k_max_batch];
+  std::size_t n = 0;
+  for (auto it = queue_.begin(); it != queue_.end() && n < 2 * k_max_batch; ++it) {
+    if (!it->pieces.empty()) break;  // batch replies: left to the chain
+    parts[n++] = {const_cast<char*>(it->frame.data()), it->frame.size()};
+    parts[n++] = {const_cast<char*>(k_newline), 1};
+  }
+  if (n == 0) return;
+  ssize_t written = -1;
+  do {
+    written = ::writev(out_->native_handle(), parts, static_cast<int>(n));
+  } while (written < 0 && errno == EINTR);
+  if (written <= 0) return;  // EAGAIN or an error: the chain writes (and reports) it
+  auto left = static_cast<std::size_t>(written);
+  while (left > 0) {
+    entry& front = queue_.front();
+    const std::size_t size = front.frame.size() + 1;
+    if (left < size) {
+      front.frame.erase(0, left);  // left == frame size: only the newline remains
+      queued_bytes_ -= left;
+      break;
+    }
+    left -= size;
+    queued_bytes_ -= size;
+    ++frames_written_;
+    queue_.pop_front();
+  }
+  resume_if_drained();
+}
+
 void frame_writer::start_chain() {
-  if (writing_) return;
+  if (writing_ || held_) return;
   writing_ = true;
   asio::post(io_, [self = shared_from_this()] { self->pump(); });
 }

@@ -32,6 +32,11 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   /// Queues one frame given as pieces written back to back on one line, never joined into one
   /// string (a 2025-03-26 batch reply: "[", member, ",", member, ..., "]").
   void send_pieces(std::vector<std::string> pieces);
+  /// Holds frames sent from now on in the queue (the reader, while it serves the lines of one
+  /// read: their replies then leave together, in one write, like a buffered loop's).
+  void hold();
+  /// Ends hold(): writes what is queued from this thread (non-blocking), the rest by the chain.
+  void release_held();
   /// Back-pressure: when more than `high` bytes wait to be written, remembers `resume` and
   /// returns true; `resume` is then posted to the io_context once the queue drained to `high`/2
   /// (or never, when writing fails or the writer closes). Returns false (nothing kept) otherwise.
@@ -62,8 +67,10 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   /// One non-blocking writev of `frame` and its newline; the bytes written (0 on EAGAIN or an
   /// error). Under mutex_, only when nothing is queued or in flight.
   std::size_t write_now(const std::string& frame);
-  /// Posts the write chain unless it runs (under mutex_).
+  /// Posts the write chain unless it runs or frames are held (under mutex_).
   void start_chain();
+  /// One non-blocking gather write of the queue's front (under mutex_, no chain running).
+  void write_queued_now();
   void pump();
   void written(const std::error_code& ec);
   void resume_if_drained();  // under mutex_
@@ -80,6 +87,7 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   std::function<void()> resume_;
   std::vector<asio::const_buffer> buffers_;
   bool writing_ = false;
+  bool held_ = false;
   bool closed_ = false;
   std::error_code error_;
   std::size_t frames_written_ = 0;
