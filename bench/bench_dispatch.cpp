@@ -133,6 +133,14 @@ void run_path(benchmark::State& state, const std::string& frame, std::string_vie
                                               ": it was not found. Verify the issue key.",
                                           mcpcxx::error_category::not_found, false, key);
                });
+  srv.add_tool(
+      {.name = "lookup_returns", .input_schema = key_schema},
+      [](const json& a, mcpcxx::request_context&) -> mcpcxx::tool_result {
+        const std::string key = a["key"].get<std::string>();
+        return mcpcxx::tool_result::failed(mcpcxx::tool_error(
+            "Issue lookup failed for issue " + key + ": it was not found. Verify the issue key.",
+            mcpcxx::error_category::not_found, false, key));
+      });
   srv.add_tool({.name = "explode", .input_schema = {{"type", "object"}}},
                [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
                  throw std::runtime_error("database password=hunter2 rejected");
@@ -154,6 +162,10 @@ void BM_path_success(benchmark::State& s) {
 }
 void BM_path_tool_error(benchmark::State& s) {
   run_path(s, call_frame("lookup", R"({"key":"ENG-9"})"), R"("isError":true)");
+}
+// The same failure returned with tool_result::failed instead of thrown.
+void BM_path_tool_error_returned(benchmark::State& s) {
+  run_path(s, call_frame("lookup_returns", R"({"key":"ENG-9"})"), R"("isError":true)");
 }
 void BM_path_invalid_args(benchmark::State& s) {
   run_path(s, call_frame("lookup", R"({"key":5})"), R"("isError":true)");
@@ -220,6 +232,7 @@ const std::pair<const char*, void (*)(benchmark::State&)> k_benchmarks[] = {
     {"BM_dispatch_tools_list_100_cached", BM_dispatch_tools_list_100_cached},
     {"BM_path_success", BM_path_success},
     {"BM_path_tool_error", BM_path_tool_error},
+    {"BM_path_tool_error_returned", BM_path_tool_error_returned},
     {"BM_path_invalid_args", BM_path_invalid_args},
     {"BM_path_unexpected", BM_path_unexpected},
     {"BM_path_unknown_tool", BM_path_unknown_tool},

@@ -27,6 +27,7 @@ DEFAULT = (
     "BM_copy_parsed_list_request",
     "BM_path_success",
     "BM_path_tool_error",
+    "BM_path_tool_error_returned",
     "BM_path_invalid_args",
     "BM_path_unexpected",
     "BM_path_unknown_tool",
