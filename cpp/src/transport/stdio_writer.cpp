@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/uio.h>
+#include <thread>
 #include <unistd.h>
 
 #include <asio/post.hpp>
@@ -57,7 +58,8 @@ void frame_writer::send(std::string frame) {
   no_raw_newline(frame);
   std::lock_guard lock(mutex_);
   if (closed_ || error_) return;
-  if (!writing_ && !held_ && queue_.empty()) {
+  const bool holding = held_ && holder_ == std::this_thread::get_id();
+  if (!writing_ && !holding && queue_.empty()) {
     // Nothing is queued or being written, so this frame is next in order: write it from this
     // thread instead of waking the io thread. What the pipe does not take now (EAGAIN, a partial
     // write, or an error the write chain will report) goes through the queue as before.
@@ -71,7 +73,11 @@ void frame_writer::send(std::string frame) {
   const std::size_t bytes = frame.size() + 1;
   queue_.push_back(entry{std::move(frame), {}});
   queued_bytes_ += bytes;
-  start_chain();
+  if (holding || writing_) return;
+  // Frames held by the reader are ahead of this one: another thread (a worker, the deadline
+  // thread) writes them all now rather than waiting for the reader, which may be busy.
+  write_queued_now();
+  if (!queue_.empty()) start_chain();
 }
 
 std::size_t frame_writer::write_now(const std::string& frame) {
@@ -87,6 +93,7 @@ std::size_t frame_writer::write_now(const std::string& frame) {
 void frame_writer::hold() {
   std::lock_guard lock(mutex_);
   held_ = true;
+  holder_ = std::this_thread::get_id();
 }
 
 void frame_writer::release_held() {
@@ -131,7 +138,7 @@ void frame_writer::write_queued_now() {
 }
 
 void frame_writer::start_chain() {
-  if (writing_ || held_) return;
+  if (writing_) return;
   writing_ = true;
   asio::post(io_, [self = shared_from_this()] { self->pump(); });
 }
@@ -150,6 +157,7 @@ void frame_writer::enqueue(entry e, std::size_t bytes) {
   if (closed_ || error_) return;
   queue_.push_back(std::move(e));
   queued_bytes_ += bytes;
+  if (held_ && holder_ == std::this_thread::get_id()) return;
   start_chain();
 }
 

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include <asio/io_context.hpp>
@@ -32,8 +33,9 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   /// Queues one frame given as pieces written back to back on one line, never joined into one
   /// string (a 2025-03-26 batch reply: "[", member, ",", member, ..., "]").
   void send_pieces(std::vector<std::string> pieces);
-  /// Holds frames sent from now on in the queue (the reader, while it serves the lines of one
-  /// read: their replies then leave together, in one write, like a buffered loop's).
+  /// Holds the frames this thread sends from now on in the queue (the reader, while it serves
+  /// the lines of one read: their replies then leave together, in one write, like a buffered
+  /// loop's). A frame from another thread is never held: it writes the held ones before it.
   void hold();
   /// Ends hold(): writes what is queued from this thread (non-blocking), the rest by the chain.
   void release_held();
@@ -67,7 +69,7 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   /// One non-blocking writev of `frame` and its newline; the bytes written (0 on EAGAIN or an
   /// error). Under mutex_, only when nothing is queued or in flight.
   std::size_t write_now(const std::string& frame);
-  /// Posts the write chain unless it runs or frames are held (under mutex_).
+  /// Posts the write chain unless it runs (under mutex_).
   void start_chain();
   /// One non-blocking gather write of the queue's front (under mutex_, no chain running).
   void write_queued_now();
@@ -88,6 +90,7 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   std::vector<asio::const_buffer> buffers_;
   bool writing_ = false;
   bool held_ = false;
+  std::thread::id holder_;  ///< the thread that called hold()
   bool closed_ = false;
   std::error_code error_;
   std::size_t frames_written_ = 0;

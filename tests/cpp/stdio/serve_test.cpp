@@ -325,6 +325,35 @@ TEST_F(Serve, InlineDispatchAnswersEveryRequestInOrderWithWholeReplies) {
   EXPECT_EQ(finish(), 0);
 }
 
+// inline_dispatch with a handler that outlives its deadline: the timeout reply is written from
+// the deadline thread while the reading (and only io) thread is still inside the handler.
+TEST_F(Serve, InlineDispatchDeadlineAnswersWhileTheHandlerStillRuns) {
+  make_server();
+  tool_spec slow = spec("held_with_deadline");
+  slow.timeout = 100ms;
+  srv_->add_tool(slow, [this](const json&, request_context&) {
+    release_.wait();  // ignores cancellation: only the test releases it
+    return tool_result::text("late");
+  });
+  stdio_options o;
+  o.inline_dispatch = true;
+  start(o);
+  initialize();
+  send(
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}})"
+      "\n"
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"held_with_deadline"}})"
+      "\n");
+  const json first = reply();
+  EXPECT_EQ(first.at("id"), 1) << first;
+  const json timed_out = reply();  // arrives although the handler has not returned
+  EXPECT_EQ(timed_out.at("id"), 2) << timed_out;
+  EXPECT_EQ(timed_out.at("result").at("isError"), true) << timed_out;
+  EXPECT_EQ(timed_out.at("result").at("_meta").at("mcpcxx/error").at("category"), "timeout");
+  release_promise_.set_value();
+  EXPECT_EQ(finish(), 0);
+}
+
 TEST_F(Serve, DescriptorFlagsAreRestored) {
   const int in_flags = ::fcntl(in_.read, F_GETFL);
   const int out_flags = ::fcntl(out_.write, F_GETFL);
