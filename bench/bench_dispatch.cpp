@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <utility>
 
 #include <benchmark/benchmark.h>
 
@@ -69,7 +70,6 @@ void BM_dispatch_floor_parse_dump(benchmark::State& state) {
   }
   report_allocs(state, before);
 }
-BENCHMARK(BM_dispatch_floor_parse_dump);
 
 void run_dispatch(benchmark::State& state, const std::string& frame, int extra_tools, bool log) {
   auto srv = make_server(extra_tools);
@@ -96,17 +96,14 @@ void run_dispatch(benchmark::State& state, const std::string& frame, int extra_t
 }
 
 void BM_dispatch_tools_call_echo(benchmark::State& state) { run_dispatch(state, k_call, 0, false); }
-BENCHMARK(BM_dispatch_tools_call_echo);
 
 void BM_dispatch_tools_call_echo_logged(benchmark::State& state) {
   run_dispatch(state, k_call, 0, true);
 }
-BENCHMARK(BM_dispatch_tools_call_echo_logged);
 
 void BM_dispatch_tools_list_100_cached(benchmark::State& state) {
   run_dispatch(state, k_list, 99, false);
 }
-BENCHMARK(BM_dispatch_tools_list_100_cached);
 
 // tools/call of a success and of each error path, request log on (the default), on a server with
 // the failing tools of the example server. The target: every error path at >= 0.85 of success.
@@ -136,6 +133,14 @@ void run_path(benchmark::State& state, const std::string& frame, std::string_vie
                                               ": it was not found. Verify the issue key.",
                                           mcpcxx::error_category::not_found, false, key);
                });
+  srv.add_tool(
+      {.name = "lookup_returns", .input_schema = key_schema},
+      [](const json& a, mcpcxx::request_context&) -> mcpcxx::tool_result {
+        const std::string key = a["key"].get<std::string>();
+        return mcpcxx::tool_result::failed(mcpcxx::tool_error(
+            "Issue lookup failed for issue " + key + ": it was not found. Verify the issue key.",
+            mcpcxx::error_category::not_found, false, key));
+      });
   srv.add_tool({.name = "explode", .input_schema = {{"type", "object"}}},
                [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
                  throw std::runtime_error("database password=hunter2 rejected");
@@ -158,6 +163,10 @@ void BM_path_success(benchmark::State& s) {
 void BM_path_tool_error(benchmark::State& s) {
   run_path(s, call_frame("lookup", R"({"key":"ENG-9"})"), R"("isError":true)");
 }
+// The same failure returned with tool_result::failed instead of thrown.
+void BM_path_tool_error_returned(benchmark::State& s) {
+  run_path(s, call_frame("lookup_returns", R"({"key":"ENG-9"})"), R"("isError":true)");
+}
 void BM_path_invalid_args(benchmark::State& s) {
   run_path(s, call_frame("lookup", R"({"key":5})"), R"("isError":true)");
 }
@@ -167,11 +176,6 @@ void BM_path_unexpected(benchmark::State& s) {
 void BM_path_unknown_tool(benchmark::State& s) {
   run_path(s, call_frame("lookpu", R"({"key":"ENG-1"})"), R"("error")");
 }
-BENCHMARK(BM_path_success);
-BENCHMARK(BM_path_tool_error);
-BENCHMARK(BM_path_invalid_args);
-BENCHMARK(BM_path_unexpected);
-BENCHMARK(BM_path_unknown_tool);
 
 // The request log line alone, with the fields exchange::log_outcome writes for a tools/call.
 void BM_request_log_line(benchmark::State& state) {
@@ -192,7 +196,6 @@ void BM_request_log_line(benchmark::State& state) {
   benchmark::DoNotOptimize(bytes);
   report_allocs(state, before);
 }
-BENCHMARK(BM_request_log_line);
 
 // The cache lookup and frame assembly alone, without parsing the request bytes.
 void BM_dispatch_tools_list_100_cache_hit_only(benchmark::State& state) {
@@ -202,16 +205,57 @@ void BM_dispatch_tools_list_100_cache_hit_only(benchmark::State& state) {
   const auto parsed = mcpcxx::jsonrpc::parse(k_list);
   const auto before = mcpcxx::bench::allocation_count();
   for (auto _ : state) {
-    state.PauseTiming();
-    auto msg = parsed;
-    state.ResumeTiming();
+    auto msg = parsed;  // its cost alone is BM_copy_parsed_list_request, to subtract
     session.receive(std::move(msg));
     benchmark::DoNotOptimize(sink->last.data());
   }
   report_allocs(state, before);
 }
-BENCHMARK(BM_dispatch_tools_list_100_cache_hit_only);
+
+// The copy of the parsed request that BM_dispatch_tools_list_100_cache_hit_only makes per call
+// (Pause/ResumeTiming would cost more than it).
+void BM_copy_parsed_list_request(benchmark::State& state) {
+  const auto parsed = mcpcxx::jsonrpc::parse(k_list);
+  const auto before = mcpcxx::bench::allocation_count();
+  for (auto _ : state) {
+    auto msg = parsed;
+    benchmark::DoNotOptimize(msg);
+  }
+  report_allocs(state, before);
+}
+
+// Every benchmark of this program, in the order they run.
+const std::pair<const char*, void (*)(benchmark::State&)> k_benchmarks[] = {
+    {"BM_dispatch_floor_parse_dump", BM_dispatch_floor_parse_dump},
+    {"BM_dispatch_tools_call_echo", BM_dispatch_tools_call_echo},
+    {"BM_dispatch_tools_call_echo_logged", BM_dispatch_tools_call_echo_logged},
+    {"BM_dispatch_tools_list_100_cached", BM_dispatch_tools_list_100_cached},
+    {"BM_path_success", BM_path_success},
+    {"BM_path_tool_error", BM_path_tool_error},
+    {"BM_path_tool_error_returned", BM_path_tool_error_returned},
+    {"BM_path_invalid_args", BM_path_invalid_args},
+    {"BM_path_unexpected", BM_path_unexpected},
+    {"BM_path_unknown_tool", BM_path_unknown_tool},
+    {"BM_request_log_line", BM_request_log_line},
+    {"BM_dispatch_tools_list_100_cache_hit_only", BM_dispatch_tools_list_100_cache_hit_only},
+    {"BM_copy_parsed_list_request", BM_copy_parsed_list_request},
+};
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// MCPCXX_BENCH_ITERATIONS=N runs every benchmark exactly N iterations, once: run under callgrind
+// with two values of N, the difference of the instruction counts divided by the difference of N
+// is the cost of one call without the setup (bench/callgrind_dispatch.py).
+int main(int argc, char** argv) {
+  const char* fixed = std::getenv("MCPCXX_BENCH_ITERATIONS");
+  const benchmark::IterationCount n = fixed != nullptr ? std::atoll(fixed) : 0;
+  for (const auto& [name, fn] : k_benchmarks) {
+    auto* b = benchmark::RegisterBenchmark(name, fn);
+    if (n > 0) b->Iterations(n)->Repetitions(1);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

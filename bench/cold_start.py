@@ -8,8 +8,13 @@ Servers, interleaved within each round so machine load hits them alike:
   Python fixture     examples/python/fixture_server.py (13 tools, resources, prompts)
   python -c pass     the interpreter alone (spawn to exit), the floor of any Python server
   import mcpcxx      the interpreter plus `import mcpcxx` (spawn to exit)
+  ... -S             the same without the site module (no site-packages .pth hooks: on a
+                     machine whose site-packages runs heavy .pth files this shows how much of
+                     the interpreter's start is theirs; PYTHONPATH still finds mcpcxx)
 The stopwatch starts before fork/exec and stops when the initialize reply line arrives (or the
-process exits, for the last two). Children run with bytecode caching on (PYTHONDONTWRITEBYTECODE
+process exits, for the interpreter-only rows). Beside the wall-clock median, the child's CPU
+time (user + system, to its exit) is reported: it moves far less with the load of a shared
+machine. Children run with bytecode caching on (PYTHONDONTWRITEBYTECODE
 removed), as after a pip install, and one untimed round warms the caches. Run with the
 interpreter mcpcxx is importable from (PYTHONPATH). Not part of the tests.
 """
@@ -18,11 +23,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -40,6 +47,22 @@ INITIALIZE = (
     b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
     b'"capabilities":{},"clientInfo":{"name":"cold_start","version":"1"}}}\n'
 )
+
+
+def children_cpu_ms() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r.ru_utime + r.ru_stime) * 1000
+
+
+CPU: dict[str, list[float]] = {}
+
+
+def timed(name: str, run: Callable[[], float]) -> float:
+    """Runs one measure and records the CPU time of its child under `name`."""
+    before = children_cpu_ms()
+    elapsed = run()
+    CPU.setdefault(name, []).append(children_cpu_ms() - before)
+    return elapsed
 
 
 def until_initialized(command: list[str]) -> float:
@@ -77,13 +100,15 @@ def main() -> int:
     with open(echo, "w") as f:
         f.write(ECHO)
     py = sys.executable
-    measures = {
+    measures: dict[str, Callable[[], float]] = {
         "Python echo (mcpcxx)": lambda: until_initialized([py, echo]),
         "Python fixture server": lambda: until_initialized(
             [py, os.path.join(ROOT, "examples", "python", "fixture_server.py")]
         ),
         "python -c pass": lambda: until_exit([py, "-c", "pass"]),
         "python -c 'import mcpcxx'": lambda: until_exit([py, "-c", "import mcpcxx"]),
+        "Python echo, -S": lambda: until_initialized([py, "-S", echo]),
+        "python -S -c pass": lambda: until_exit([py, "-S", "-c", "pass"]),
     }
     if args.cpp:
         measures = {"C++ example server": lambda: until_initialized([args.cpp]), **measures}
@@ -92,10 +117,11 @@ def main() -> int:
         measure()  # untimed: writes the bytecode caches, warms the page cache
     for _ in range(args.runs):
         for name, measure in measures.items():
-            times[name].append(measure())
-    print(f"spawn -> initialize response, ms, median of {args.runs} (min, max)")
+            times[name].append(timed(name, measure))
+    print(f"spawn -> initialize response, ms, median of {args.runs} (min, max); child CPU ms")
     for name, t in times.items():
-        print(f"{name:<28}{statistics.median(t):8.1f}   ({min(t):.1f}, {max(t):.1f})")
+        cpu = statistics.median(CPU[name])
+        print(f"{name:<28}{statistics.median(t):8.1f}   ({min(t):.1f}, {max(t):.1f})   {cpu:6.1f}")
     return 0
 
 

@@ -51,6 +51,7 @@ def main() -> int:
         servers[name] = shlex.split(command)
     rate: dict[tuple[str, str, int], list[float]] = {}
     cpu: dict[tuple[str, str, int], list[float]] = {}
+    switches: dict[tuple[str, str, int], list[float]] = {}
     for _ in range(args.reps):  # interleaved: every server sees the same machine load
         for window in WINDOWS:
             for case in CASES:
@@ -60,8 +61,12 @@ def main() -> int:
                     r = measure(args.load, command, case, window, args.calls)
                     rate.setdefault((name, case, window), []).append(r["calls_per_s"])
                     cpu.setdefault((name, case, window), []).append(r["server_cpu_us_per_call"])
+                    switches.setdefault((name, case, window), []).append(
+                        r["server_switches_per_call"]
+                    )
     med = {k: statistics.median(v) for k, v in rate.items()}
     cpu_med = {k: statistics.median(v) for k, v in cpu.items()}
+    sw_med = {k: statistics.median(v) for k, v in switches.items()}
     print(f"calls/s, median of {args.reps} interleaved runs of {args.calls} calls")
     print("| server | in flight | " + " | ".join(CASES) + " | echo / floor | worst error / echo |")
     print("|---|---:|" + "---:|" * (len(CASES) + 2))
@@ -72,7 +77,9 @@ def main() -> int:
             cells = []
             for case in CASES:
                 k = (name, case, window)
-                cells.append(f"{med[k]:,.0f} ({cpu_med[k]:.1f} µs)" if k in med else "—")
+                cells.append(
+                    f"{med[k]:,.0f} ({cpu_med[k]:.1f} µs, {sw_med[k]:.1f} sw)" if k in med else "—"
+                )
             errors = [med[(name, c, window)] / echo for c in CASES[2:] if (name, c, window) in med]
             if (name, "tool_error", window) in med:  # against its own success twin
                 twin = med[(name, "lookup_ok", window)]
@@ -80,7 +87,10 @@ def main() -> int:
             worst = f"{min(errors):.2f}" if errors else "—"
             row = " | ".join(cells)
             print(f"| {name} | {window} | {row} | {echo / floor:.2f} | {worst} |")
-    print("(in parentheses: the server's CPU time per call, user + system)")
+    print(
+        "(in parentheses: the server's CPU time per call, user + system, and its threads'"
+        " voluntary context switches per call)"
+    )
     return 0
 
 

@@ -1,6 +1,7 @@
 // stdio load driver: spawns an MCP server, does the legacy handshake (2025-11-25), then sends
 // --calls tools/call requests of one case with at most --window in flight and prints one JSON
-// line {"case","window","calls","seconds","calls_per_s","server_cpu_us_per_call"}. The server's
+// line {"case","window","calls","seconds","calls_per_s","server_cpu_us_per_call",
+// "server_switches_per_call"}. The server's
 // CPU time per call (all its threads, /proc/PID/task/*/schedstat, from after the handshake to the
 // last reply, so an interpreter's start-up is not counted) stays comparable on a loaded machine,
 // where wall-clock throughput swings with the neighbours. Every
@@ -121,6 +122,22 @@ double cpu_ns(pid_t pid) {
   return total;
 }
 
+// Voluntary context switches of the process's live threads (a thread blocking to wait for
+// another: each thread hand-off of a call costs about one).
+double voluntary_switches(pid_t pid) {
+  double total = 0;
+  std::error_code ec;
+  const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  for (const auto& t : std::filesystem::directory_iterator(dir, ec)) {
+    std::ifstream in(t.path() / "status");
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("voluntary_ctxt_switches:", 0) == 0) total += std::stod(line.substr(24));
+    }
+  }
+  return total;
+}
+
 std::string request(std::int64_t id, std::string_view method, std::string_view params) {
   std::string r = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")";
   r.append(method).append(R"(","params":)").append(params).append("}\n");
@@ -234,15 +251,18 @@ int main(int argc, char** argv) {
   line_source src(c.from);
   handshake(c, src);
   const double cpu_before = cpu_ns(c.pid);
+  const double switches_before = voluntary_switches(c.pid);
   const double secs = drive(c, src, o);
   const double cpu_us = (cpu_ns(c.pid) - cpu_before) / 1000.0;
+  const double switches = voluntary_switches(c.pid) - switches_before;
   ::close(c.to);
   int status = 0;
   ::waitpid(c.pid, &status, 0);
   std::printf(R"({"case":"%s","window":%ld,"calls":%ld,"seconds":%.6f,"calls_per_s":%.1f,)"
-              R"("server_cpu_us_per_call":%.2f})"
+              R"("server_cpu_us_per_call":%.2f,"server_switches_per_call":%.2f})"
               "\n",
               std::string(o.which->name).c_str(), o.window, o.calls, secs,
-              static_cast<double>(o.calls) / secs, cpu_us / static_cast<double>(o.calls));
+              static_cast<double>(o.calls) / secs, cpu_us / static_cast<double>(o.calls),
+              switches / static_cast<double>(o.calls));
   return 0;
 }

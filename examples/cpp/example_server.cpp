@@ -377,5 +377,11 @@ int main() {
   if (const char* g = std::getenv("MCPCXX_DRAIN_GRACE_MS"); g != nullptr) {
     stdio.drain_grace = std::chrono::milliseconds(std::strtoll(g, nullptr, 10));
   }
+  // MCPCXX_STDIO_INLINE=1: handlers on the reading thread (stdio_options::inline_dispatch; the
+  // tools here are quick, except the deliberately slow ones, which then delay later requests).
+  if (const char* i = std::getenv("MCPCXX_STDIO_INLINE");
+      i != nullptr && std::string_view(i) == "1") {
+    stdio.inline_dispatch = true;
+  }
   return mcpcxx::serve_stdio(s, stdio);
 }

@@ -1,6 +1,7 @@
 // stdio transport: newline-delimited JSON-RPC on stdin/stdout, reads and writes concurrent.
-// Thread-safety: serve_* block the calling thread; they run an I/O thread for reading and
-// writing while requests run on the server's worker pool.
+// Thread-safety: serve_* block the calling thread; they run I/O threads for reading and writing
+// while requests run on the server's worker pool (or, with stdio_options::inline_dispatch, on the
+// reading thread). A reply is written by the thread that finished it when nothing else is queued.
 #pragma once
 
 #include <chrono>
@@ -28,6 +29,12 @@ struct stdio_options {
   /// disposition is the default when serving starts (an application's own handler is kept);
   /// the previous disposition is restored on return. Default on.
   bool handle_signals = true;
+  /// Opt-in: run every request handler on the transport's reading thread instead of the server's
+  /// worker pool, so a call crosses no thread (the reply is written by the thread that built it).
+  /// Only for servers whose handlers are all quick and never block: while one runs, stdin is not
+  /// read, so later requests and notifications/cancelled wait for it to return (a per-tool
+  /// deadline still answers on time, from the deadline thread). Default off.
+  bool inline_dispatch = false;
 };
 
 /// Serves stdin/stdout until EOF, EPIPE or SIGTERM/SIGINT; returns 0 on a clean end (EOF or a

@@ -10,7 +10,8 @@
 
 namespace mcpcxx {
 
-/// stdio_options <-> {protect_stdout, drain_grace}.
+/// stdio_options <-> {protect_stdout, drain_grace, max_outbound_bytes, handle_signals,
+/// inline_dispatch}.
 void to_json(json& j, const stdio_options& o);
 void from_json(const json& j, stdio_options& o);
 

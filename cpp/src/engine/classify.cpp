@@ -7,6 +7,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
+#include "engine/log_line.hpp"
 #include "engine/wire_errors_pending.hpp"
 
 namespace mcpcxx::detail {
@@ -20,24 +21,31 @@ struct failure_text {
   std::string detail;
 };
 
+// The log line of an unexpected failure, written member by member (the same members, in the
+// same sorted order, as the json object server_log::write would have dumped).
+void log_unexpected(const exchange& ex, const wire::tool_facts* tool, const failure_text& f,
+                    const std::string& ref) {
+  thread_local std::string buf;
+  log_line line(buf, "error", tool == nullptr ? "handler_exception" : "tool_exception");
+  line.str("detail", f.detail).str("method", ex.method()).str("reference", ref);
+  if (tool != nullptr) line.str("tool", tool->name);
+  line.str("type", f.type).str("what", f.summary);
+  ex.eng().log().write_line(line.finish());
+}
+
 method_outcome unexpected(const exchange& ex, const wire::tool_facts* tool, const failure_text& f) {
-  const std::string ref = server_log::new_reference();
-  json fields = {{"method", ex.method()},
-                 {"reference", ref},
-                 {"type", f.type},
-                 {"what", f.summary},
-                 {"detail", f.detail}};
+  std::string ref = server_log::new_reference();
+  log_unexpected(ex, tool, f, ref);
   if (tool == nullptr) {
-    ex.eng().log().write("error", "handler_exception", fields);
     return method_outcome::protocol(situation::P24_internal_error, {{"reference", ref}}, ref);
   }
-  fields["tool"] = tool->name;
-  ex.eng().log().write("error", "tool_exception", fields);
-  json args = {{"name", tool->name}, {"reference", ref}};
+  json args(json::value_t::object);
+  args["name"] = tool->name;
+  args["reference"] = ref;
   if (ex.eng().options().expose_exception_details) args["detail"] = f.summary;
   return method_outcome::tool_failed(
       tool->read_only ? situation::T3_unexpected_read_only : situation::T3w_unexpected_may_have_run,
-      args, tool->has_output_schema, "internal", ref);
+      args, tool->has_output_schema, "internal", std::move(ref));
 }
 
 method_outcome not_found(const exchange& ex, const resource_not_found& e,
@@ -65,38 +73,48 @@ method_outcome missing_capability(const exchange& ex, const missing_client_capab
 }  // namespace
 
 method_outcome classify_tool_error(const tool_error& e, const wire::tool_facts* tool) {
-  const std::string category(to_string(e.category()));
+  std::string category(to_string(e.category()));
   if (tool != nullptr) {
-    return method_outcome::tool_failed(
+    return method_outcome::rendered_tool_failed(
         situation::T2_tool_error,
-        {{"name", tool->name}, {"message", e.message()}, {"details", e.details()}},
-        tool->has_output_schema, category);
+        ::mcpcxx::wire::render_tool_error_result(e.message(), e.details(), tool->has_output_schema),
+        std::move(category));
   }
   method_outcome o =
       method_outcome::rendered(situation::P26_handler_tool_error, wire::handler_tool_error(e));
-  o.category = category;
+  o.category = std::move(category);
   return o;
+}
+
+// The mappings of classify.hpp by dynamic type, in the order a catch sequence would test them.
+method_outcome classify_caught(const std::exception& error, const exchange& ex, handler_kind kind,
+                               const wire::tool_facts* tool) {
+  if (kind != handler_kind::tool) tool = nullptr;
+  if (const auto* e = dynamic_cast<const tool_error*>(&error)) return classify_tool_error(*e, tool);
+  if (const auto* e = dynamic_cast<const protocol_error*>(&error)) {
+    return method_outcome::protocol(situation::P23_handler_protocol_error,
+                                    wire::handler_error_args(e->code(), e->message(), e->data()));
+  }
+  if (const auto* e = dynamic_cast<const missing_client_capability*>(&error)) {
+    return missing_capability(ex, *e);
+  }
+  if (const auto* e = dynamic_cast<const resource_not_found*>(&error)) {
+    return not_found(ex, *e, tool);
+  }
+  if (const auto* e = dynamic_cast<const unexpected_error*>(&error)) {
+    return unexpected(ex, tool, {"unexpected_error", e->summary(), e->detail()});
+  }
+  return unexpected(ex, tool, {typeid(error).name(), error.what(), error.what()});
 }
 
 method_outcome classify(std::exception_ptr error, const exchange& ex, handler_kind kind,
                         const wire::tool_facts* tool) {
-  if (kind != handler_kind::tool) tool = nullptr;
   try {
     std::rethrow_exception(std::move(error));
-  } catch (const tool_error& e) {
-    return classify_tool_error(e, tool);
-  } catch (const protocol_error& e) {
-    return method_outcome::protocol(situation::P23_handler_protocol_error,
-                                    wire::handler_error_args(e.code(), e.message(), e.data()));
-  } catch (const missing_client_capability& e) {
-    return missing_capability(ex, e);
-  } catch (const resource_not_found& e) {
-    return not_found(ex, e, tool);
-  } catch (const unexpected_error& e) {
-    return unexpected(ex, tool, {"unexpected_error", e.summary(), e.detail()});
   } catch (const std::exception& e) {
-    return unexpected(ex, tool, {typeid(e).name(), e.what(), e.what()});
+    return classify_caught(e, ex, kind, tool);
   } catch (...) {
+    if (kind != handler_kind::tool) tool = nullptr;
     return unexpected(ex, tool, {"unknown", "non-standard exception", "non-standard exception"});
   }
 }

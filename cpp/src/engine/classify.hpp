@@ -38,6 +38,11 @@ enum class handler_kind { tool, resource, prompt, completion, engine };
 method_outcome classify(std::exception_ptr error, const exchange& ex, handler_kind kind,
                         const wire::tool_facts* tool = nullptr);
 
+/// The same outcome as classify() for an exception already caught as std::exception, without
+/// rethrowing it (the handler's catch site passes it straight in).
+method_outcome classify_caught(const std::exception& error, const exchange& ex, handler_kind kind,
+                               const wire::tool_facts* tool = nullptr);
+
 /// The classifier's row for a tool_error (T2 in a tool, P26 elsewhere), for callers that caught
 /// it by type: the expected failure then costs one throw, not a throw and a rethrow.
 method_outcome classify_tool_error(const tool_error& e, const wire::tool_facts* tool);

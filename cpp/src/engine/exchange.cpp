@@ -1,6 +1,8 @@
 // The exchange: claim-once settling, era decoration, the reply frame, the log line, the metrics.
 #include "engine/exchange.hpp"
 
+#include <charconv>
+
 #include "engine/batch_reply.hpp"
 #include "engine/engine.hpp"
 #include "engine/log_line.hpp"
@@ -19,13 +21,22 @@ void decorate(json& result, const json& server_info) {
   meta["io.modelcontextprotocol/serverInfo"] = server_info;
 }
 
+// One allocation of the exact size: the page is copied once (it is most of the frame).
 std::string raw_result_frame(const jsonrpc::request_id& id, std::string_view serialized) {
-  const std::string id_text = jsonrpc::id_to_json(id).dump();
+  constexpr std::string_view head = R"({"jsonrpc":"2.0","id":)";
+  constexpr std::string_view middle = R"(,"result":)";
+  char number[24];
+  std::string id_text;
+  std::string_view id_view;
+  if (const auto* n = std::get_if<std::int64_t>(&id)) {
+    id_view = std::string_view(number, std::to_chars(number, number + sizeof number, *n).ptr);
+  } else {
+    id_text = jsonrpc::id_to_json(id).dump();
+    id_view = id_text;
+  }
   std::string frame;
-  frame.reserve(30 + id_text.size() + serialized.size());
-  frame.append(R"({"jsonrpc":"2.0","id":)").append(id_text).append(R"(,"result":)");
-  frame.append(serialized);
-  frame.push_back('}');
+  frame.reserve(head.size() + id_view.size() + middle.size() + serialized.size() + 1);
+  frame.append(head).append(id_view).append(middle).append(serialized).push_back('}');
   return frame;
 }
 

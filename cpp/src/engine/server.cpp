@@ -1,6 +1,8 @@
 // Public server and session facades over the engine.
 #include "mcpcxx/server.hpp"
 
+#include "mcpcxx/errors.hpp"
+
 #include "engine/engine.hpp"
 #include "engine/session_state.hpp"
 
@@ -87,6 +89,12 @@ void session::notify(std::string_view method, const json& params) {
 tool_result tool_result::text(std::string text) {
   tool_result r;
   r.content = json::array({{{"type", "text"}, {"text", std::move(text)}}});
+  return r;
+}
+
+tool_result tool_result::failed(tool_error error) {
+  tool_result r;
+  r.error = std::make_shared<const tool_error>(std::move(error));
   return r;
 }
 

@@ -71,6 +71,10 @@ std::optional<std::string> output_problem(const tool_entry& t, const tool_result
 }
 
 method_outcome result_outcome(const exchange& ex, const tool_entry& t, tool_result&& r) {
+  if (r.error) {  // tool_result::failed: classified as if thrown
+    const wire::tool_facts tf{t.spec.name, t.read_only, has_output(t)};
+    return classify_tool_error(*r.error, &tf);
+  }
   if (auto problem = output_problem(t, r)) {
     const std::string ref = server_log::new_reference();
     ex.eng().log().write("error", "tool_output_invalid",
@@ -96,6 +100,8 @@ method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& a
     return result_outcome(*ex, t, t.handler(args, ctx));
   } catch (const tool_error& e) {  // the expected failure: no rethrow through classify()
     return classify_tool_error(e, &tf);
+  } catch (const std::exception& e) {  // classified by dynamic type, without a rethrow
+    return classify_caught(e, *ex, handler_kind::tool, &tf);
   } catch (...) {
     return classify(std::current_exception(), *ex, handler_kind::tool, &tf);
   }

@@ -1,6 +1,7 @@
 // Reply builders on the engine's hot path: each writes one compact JSON text straight into a
 // reserved std::string, with a single nlohmann serializer for the embedded values.
 #include <charconv>
+#include <cstdint>
 #include <string>
 
 #include "mcpcxx/jsonrpc.hpp"
@@ -21,7 +22,36 @@ class writer {
     out_.reserve(reserve);
   }
   void raw(std::string_view s) { out_.append(s); }
-  void value(const json& v) { ser_.dump(v, false, false, 0); }
+  /// The same bytes as nlohmann's compact dump, written without its per-character virtual
+  /// output calls for the common members (plain ASCII strings, integers, containers); floats,
+  /// binary and strings that need escaping go to nlohmann's serializer itself.
+  void value(const json& v) {
+    switch (v.type()) {
+      case json::value_t::object:
+        object(v);
+        return;
+      case json::value_t::array:
+        array(v);
+        return;
+      case json::value_t::string:
+        string_value(v);
+        return;
+      case json::value_t::boolean:
+        out_.append(v.get<bool>() ? "true" : "false");
+        return;
+      case json::value_t::null:
+        out_.append("null");
+        return;
+      case json::value_t::number_integer:
+        integer(v.get<std::int64_t>());
+        return;
+      case json::value_t::number_unsigned:
+        integer(v.get<std::uint64_t>());
+        return;
+      default:
+        ser_.dump(v, false, false, 0);
+    }
+  }
   void string(std::string_view s) {
     if (plain(s)) {
       out_.push_back('"');
@@ -43,6 +73,45 @@ class writer {
   std::string take() { return std::move(out_); }
 
  private:
+  void object(const json& v) {
+    out_.push_back('{');
+    bool first = true;
+    for (const auto& [key, member] : v.get_ref<const json::object_t&>()) {
+      if (!first) out_.push_back(',');
+      first = false;
+      string(key);
+      out_.push_back(':');
+      value(member);
+    }
+    out_.push_back('}');
+  }
+  void array(const json& v) {
+    out_.push_back('[');
+    bool first = true;
+    for (const json& item : v) {
+      if (!first) out_.push_back(',');
+      first = false;
+      value(item);
+    }
+    out_.push_back(']');
+  }
+  void string_value(const json& v) {
+    const auto& s = v.get_ref<const std::string&>();
+    if (plain(s)) {
+      out_.push_back('"');
+      out_.append(s);
+      out_.push_back('"');
+    } else {
+      ser_.dump(v, false, false, 0);
+    }
+  }
+  template <class Int>
+  void integer(Int n) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, n);
+    out_.append(buf, r.ptr);
+  }
+
   /// Printable ASCII without quote or backslash needs no escaping.
   static bool plain(std::string_view s) noexcept {
     for (const char c : s) {

@@ -1,9 +1,11 @@
 // JSON forms of the primitives: each spec and result is its MCP wire object.
 #include <stdexcept>
 
+#include "mcpcxx/errors.hpp"
 #include "mcpcxx/primitives.hpp"
 
 #include "model/fields.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx {
 
@@ -71,6 +73,10 @@ void from_json(const json& j, tool_spec& s) {
 }
 
 void to_json(json& j, const tool_result& r) {
+  if (r.error) {  // tool_result::failed: its T2 result (as for a tool without an outputSchema)
+    j = wire::render_tool_error_result(r.error->message(), r.error->details(), false);
+    return;
+  }
   j = {{"content", r.content}};
   if (r.structured_content) j["structuredContent"] = *r.structured_content;
   if (r.is_error) j["isError"] = true;

@@ -12,18 +12,21 @@ void to_json(json& j, const stdio_options& o) {
   j = {{"protect_stdout", o.protect_stdout},
        {"drain_grace", seconds(o.drain_grace)},
        {"max_outbound_bytes", o.max_outbound_bytes},
-       {"handle_signals", o.handle_signals}};
+       {"handle_signals", o.handle_signals},
+       {"inline_dispatch", o.inline_dispatch}};
 }
 
 void from_json(const json& j, stdio_options& o) {
   constexpr const char* what = "stdio option";
   model::require_object(j, "stdio options");
-  model::reject_unknown(j, what,
-                        {"protect_stdout", "drain_grace", "max_outbound_bytes", "handle_signals"});
+  model::reject_unknown(
+      j, what,
+      {"protect_stdout", "drain_grace", "max_outbound_bytes", "handle_signals", "inline_dispatch"});
   read(j, "protect_stdout", what, o.protect_stdout);
   read(j, "drain_grace", what, o.drain_grace);
   read(j, "max_outbound_bytes", what, o.max_outbound_bytes);
   read(j, "handle_signals", what, o.handle_signals);
+  read(j, "inline_dispatch", what, o.inline_dispatch);
 }
 
 }  // namespace mcpcxx

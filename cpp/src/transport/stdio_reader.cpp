@@ -27,6 +27,18 @@ std::size_t line_cap(std::size_t max_message_bytes) {
                                   : max_message_bytes * k_line_cap_factor;
 }
 
+// Holds the writer's frames for its lifetime (released also when serving a line throws).
+class held_writes {
+ public:
+  explicit held_writes(frame_writer& w) : w_(w) { w_.hold(); }
+  ~held_writes() { w_.release_held(); }
+  held_writes(const held_writes&) = delete;
+  held_writes& operator=(const held_writes&) = delete;
+
+ private:
+  frame_writer& w_;
+};
+
 }  // namespace
 
 line_reader::line_reader(asio::io_context& io, int fd, session target,
@@ -55,7 +67,11 @@ void line_reader::start() { read_some(); }
 void line_reader::read_some() {
   in_->async_read_some(asio::buffer(buffer_), [this](const std::error_code& ec, std::size_t n) {
     if (stopped_.load(std::memory_order_acquire)) return;
-    if (n > 0) splitter_.feed(std::string_view(buffer_.data(), n), *this);
+    if (n > 0) {
+      // The replies to these lines leave together once they are all served.
+      const held_writes held(*writer_);
+      splitter_.feed(std::string_view(buffer_.data(), n), *this);
+    }
     if (ec) {
       if (ec == asio::error::eof) splitter_.finish(*this);
       on_end_(ec == asio::error::eof ? std::error_code() : ec);

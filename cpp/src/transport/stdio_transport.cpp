@@ -230,7 +230,9 @@ class scope_exit {
 int run_transport(server& srv, int in_fd, int out_fd, const stdio_options& options) {
   const line_reader::log_writer log = srv.options().log_writer;
   serve_state state;
-  io_runner runner(2);  // two threads: a slow receive() never delays writes
+  // Two threads, so a slow receive() never delays queued writes; inline dispatch runs only quick
+  // handlers there by contract, and one thread saves the wake-up of the second per request.
+  io_runner runner(options.inline_dispatch ? 1 : 2);
   auto writer = std::make_shared<frame_writer>(runner.io(), out_fd);
   std::unique_ptr<line_reader> reader;
   std::unique_ptr<stdio_detail::stop_signals> signals;
@@ -244,7 +246,8 @@ int run_transport(server& srv, int in_fd, int out_fd, const stdio_options& optio
     writer->release();
   });
   writer->on_failure([&state](const std::error_code& ec) { state.end_output(ec); });
-  session s = srv.open_session(std::make_shared<writer_sink>(writer), session_options{});
+  session s = srv.open_session(std::make_shared<writer_sink>(writer),
+                               session_options{.inline_dispatch = options.inline_dispatch});
   reader = std::make_unique<line_reader>(
       runner.io(), in_fd, s, writer, srv.options().limits,
       [&state](const std::error_code& ec) { state.end_input(ec); }, log);

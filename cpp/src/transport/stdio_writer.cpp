@@ -2,7 +2,10 @@
 #include "transport/stdio_writer.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <fcntl.h>
+#include <sys/uio.h>
+#include <thread>
 #include <unistd.h>
 
 #include <asio/post.hpp>
@@ -45,12 +48,99 @@ frame_writer::frame_writer(asio::io_context& io, int fd)
     ::close(copy);
     throw std::system_error(ec, "stdio: cannot use the output fd");
   }
+  // Direct writes from send() must never block (asio would set this at its first write anyway;
+  // serve_fds restores the descriptor's flags on return).
+  out_->native_non_blocking(true, ec);
+  if (ec) throw std::system_error(ec, "stdio: cannot make the output fd non-blocking");
 }
 
 void frame_writer::send(std::string frame) {
   no_raw_newline(frame);
+  std::lock_guard lock(mutex_);
+  if (closed_ || error_) return;
+  const bool holding = held_ && holder_ == std::this_thread::get_id();
+  if (!writing_ && !holding && queue_.empty()) {
+    // Nothing is queued or being written, so this frame is next in order: write it from this
+    // thread instead of waking the io thread. What the pipe does not take now (EAGAIN, a partial
+    // write, or an error the write chain will report) goes through the queue as before.
+    const std::size_t done = write_now(frame);
+    if (done == frame.size() + 1) {
+      ++frames_written_;
+      return;
+    }
+    frame.erase(0, done);
+  }
   const std::size_t bytes = frame.size() + 1;
-  enqueue(entry{std::move(frame), {}}, bytes);
+  queue_.push_back(entry{std::move(frame), {}});
+  queued_bytes_ += bytes;
+  if (holding || writing_) return;
+  // Frames held by the reader are ahead of this one: another thread (a worker, the deadline
+  // thread) writes them all now rather than waiting for the reader, which may be busy.
+  write_queued_now();
+  if (!queue_.empty()) start_chain();
+}
+
+std::size_t frame_writer::write_now(const std::string& frame) {
+  iovec parts[2] = {{const_cast<char*>(frame.data()), frame.size()},
+                    {const_cast<char*>(k_newline), 1}};
+  for (;;) {
+    const ssize_t n = ::writev(out_->native_handle(), parts, 2);
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno != EINTR) return 0;
+  }
+}
+
+void frame_writer::hold() {
+  std::lock_guard lock(mutex_);
+  held_ = true;
+  holder_ = std::this_thread::get_id();
+}
+
+void frame_writer::release_held() {
+  std::lock_guard lock(mutex_);
+  held_ = false;
+  if (closed_ || error_ || writing_ || queue_.empty()) return;
+  write_queued_now();
+  if (!queue_.empty()) start_chain();
+}
+
+// One non-blocking writev of the plain frames at the front of the queue; drops what was written
+// and trims a partly written frame, so the chain continues exactly where the pipe stopped.
+void frame_writer::write_queued_now() {
+  iovec parts[2 * k_max_batch];
+  std::size_t n = 0;
+  for (auto it = queue_.begin(); it != queue_.end() && n < 2 * k_max_batch; ++it) {
+    if (!it->pieces.empty()) break;  // batch replies: left to the chain
+    parts[n++] = {const_cast<char*>(it->frame.data()), it->frame.size()};
+    parts[n++] = {const_cast<char*>(k_newline), 1};
+  }
+  if (n == 0) return;
+  ssize_t written = -1;
+  do {
+    written = ::writev(out_->native_handle(), parts, static_cast<int>(n));
+  } while (written < 0 && errno == EINTR);
+  if (written <= 0) return;  // EAGAIN or an error: the chain writes (and reports) it
+  auto left = static_cast<std::size_t>(written);
+  while (left > 0) {
+    entry& front = queue_.front();
+    const std::size_t size = front.frame.size() + 1;
+    if (left < size) {
+      front.frame.erase(0, left);  // left == frame size: only the newline remains
+      queued_bytes_ -= left;
+      break;
+    }
+    left -= size;
+    queued_bytes_ -= size;
+    ++frames_written_;
+    queue_.pop_front();
+  }
+  resume_if_drained();
+}
+
+void frame_writer::start_chain() {
+  if (writing_) return;
+  writing_ = true;
+  asio::post(io_, [self = shared_from_this()] { self->pump(); });
 }
 
 void frame_writer::send_pieces(std::vector<std::string> pieces) {
@@ -67,10 +157,8 @@ void frame_writer::enqueue(entry e, std::size_t bytes) {
   if (closed_ || error_) return;
   queue_.push_back(std::move(e));
   queued_bytes_ += bytes;
-  if (!writing_) {
-    writing_ = true;
-    asio::post(io_, [self = shared_from_this()] { self->pump(); });
-  }
+  if (held_ && holder_ == std::this_thread::get_id()) return;
+  start_chain();
 }
 
 void frame_writer::pump() {

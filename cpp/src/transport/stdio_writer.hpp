@@ -1,6 +1,8 @@
 // Ordered, never-interleaved writer of outbound frames for the stdio transport.
 // Thread-safety: send() may be called from any thread; frames are written in the order send()
-// returned, each followed by "\n", with one write in flight at a time on the io_context.
+// returned, each followed by "\n", one write at a time: when nothing is queued or being written,
+// send() writes the frame itself (non-blocking) from the calling thread; otherwise, or for what
+// the pipe did not take, a chain of writes on the io_context drains the queue.
 #pragma once
 
 #include <chrono>
@@ -11,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include <asio/io_context.hpp>
@@ -30,6 +33,12 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   /// Queues one frame given as pieces written back to back on one line, never joined into one
   /// string (a 2025-03-26 batch reply: "[", member, ",", member, ..., "]").
   void send_pieces(std::vector<std::string> pieces);
+  /// Holds the frames this thread sends from now on in the queue (the reader, while it serves
+  /// the lines of one read: their replies then leave together, in one write, like a buffered
+  /// loop's). A frame from another thread is never held: it writes the held ones before it.
+  void hold();
+  /// Ends hold(): writes what is queued from this thread (non-blocking), the rest by the chain.
+  void release_held();
   /// Back-pressure: when more than `high` bytes wait to be written, remembers `resume` and
   /// returns true; `resume` is then posted to the io_context once the queue drained to `high`/2
   /// (or never, when writing fails or the writer closes). Returns false (nothing kept) otherwise.
@@ -57,6 +66,13 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
     std::vector<std::string> pieces;
   };
   void enqueue(entry e, std::size_t bytes);
+  /// One non-blocking writev of `frame` and its newline; the bytes written (0 on EAGAIN or an
+  /// error). Under mutex_, only when nothing is queued or in flight.
+  std::size_t write_now(const std::string& frame);
+  /// Posts the write chain unless it runs (under mutex_).
+  void start_chain();
+  /// One non-blocking gather write of the queue's front (under mutex_, no chain running).
+  void write_queued_now();
   void pump();
   void written(const std::error_code& ec);
   void resume_if_drained();  // under mutex_
@@ -73,6 +89,8 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   std::function<void()> resume_;
   std::vector<asio::const_buffer> buffers_;
   bool writing_ = false;
+  bool held_ = false;
+  std::thread::id holder_;  ///< the thread that called hold()
   bool closed_ = false;
   std::error_code error_;
   std::size_t frames_written_ = 0;

@@ -13,30 +13,50 @@ json supported_versions_json() {
 
 namespace {
 
-// {category, retryable, effect, resource} from the row, then the row's data keys.
+// {category, retryable, effect, resource} from the row, then the row's data keys. Members are
+// inserted one by one: initializer lists of json copy every value once more.
 json details_of(const row& r, const json& args) {
   if (r.data_keys == "=details") {
     const auto it = args.find("details");
     return it != args.end() && it->is_object() ? *it : json::object();
   }
-  json d = {
-      {"category", r.category},
-      {"retryable", r.retryable == 1},
-      {"effect", r.effect},
-      {"resource", args.contains("resource") ? args["resource"] : args.value("name", json("?"))}};
-  const json extra = detail::fill_data(r, args);
-  if (extra.is_object()) d.update(extra);
+  json d(json::value_t::object);
+  d["category"] = r.category;
+  d["retryable"] = r.retryable == 1;
+  d["effect"] = r.effect;
+  const auto resource = args.find("resource");
+  if (resource != args.end()) {
+    d["resource"] = *resource;
+  } else {
+    const auto name = args.find("name");
+    d["resource"] = name != args.end() ? *name : json("?");
+  }
+  json extra = detail::fill_data(r, args);
+  if (extra.is_object()) {
+    for (auto& [key, value] : extra.get_ref<json::object_t&>()) d[key] = std::move(value);
+  }
   return d;
 }
 
-json build(const row& r, const json& args, bool has_output_schema) {
-  json details = details_of(r, args);
-  json result = {
-      {"content", json::array({{{"type", "text"}, {"text", detail::fill_template(r, args)}}})},
-      {"isError", true}};
+// {"content":[{"type":"text","text":text}],"isError":true,"structuredContent"?,"_meta"}.
+json build(std::string text, json details, bool has_output_schema) {
+  json block(json::value_t::object);
+  block["type"] = "text";
+  block["text"] = std::move(text);
+  json result(json::value_t::object);
+  result["content"] = json(json::value_t::array);
+  result["content"].push_back(std::move(block));
+  result["isError"] = true;
   if (!has_output_schema) result["structuredContent"] = details;
-  result["_meta"] = {{"mcpcxx/error", std::move(details)}};
+  json meta(json::value_t::object);
+  meta["mcpcxx/error"] = std::move(details);
+  result["_meta"] = std::move(meta);
   return result;
+}
+
+json bare(std::string text) {
+  return {{"content", json::array({{{"type", "text"}, {"text", std::move(text)}}})},
+          {"isError", true}};
 }
 
 }  // namespace
@@ -44,15 +64,25 @@ json build(const row& r, const json& args, bool has_output_schema) {
 json render_tool_result(situation s, const json& args, bool has_output_schema) noexcept {
   const row& r = row_of(s);
   try {
-    if (r.kind != shape::tool_result) {
-      return {{"content", json::array({{{"type", "text"}, {"text", render(s, args).message}}})},
-              {"isError", true}};
-    }
+    if (r.kind != shape::tool_result) return bare(render(s, args).message);
     if (s == situation::T6_tool_reported_error) return args.value("result", json::object());
-    return build(r, args, has_output_schema);
+    return build(detail::fill_template(r, args), details_of(r, args), has_output_schema);
   } catch (...) {
-    return {{"content", json::array({{{"type", "text"}, {"text", std::string(r.message)}}})},
-            {"isError", true}};
+    return bare(std::string(r.message));
+  }
+}
+
+json render_tool_error_result(const std::string& message, json details,
+                              bool has_output_schema) noexcept {
+  const row& r = row_of(situation::T2_tool_error);
+  try {
+    // T2's template is exactly its message; any other template is filled the generic way.
+    std::string text =
+        r.message == "{message}" ? message : detail::fill_template(r, json{{"message", message}});
+    if (!details.is_object()) details = json::object();
+    return build(std::move(text), std::move(details), has_output_schema);
+  } catch (...) {
+    return bare(std::string(r.message));
   }
 }
 

@@ -35,6 +35,15 @@ class tools_call_test : public ::testing::Test {
       throw tool_error("Issue lookup failed: issue ENG-42 was not found. List recent issues first.",
                        error_category::not_found, false, "ENG-42");
     });
+    srv->add_tool({.name = "missing_thing_returned"}, [](const json&, request_context&) {
+      return tool_result::failed(
+          tool_error("Issue lookup failed: issue ENG-42 was not found. List recent issues first.",
+                     error_category::not_found, false, "ENG-42"));
+    });
+    srv->add_tool({.name = "failed_with_output", .output_schema = json{{"type", "object"}}},
+                  [](const json&, request_context&) {
+                    return tool_result::failed(tool_error("Nope.", error_category::conflict));
+                  });
     srv->add_tool({.name = "explode"}, [](const json&, request_context&) -> tool_result {
       throw std::runtime_error("password=hunter2 at db.internal");
     });
@@ -140,6 +149,27 @@ TEST_F(tools_call_test, d_tool_error_text_is_exact_with_structured_details) {
   EXPECT_EQ(r["result"]["structuredContent"]["resource"], "ENG-42");
   EXPECT_EQ(r["result"]["structuredContent"]["retryable"], false);
   EXPECT_EQ(r["result"]["_meta"]["mcpcxx/error"]["category"], "not_found");
+}
+
+// tool_result::failed is the non-throwing spelling of `throw tool_error`: the same reply bytes
+// (apart from the tool's own name, which T2 does not mention), counted as a tool error.
+TEST_F(tools_call_test, d_a_returned_tool_error_gives_the_reply_of_a_thrown_one) {
+  harness h(*srv);
+  const json thrown = call_tool(h, {{"name", "missing_thing"}}, 8);
+  const json returned = call_tool(h, {{"name", "missing_thing_returned"}}, 8);
+  EXPECT_EQ(returned, thrown);
+  EXPECT_EQ(returned["result"]["isError"], true);
+  EXPECT_EQ(srv->metrics().by_category["not_found"], 2u);
+  // With an outputSchema the details stay out of structuredContent, as for a thrown error.
+  const json r = call_tool(h, {{"name", "failed_with_output"}});
+  EXPECT_EQ(text_of(r), "Nope.");
+  EXPECT_FALSE(r["result"].contains("structuredContent"));
+  EXPECT_EQ(r["result"]["_meta"]["mcpcxx/error"]["category"], "conflict");
+  // The JSON form of a failed result is its T2 result.
+  const json j = tool_result::failed(tool_error("Gone.", error_category::not_found));
+  EXPECT_EQ(j["isError"], true);
+  EXPECT_EQ(j["content"][0]["text"], "Gone.");
+  EXPECT_EQ(j["_meta"]["mcpcxx/error"]["category"], "not_found");
 }
 
 TEST_F(tools_call_test, e_explicit_protocol_errors_pass_through) {

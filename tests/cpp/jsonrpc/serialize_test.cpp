@@ -1,4 +1,8 @@
 // serialize_*: compact, exact wire text; error data omitted when null; id null when absent.
+#include <cstdint>
+#include <limits>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "mcpcxx/jsonrpc.hpp"
@@ -91,6 +95,29 @@ TEST(Serialize, OutputHasNoNewlines) {
       serialize_result(request_id{std::int64_t{1}}, json{{"text", "line1\nline2\r\n"}});
   EXPECT_EQ(out.find('\n'), std::string::npos);
   EXPECT_EQ(out.find('\r'), std::string::npos);
+}
+
+// The writer's own walk (plain strings, integers, containers) must give nlohmann's exact bytes
+// for every kind of value, including those it hands back to nlohmann (floats, escapes, UTF-8).
+TEST(Serialize, ResultBytesEqualNlohmannDumpForEveryKindOfValue) {
+  const json value = {{"plain", "hello world"},
+                      {"escapes", "quote \" backslash \\ newline \n tab \t nul " +
+                                      std::string(1, '\0') + " del \x7F"},
+                      {"utf8", "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"},
+                      {"ints",
+                       {0, -1, 1, std::numeric_limits<std::int64_t>::min(),
+                        std::numeric_limits<std::int64_t>::max()}},
+                      {"unsigned", std::numeric_limits<std::uint64_t>::max()},
+                      {"floats", {0.0, -0.0, 1.5, 2.0, 1e300, 3.141592653589793, 1e-7}},
+                      {"bools", {true, false}},
+                      {"null", nullptr},
+                      {"empty object", json::object()},
+                      {"empty array", json::array()},
+                      {"nested", {{"a", {{"b", {1, {{"c", "d"}}, json::array()}}}}}},
+                      {"key \"quoted\"\n", 1},
+                      {"cl\xC3\xA9", "k"}};
+  EXPECT_EQ(serialize_result(request_id{std::int64_t{1}}, value),
+            R"({"jsonrpc":"2.0","id":1,"result":)" + value.dump() + "}");
 }
 
 }  // namespace

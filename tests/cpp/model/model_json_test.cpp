@@ -190,6 +190,7 @@ TEST(ModelJson, StdioOptionsAndCounters) {
   EXPECT_EQ(json(o), (json{{"protect_stdout", true},
                            {"drain_grace", 0.25},
                            {"handle_signals", true},
+                           {"inline_dispatch", false},
                            {"max_outbound_bytes", stdio_options{}.max_outbound_bytes}}));
   server_metrics m;
   m.requests = 2;

@@ -293,6 +293,67 @@ TEST_F(Serve, ConcurrentRequestsGetWholeRepliesInAnyOrder) {
   EXPECT_EQ(finish(), 0);
 }
 
+// inline_dispatch: handlers run on the reading thread, so replies come back in request order;
+// large replies still fill the pipe (partial direct writes continue through the write queue).
+TEST_F(Serve, InlineDispatchAnswersEveryRequestInOrderWithWholeReplies) {
+  stdio_options o;
+  o.inline_dispatch = true;
+  start(o);
+  initialize();
+  constexpr int k_calls = 120;
+  std::thread sender([&] {
+    std::string burst;
+    for (int i = 0; i < k_calls; ++i) {
+      const std::string text(static_cast<std::size_t>((i * 7919) % 20000),
+                             static_cast<char>('a' + i % 26));
+      burst += json{{"jsonrpc", "2.0"},
+                    {"id", i},
+                    {"method", "tools/call"},
+                    {"params", {{"name", "echo"}, {"arguments", {{"text", text}}}}}}
+                   .dump() +
+               "\n";
+    }
+    write_all(in_.write, burst);
+  });
+  for (int i = 0; i < k_calls; ++i) {
+    const json r = reply();  // throws on a torn or interleaved line
+    ASSERT_EQ(r.at("id"), i) << "replies out of request order";
+    EXPECT_EQ(r.at("result").at("content").at(0).at("text").get<std::string>().size(),
+              static_cast<std::size_t>((i * 7919) % 20000));
+  }
+  sender.join();
+  EXPECT_EQ(finish(), 0);
+}
+
+// inline_dispatch with a handler that outlives its deadline: the timeout reply is written from
+// the deadline thread while the reading (and only io) thread is still inside the handler.
+TEST_F(Serve, InlineDispatchDeadlineAnswersWhileTheHandlerStillRuns) {
+  make_server();
+  tool_spec slow = spec("held_with_deadline");
+  slow.timeout = 100ms;
+  srv_->add_tool(slow, [this](const json&, request_context&) {
+    release_.wait();  // ignores cancellation: only the test releases it
+    return tool_result::text("late");
+  });
+  stdio_options o;
+  o.inline_dispatch = true;
+  start(o);
+  initialize();
+  send(
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}})"
+      "\n"
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"held_with_deadline"}})"
+      "\n");
+  const json first = reply();
+  EXPECT_EQ(first.at("id"), 1) << first;
+  const json timed_out = reply();  // arrives although the handler has not returned
+  EXPECT_EQ(timed_out.at("id"), 2) << timed_out;
+  EXPECT_EQ(timed_out.at("result").at("isError"), true) << timed_out;
+  EXPECT_EQ(timed_out.at("result").at("_meta").at("mcpcxx/error").at("category"), "timeout");
+  release_promise_.set_value();
+  EXPECT_EQ(finish(), 0);
+}
+
 TEST_F(Serve, DescriptorFlagsAreRestored) {
   const int in_flags = ::fcntl(in_.read, F_GETFL);
   const int out_flags = ::fcntl(out_.write, F_GETFL);
