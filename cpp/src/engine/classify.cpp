@@ -7,6 +7,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
+#include "engine/session_state.hpp"
 #include "engine/wire_errors_pending.hpp"
 
 namespace mcpcxx::detail {
@@ -62,6 +63,32 @@ method_outcome missing_capability(const exchange& ex, const missing_client_capab
       {{"method", ex.method()}, {"requiredCapabilities", e.required()}});
 }
 
+// A handler's request to the client failed and the handler let it propagate: a T row for a
+// tool, a P row for any other handler.
+method_outcome client_failure(const exchange& ex, const wire::tool_facts* tool, situation tool_row,
+                              situation protocol_row, json args, std::string category) {
+  if (tool != nullptr) {
+    args["name"] = tool->name;
+    return method_outcome::tool_failed(tool_row, args, tool->has_output_schema,
+                                       std::move(category));
+  }
+  args["method"] = ex.method();
+  return method_outcome::protocol(protocol_row, args);
+}
+
+method_outcome url_required(const exchange& ex, const wire::tool_facts* tool,
+                            const url_elicitation_required& e) {
+  if (ex.facts.modern) {  // -32042 does not exist in 2026-07-28
+    return unexpected(ex, tool, {"url_elicitation_required", e.what(), e.elicitations().dump()});
+  }
+  auto self = ex.session().shared_from_this();
+  for (const auto& el : e.elicitations()) {
+    ex.eng().remember_elicitation(el.value("elicitationId", ""), self);
+  }
+  return method_outcome::protocol(situation::P30_url_elicitation_required,
+                                  {{"method", ex.method()}, {"elicitations", e.elicitations()}});
+}
+
 }  // namespace
 
 method_outcome classify_tool_error(const tool_error& e, const wire::tool_facts* tool) {
@@ -92,6 +119,21 @@ method_outcome classify(std::exception_ptr error, const exchange& ex, handler_ki
     return missing_capability(ex, e);
   } catch (const resource_not_found& e) {
     return not_found(ex, e, tool);
+  } catch (const url_elicitation_required& e) {
+    return url_required(ex, tool, e);
+  } catch (const client_request_timeout& e) {
+    return client_failure(
+        ex, tool, situation::T8_client_request_timeout, situation::P31_client_request_timeout,
+        {{"clientMethod", e.method()}, {"timeoutMs", e.timeout().count()}}, "timeout");
+  } catch (const client_request_error& e) {
+    return client_failure(
+        ex, tool, situation::T9_client_request_error, situation::P32_client_request_error,
+        {{"clientMethod", e.method()}, {"clientCode", e.code()}, {"clientMessage", e.message()}},
+        "unavailable");
+  } catch (const client_answer_invalid& e) {
+    return client_failure(
+        ex, tool, situation::T10_client_answer_invalid, situation::P33_client_answer_invalid,
+        {{"clientMethod", e.method()}, {"reason", e.reason()}}, "invalid_arguments");
   } catch (const unexpected_error& e) {
     return unexpected(ex, tool, {"unexpected_error", e.summary(), e.detail()});
   } catch (const std::exception& e) {
