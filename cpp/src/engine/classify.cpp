@@ -119,6 +119,10 @@ method_outcome classify(std::exception_ptr error, const exchange& ex, handler_ki
     return missing_capability(ex, e);
   } catch (const resource_not_found& e) {
     return not_found(ex, e, tool);
+  } catch (const request_cancelled&) {
+    // The request was settled by its cancellation already, so this reply is normally dropped;
+    // no exception log for an ordinary cancel.
+    return method_outcome::protocol(situation::H41_request_cancelled);
   } catch (const url_elicitation_required& e) {
     return url_required(ex, tool, e);
   } catch (const client_request_timeout& e) {

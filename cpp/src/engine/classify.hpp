@@ -14,6 +14,7 @@
 //   client_request_timeout        T8 isError, timeout           P31 -32603
 //   client_request_error          T9 isError, unavailable       P32 -32603
 //   client_answer_invalid         T10 isError                   P33 -32603
+//   request_cancelled             H41 (the request is already settled: normally nothing is sent)
 //   unexpected_error (foreign)    T3 isError + reference        P24 -32603 + reference
 //   anything else                 T3 isError + reference        P24 -32603 + reference
 //
