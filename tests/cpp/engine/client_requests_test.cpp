@@ -406,8 +406,9 @@ TEST_F(client_requests_test, url_elicitation_required_is_32042_with_the_elicitat
   EXPECT_NE(reply["error"]["message"].get<std::string>().find("tools/call needs the user"),
             std::string::npos);
   EXPECT_TRUE(srv.notify_elicitation_complete("el-9"));
-  EXPECT_THROW(url_elicitation_required(json::array()), std::invalid_argument);
-  EXPECT_THROW(url_elicitation_required(json::array({{{"mode", "form"}}})), std::invalid_argument);
+  auto make = [](json elicitations) { return url_elicitation_required(std::move(elicitations)); };
+  EXPECT_THROW(make(json::array()), std::invalid_argument);
+  EXPECT_THROW(make(json::array({{{"mode", "form"}}})), std::invalid_argument);
 }
 
 TEST_F(client_requests_test, a_bad_schema_is_the_authors_error_and_nothing_is_sent) {
@@ -485,7 +486,7 @@ TEST_F(client_requests_test, a_prompt_handler_gets_the_P_rows) {
 TEST(client_requests_hooks, roots_list_changed_calls_the_server_callback) {
   std::atomic<int> calls{0};
   auto o = captured_log{}.options();
-  o.on_roots_list_changed = [&calls](session s) {
+  o.on_roots_list_changed = [&calls](const session& s) {
     EXPECT_EQ(s.negotiated_version(), "2025-11-25");
     ++calls;
   };

@@ -22,7 +22,7 @@ std::string init_with_caps(const json& caps) {
 std::string open_session_with(client& c, const json& caps) {
   reply init = c.post(init_with_caps(caps), k_accept);
   EXPECT_EQ(init.status, 200) << init.body;
-  const std::string sid = init.header("mcp-session-id");
+  std::string sid = init.header("mcp-session-id");
   EXPECT_EQ(c.post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", legacy_headers(sid))
                 .status,
             202);
