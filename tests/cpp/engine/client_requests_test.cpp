@@ -467,7 +467,7 @@ TEST_F(client_requests_test, defaults_and_titled_enums_need_2025_11_25) {
   EXPECT_EQ(text_of(c.reply_to(3)), "accepted");
 }
 
-TEST_F(client_requests_test, a_prompt_handler_gets_the_P_rows) {
+TEST_F(client_requests_test, a_prompt_handler_gets_rows_P31_P32_P33) {
   client c(srv);
   c.initialize(k_all);
   c.s.receive(request(1, "prompts/get", {{"name", "rooted"}}));
@@ -481,6 +481,20 @@ TEST_F(client_requests_test, a_prompt_handler_gets_the_P_rows) {
   EXPECT_EQ(reply["error"]["code"], -32603);
   EXPECT_EQ(reply["error"]["data"]["clientMethod"], "roots/list");
   EXPECT_EQ(reply["error"]["data"]["clientCode"], -32601);
+  c.sink->clear();
+  c.s.receive(request(2, "prompts/get", {{"name", "rooted"}}));
+  c.answer(c.server_request("roots/list"), {{"roots", "none"}});  // P33: not an array
+  reply = c.reply_to(2);
+  EXPECT_EQ(reply["error"]["code"], -32603);
+  EXPECT_NE(reply["error"]["data"]["reason"].get<std::string>().find("\"roots\" array"),
+            std::string::npos);
+  EXPECT_NE(reply["error"]["message"].get<std::string>().find("prompts/get could not finish"),
+            std::string::npos);
+  c.sink->clear();
+  c.s.receive(request(3, "prompts/get", {{"name", "rooted"}}));  // P31: never answered
+  reply = c.reply_to(3);
+  EXPECT_EQ(reply["error"]["code"], -32603);
+  EXPECT_EQ(reply["error"]["data"], json({{"clientMethod", "roots/list"}, {"timeoutMs", 300}}));
 }
 
 TEST(client_requests_hooks, roots_list_changed_calls_the_server_callback) {
