@@ -249,6 +249,66 @@ void add_prompts(mcpcxx::server& s) {
 
 }  // namespace
 
+// Server-to-client requests during a call (legacy sessions): sampling and elicitation.
+std::string elicitation_text(const mcpcxx::elicit_result& r) {
+  return "Elicitation completed: action=" + r.action + ", content=" + r.content.dump();
+}
+
+void add_client_request_tools(mcpcxx::server& s) {
+  add(s, "test_sampling", "Asks the client's LLM (sampling/createMessage) about `prompt`.",
+      [](const json& a, request_context& ctx) {
+        json reply = ctx.sample(
+            {{"messages",
+              json::array({{{"role", "user"}, {"content", text_block(a.value("prompt", ""))}}})},
+             {"maxTokens", 100}});
+        const json& c = reply["content"];
+        const std::string text = c.is_object() ? c.value("text", c.dump()) : c.dump();
+        return tool_result::text("LLM response: " + text);
+      },
+      {{"type", "object"},
+       {"properties", {{"prompt", {{"type", "string"}}}}},
+       {"required", {"prompt"}}});
+  add(s, "test_elicitation", "Asks the user (elicitation/create) for a username and email.",
+      [](const json& a, request_context& ctx) {
+        auto r = ctx.elicit(a.value("message", ""), json::parse(R"({"type": "object",
+          "properties": {"username": {"type": "string", "description": "User's response"},
+                         "email": {"type": "string", "description": "User's email address"}},
+          "required": ["username", "email"]})"));
+        return tool_result::text("User response: action=" + r.action +
+                                 ", content=" + r.content.dump());
+      },
+      {{"type", "object"},
+       {"properties", {{"message", {{"type", "string"}}}}},
+       {"required", {"message"}}});
+  add(s, "test_elicitation_sep1034_defaults", "Elicits with a default for every primitive type.",
+      [](const json&, request_context& ctx) {
+        return tool_result::text(elicitation_text(ctx.elicit(
+            "Please review your details", json::parse(R"({"type": "object", "properties": {
+          "name": {"type": "string", "default": "John Doe"},
+          "age": {"type": "integer", "default": 30},
+          "score": {"type": "number", "default": 95.5},
+          "status": {"type": "string", "enum": ["active", "inactive", "pending"],
+                     "default": "active"},
+          "verified": {"type": "boolean", "default": true}}})"))));
+      });
+  add(s, "test_elicitation_sep1330_enums", "Elicits with all five enum schema forms.",
+      [](const json&, request_context& ctx) {
+        return tool_result::text(elicitation_text(
+            ctx.elicit("Please choose", json::parse(R"({"type": "object", "properties": {
+          "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+          "titledSingle": {"type": "string", "oneOf": [
+            {"const": "value1", "title": "First Option"}, {"const": "value2", "title": "Second Option"},
+            {"const": "value3", "title": "Third Option"}]},
+          "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
+                         "enumNames": ["Option One", "Option Two", "Option Three"]},
+          "untitledMulti": {"type": "array",
+                            "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+          "titledMulti": {"type": "array", "items": {"anyOf": [
+            {"const": "value1", "title": "First Choice"}, {"const": "value2", "title": "Second Choice"},
+            {"const": "value3", "title": "Third Choice"}]}}}})"))));
+      });
+}
+
 int main(int argc, char** argv) {
   mcpcxx::http_options opts;
   opts.port = 3000;
@@ -275,6 +335,7 @@ int main(int argc, char** argv) {
   mcpcxx::server s(so);
   add_content_tools(s);
   add_notifying_tools(s);
+  add_client_request_tools(s);
   add_resources(s);
   add_prompts(s);
   return mcpcxx::serve_http(s, opts);

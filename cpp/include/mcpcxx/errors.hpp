@@ -194,6 +194,18 @@ class client_answer_invalid : public std::runtime_error {
   std::string reason_;
 };
 
+/// Thrown by a request_context ask method when the request that asked was cancelled while it
+/// waited (client cancel, deadline, shutdown); notifications/cancelled was sent to the client.
+/// The engine sends no further reply for the cancelled request; let it propagate.
+class request_cancelled : public std::runtime_error {
+ public:
+  explicit request_cancelled(std::string method);
+  const std::string& method() const noexcept { return method_; }
+
+ private:
+  std::string method_;
+};
+
 /// Thrown by a tool that cannot go on until the user completes URL-mode elicitation(s)
 /// (2025-11-25+); the request gets -32042 (URLElicitationRequiredError) with data.elicitations.
 class url_elicitation_required : public std::runtime_error {

@@ -84,6 +84,14 @@ struct server_options {
   bool logging = true;
   /// Extra capabilities merged into the advertised ServerCapabilities (e.g. experimental).
   json extra_capabilities = json::object();
+  /// Legacy sessions: how long a handler's request to the client (request_context::elicit,
+  /// elicit_url, sample, list_roots) waits for the answer before it sends notifications/cancelled
+  /// and throws client_request_timeout. A tool's own deadline still applies. Default 5 minutes
+  /// (elicitation waits for a person).
+  std::chrono::milliseconds client_request_timeout = std::chrono::minutes(5);
+  /// Called on the transport's receiving thread when a legacy client sends
+  /// notifications/roots/list_changed; `s` is its session. Exceptions are logged and dropped.
+  std::function<void(session s)> on_roots_list_changed;
 };
 
 /// Counters of outcomes since start (see docs/error-model.md for the categories).
@@ -122,6 +130,10 @@ class server {
 
   /// Sends notifications/resources/updated to legacy sessions subscribed to `uri`.
   void notify_resource_updated(std::string_view uri);
+  /// Sends notifications/elicitation/complete {elicitationId} to the legacy session that was asked
+  /// for URL-mode elicitation `elicitation_id` (request_context::elicit_url or a thrown
+  /// url_elicitation_required); false when no live session is known for it. Any thread.
+  bool notify_elicitation_complete(std::string_view elicitation_id);
   /// The inputSchema of a registered tool (HTTP x-mcp-header checks); nullopt when absent.
   std::optional<json> tool_input_schema(std::string_view name) const;
 

@@ -25,7 +25,11 @@ class session_state;
 }
 
 /// What a frame handed to a sink is.
-enum class frame_kind { response, notification };
+enum class frame_kind {
+  response,      ///< the final reply to a client request
+  notification,  ///< a notification (related to a request or not)
+  request,       ///< a server-to-client request (elicitation/create, sampling/createMessage, ...)
+};
 
 /// Facts about one outbound frame that a transport may need beyond its bytes.
 struct frame_info {
@@ -107,6 +111,7 @@ class session {
 
  private:
   friend class server;
+  friend class detail::session_state;  // hands itself to server_options::on_roots_list_changed
   explicit session(std::shared_ptr<detail::session_state> state);
 
   std::shared_ptr<detail::session_state> state_;

@@ -1,6 +1,7 @@
 // The exception classifier (the table of mappings is in classify.hpp).
 #include "engine/classify.hpp"
 
+#include <optional>
 #include <typeinfo>
 
 #include "mcpcxx/errors.hpp"
@@ -8,6 +9,7 @@
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
 #include "engine/log_line.hpp"
+#include "engine/session_state.hpp"
 #include "engine/wire_errors_pending.hpp"
 
 namespace mcpcxx::detail {
@@ -70,6 +72,32 @@ method_outcome missing_capability(const exchange& ex, const missing_client_capab
       {{"method", ex.method()}, {"requiredCapabilities", e.required()}});
 }
 
+// A handler's request to the client failed and the handler let it propagate: a T row for a
+// tool, a P row for any other handler.
+method_outcome client_failure(const exchange& ex, const wire::tool_facts* tool, situation tool_row,
+                              situation protocol_row, json args, std::string category) {
+  if (tool != nullptr) {
+    args["name"] = tool->name;
+    return method_outcome::tool_failed(tool_row, args, tool->has_output_schema,
+                                       std::move(category));
+  }
+  args["method"] = ex.method();
+  return method_outcome::protocol(protocol_row, args);
+}
+
+method_outcome url_required(const exchange& ex, const wire::tool_facts* tool,
+                            const url_elicitation_required& e) {
+  if (ex.facts.modern) {  // -32042 does not exist in 2026-07-28
+    return unexpected(ex, tool, {"url_elicitation_required", e.what(), e.elicitations().dump()});
+  }
+  auto self = ex.session().shared_from_this();
+  for (const auto& el : e.elicitations()) {
+    ex.eng().remember_elicitation(el.value("elicitationId", ""), self);
+  }
+  return method_outcome::protocol(situation::P30_url_elicitation_required,
+                                  {{"method", ex.method()}, {"elicitations", e.elicitations()}});
+}
+
 }  // namespace
 
 method_outcome classify_tool_error(const tool_error& e, const wire::tool_facts* tool) {
@@ -86,6 +114,41 @@ method_outcome classify_tool_error(const tool_error& e, const wire::tool_facts* 
   return o;
 }
 
+namespace {
+
+// The exceptions of a handler's request to the client (and of its cancellation); nullopt for
+// any other exception.
+std::optional<method_outcome> classify_asking(const std::exception& error, const exchange& ex,
+                                              const wire::tool_facts* tool) {
+  if (dynamic_cast<const request_cancelled*>(&error) != nullptr) {
+    // The request was settled by its cancellation already, so this reply is normally dropped;
+    // no exception log for an ordinary cancel.
+    return method_outcome::protocol(situation::H41_request_cancelled);
+  }
+  if (const auto* e = dynamic_cast<const url_elicitation_required*>(&error)) {
+    return url_required(ex, tool, *e);
+  }
+  if (const auto* e = dynamic_cast<const client_request_timeout*>(&error)) {
+    return client_failure(
+        ex, tool, situation::T8_client_request_timeout, situation::P31_client_request_timeout,
+        {{"clientMethod", e->method()}, {"timeoutMs", e->timeout().count()}}, "timeout");
+  }
+  if (const auto* e = dynamic_cast<const client_request_error*>(&error)) {
+    return client_failure(
+        ex, tool, situation::T9_client_request_error, situation::P32_client_request_error,
+        {{"clientMethod", e->method()}, {"clientCode", e->code()}, {"clientMessage", e->message()}},
+        "unavailable");
+  }
+  if (const auto* e = dynamic_cast<const client_answer_invalid*>(&error)) {
+    return client_failure(
+        ex, tool, situation::T10_client_answer_invalid, situation::P33_client_answer_invalid,
+        {{"clientMethod", e->method()}, {"reason", e->reason()}}, "invalid_arguments");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 // The mappings of classify.hpp by dynamic type, in the order a catch sequence would test them.
 method_outcome classify_caught(const std::exception& error, const exchange& ex, handler_kind kind,
                                const wire::tool_facts* tool) {
@@ -101,6 +164,7 @@ method_outcome classify_caught(const std::exception& error, const exchange& ex, 
   if (const auto* e = dynamic_cast<const resource_not_found*>(&error)) {
     return not_found(ex, *e, tool);
   }
+  if (auto asked = classify_asking(error, ex, tool)) return std::move(*asked);
   if (const auto* e = dynamic_cast<const unexpected_error*>(&error)) {
     return unexpected(ex, tool, {"unexpected_error", e->summary(), e->detail()});
   }

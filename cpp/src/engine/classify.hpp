@@ -9,6 +9,12 @@
 //   missing_client_capability     P13 -32021 (modern) / P25 (legacy: declare it in initialize)
 //   resource_not_found            T7 (proposed) isError,        P20 -32002 (legacy) / P21 -32602
 //                                 category not_found            (modern), data {uri}
+//   (client_capability_error is a missing_client_capability: the same rows)
+//   url_elicitation_required      P30 -32042 data.elicitations  P30 (legacy; modern: as unexpected)
+//   client_request_timeout        T8 isError, timeout           P31 -32603
+//   client_request_error          T9 isError, unavailable       P32 -32603
+//   client_answer_invalid         T10 isError                   P33 -32603
+//   request_cancelled             H41 (the request is already settled: normally nothing is sent)
 //   unexpected_error (foreign)    T3 isError + reference        P24 -32603 + reference
 //   anything else                 T3 isError + reference        P24 -32603 + reference
 //

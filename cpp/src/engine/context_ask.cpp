@@ -6,6 +6,8 @@
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/errors.hpp"
 
+#include "engine/elicit_schema.hpp"
+
 namespace mcpcxx {
 
 namespace {
@@ -57,6 +59,7 @@ json request_context::ask_client(std::string_view method, json params) {
 }
 
 elicit_result request_context::elicit(std::string_view message, const json& requested_schema) {
+  detail::check_elicitation_schema(requested_schema, protocol_version_);
   if (!at_least(protocol_version_, "2025-06-18") || !supports_form(client_capabilities_)) {
     refuse(k_elicit,
            declares(client_capabilities_, "elicitation") ? "elicitation.form" : "elicitation");
@@ -67,6 +70,12 @@ elicit_result request_context::elicit(std::string_view message, const json& requ
   if (result.action == "accept" && !result.content.is_object()) {
     throw client_answer_invalid(std::string(k_elicit),
                                 "an accepted form elicitation must carry an object \"content\"");
+  }
+  if (result.action == "accept") {
+    if (auto why = detail::elicitation_content_violations(requested_schema, result.content)) {
+      throw client_answer_invalid(std::string(k_elicit),
+                                  "the accepted content does not match requestedSchema: " + *why);
+    }
   }
   return result;
 }

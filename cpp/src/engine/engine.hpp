@@ -78,6 +78,11 @@ class engine : public std::enable_shared_from_this<engine> {
   /// Sends notifications/resources/updated to legacy sessions subscribed to `uri`.
   void notify_resource_updated(std::string_view uri);
 
+  /// Remembers that session `s` was asked for URL-mode elicitation `id`.
+  void remember_elicitation(const std::string& id, const std::shared_ptr<session_state>& s);
+  /// Sends notifications/elicitation/complete to the session remembered for `id` (once).
+  bool notify_elicitation_complete(std::string_view id);
+
   /// Counts one outcome.
   void count(outcome_class o, std::string_view category);
   server_metrics metrics() const;
@@ -112,6 +117,9 @@ class engine : public std::enable_shared_from_this<engine> {
 
   std::mutex sessions_mutex_;
   std::vector<std::weak_ptr<session_state>> sessions_;
+
+  std::mutex elicitations_mutex_;
+  std::unordered_map<std::string, std::weak_ptr<session_state>> elicitations_;
 
   mutable std::mutex metrics_mutex_;
   server_metrics metrics_;

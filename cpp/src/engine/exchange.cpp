@@ -6,6 +6,7 @@
 #include "engine/batch_reply.hpp"
 #include "engine/engine.hpp"
 #include "engine/log_line.hpp"
+#include "engine/outbound.hpp"
 #include "engine/session_state.hpp"
 
 namespace mcpcxx::detail {
@@ -255,6 +256,13 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self) co
     if (logger) fields["logger"] = *logger;
     e->log().write("info", "handler_log", fields);
   };
+  // The era chooses how a handler asks the client: a live request on a legacy session; the
+  // 2026-07-28 input-required round trip installs its own hook here (modern12). An empty hook
+  // makes every ask refuse with client_capability_error. A tools/call asks on its own reply
+  // stream (HTTP: the POST's SSE stream); other requests on the session's stream (HTTP: GET).
+  if (!facts.modern) {
+    hooks.ask = legacy_ask_hook(session_, method_ == "tools/call" ? route_.sink : nullptr, token_);
+  }
   request_context ctx(jsonrpc::id_to_json(id_), facts.version, facts.client_info,
                       facts.client_capabilities, facts.progress_token, facts.min_log_level, token_,
                       std::move(hooks));

@@ -45,6 +45,10 @@ void server::notify_resource_updated(std::string_view uri) {
   engine_->notify_resource_updated(uri);
 }
 
+bool server::notify_elicitation_complete(std::string_view elicitation_id) {
+  return engine_->notify_elicitation_complete(elicitation_id);
+}
+
 session server::open_session(std::shared_ptr<frame_sink> sink, session_options options) {
   auto state = std::make_shared<detail::session_state>(engine_, std::move(sink), options);
   engine_->track(state);

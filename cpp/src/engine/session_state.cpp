@@ -236,9 +236,7 @@ void session_state::receive_one(jsonrpc::message msg, const reply_route& route, 
       return route.batch->add(
           jsonrpc::serialize_error(std::nullopt, render(situation::P4_batch_not_allowed)));
     case jsonrpc::message_kind::response:
-      // We never send requests, so a response has nothing to answer; note it for operators.
-      engine_->log().write("info", "unexpected_response", {});
-      return;
+      return receive_response(msg);
     case jsonrpc::message_kind::notification:
       return receive_notification(msg);
     case jsonrpc::message_kind::request:
@@ -266,10 +264,32 @@ void session_state::receive_notification(const jsonrpc::message& msg) {
     if (rid != nullptr && rid->is_string()) cancel(rid->get<std::string>(), reason);
     return;
   }
-  if (msg.method == "notifications/roots/list_changed" || msg.method == "notifications/progress") {
+  if (msg.method == "notifications/roots/list_changed") {
+    if (const auto& hook = engine_->options().on_roots_list_changed) {
+      try {
+        hook(session(shared_from_this()));
+      } catch (const std::exception& e) {
+        engine_->log().write("error", "roots_list_changed_hook_failed", {{"what", e.what()}});
+      }
+    }
+    return;
+  }
+  if (msg.method == "notifications/progress") {
     return;  // known client notifications with nothing for a server engine to do
   }
   engine_->log().write("warning", "unknown_notification", {{"method", msg.method}});
+}
+
+// A client's answer to a server-to-client request goes to the handler waiting for it; anything
+// else (never sent, answered twice, too late) is logged for operators and otherwise ignored.
+void session_state::receive_response(const jsonrpc::message& msg) {
+  if (outbound_.resolve(msg) == outbound_requests::routed::answered) return;
+  json id = msg.id ? jsonrpc::id_to_json(*msg.id) : json(nullptr);
+  engine_->log().write("warning", "unexpected_response",
+                       {{"id", id},
+                        {"note",
+                         "no server-to-client request with this id is waiting (never "
+                         "sent, already answered, timed out or cancelled); ignored"}});
 }
 
 void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target,
@@ -351,6 +371,7 @@ bool session_state::shutdown(std::chrono::milliseconds grace, leftover_requests 
     closed_ = true;
     for (auto& [key, entry] : in_flight_) rest.push_back(entry.ex);
   }
+  outbound_.close();  // handlers waiting for the client give up (request_cancelled)
   for (auto& ex : rest) {
     if (mode == leftover_requests::answer_stopped) {
       ex->interrupt(method_outcome::protocol(situation::P27_stopped_before_reply,

@@ -17,6 +17,8 @@
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/session.hpp"
 
+#include "engine/outbound.hpp"
+
 namespace mcpcxx::detail {
 
 class engine;
@@ -67,6 +69,8 @@ class session_state : public std::enable_shared_from_this<session_state> {
   }
   void set_principal(json p);
   json principal() const;
+  /// The requests this session sent to its client and still waits for.
+  outbound_requests& outbound() noexcept { return outbound_; }
 
   /// Puts `ex` in the in-flight table; false when its id is already in flight.
   bool admit(const std::shared_ptr<exchange>& ex, bool cancellable);
@@ -89,6 +93,7 @@ class session_state : public std::enable_shared_from_this<session_state> {
   void receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target,
                      era_hint hint);
   void receive_notification(const jsonrpc::message& msg);
+  void receive_response(const jsonrpc::message& msg);
 
   std::shared_ptr<engine> engine_;
   std::shared_ptr<frame_sink> sink_;
@@ -101,6 +106,7 @@ class session_state : public std::enable_shared_from_this<session_state> {
   legacy_state legacy_;
   json principal_;
   bool closed_ = false;
+  outbound_requests outbound_;
 };
 
 }  // namespace mcpcxx::detail

@@ -53,6 +53,11 @@ client_answer_invalid::client_answer_invalid(std::string method, std::string rea
       method_(std::move(method)),
       reason_(std::move(reason)) {}
 
+request_cancelled::request_cancelled(std::string method)
+    : std::runtime_error("the request was cancelled while waiting for the client's answer to " +
+                         method),
+      method_(std::move(method)) {}
+
 url_elicitation_required::url_elicitation_required(json elicitations)
     : std::runtime_error("URL elicitation required"), elicitations_(std::move(elicitations)) {
   if (!elicitations_.is_array() || elicitations_.empty()) {

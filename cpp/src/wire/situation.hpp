@@ -82,6 +82,10 @@ enum class situation : std::uint8_t {
   P27_stopped_before_reply,
   P28_batch_too_many_members,
   P29_batch_reply_too_large,
+  P30_url_elicitation_required,
+  P31_client_request_timeout,
+  P32_client_request_error,
+  P33_client_answer_invalid,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,
@@ -93,6 +97,9 @@ enum class situation : std::uint8_t {
   T5w_timeout_may_have_run,
   T6_tool_reported_error,
   T7_tool_resource_not_found,
+  T8_client_request_timeout,
+  T9_client_request_error,
+  T10_client_answer_invalid,
   // ---- Streamable HTTP transport ----
   H1_host_forbidden,
   H2_origin_forbidden,

@@ -152,7 +152,10 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
             "unexpected server option 'workers'; known options: info, instructions, "
             "expose_exception_details, max_message_bytes, max_depth, page_size, list_ttl_ms, "
             "cache_scope, worker_threads, max_stuck_workers, max_batch_members, "
-            "max_batch_reply_bytes, assert_formats, log_requests, logging, extra_capabilities");
+            "max_batch_reply_bytes, assert_formats, log_requests, logging, extra_capabilities, "
+            "client_request_timeout");
+  const json timeout = {{"client_request_timeout", 2.5}};
+  EXPECT_EQ(timeout.get<server_options>().client_request_timeout, std::chrono::milliseconds(2500));
   const auto batch = json{{"max_batch_members", 5}}.get<server_options>();
   EXPECT_EQ(batch.max_batch_members, 5u);
   EXPECT_THAT(refusal<server_options>({{"worker_threads", -1}}),

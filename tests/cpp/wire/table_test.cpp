@@ -96,6 +96,7 @@ TEST(SituationTable, CodesAreNamedConstantsAndStatusesAreHttp) {
                                error_code::invalid_params,
                                error_code::internal_error,
                                error_code::resource_not_found_legacy,
+                               error_code::url_elicitation_required,
                                error_code::header_mismatch,
                                error_code::missing_required_client_capability,
                                error_code::unsupported_protocol_version};

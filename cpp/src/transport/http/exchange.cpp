@@ -121,14 +121,14 @@ void post_exchange::deliver(std::string frame, frame_kind kind, int status, bool
     }
     return;
   }
-  if (kind != frame_kind::notification && out_->closed() && !streaming_) {
+  if (kind == frame_kind::response && out_->closed() && !streaming_) {
     // The client left before its reply: nothing can carry it (a legacy streamed reply is kept
     // for Last-Event-ID instead).
     ctx_->log_event(
         "info", "http_reply_dropped",
         {{"id", jsonrpc::id_to_json(setup_.id)}, {"reason", "the client disconnected"}});
   }
-  if (kind == frame_kind::notification) {
+  if (kind != frame_kind::response) {  // notifications and server requests switch to SSE
     if (!streaming_) start_stream_locked();
     write_event_locked(frame);
     return;
