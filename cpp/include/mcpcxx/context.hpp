@@ -1,6 +1,8 @@
 // The per-request context handed to tool, resource, prompt and completion handlers.
 // Thread-safety: a context belongs to one request. Its methods may be called from the handler's
 // thread or any thread the handler spawns; progress and log calls are internally serialized.
+// elicit, elicit_url, sample and list_roots block the calling thread until the client answers
+// (or the wait times out or is cancelled); several may run at once from different threads.
 #pragma once
 
 #include <atomic>
@@ -33,13 +35,32 @@ class cancellation_token {
   std::shared_ptr<state> state_;
 };
 
-/// Sink the engine installs so a context can emit request-related notifications.
+/// A server-to-client request a handler makes: the method and its params, no id.
+struct client_request {
+  std::string method;  ///< "elicitation/create", "sampling/createMessage" or "roots/list"
+  json params;
+};
+
+/// The client's answer to elicitation/create.
+struct elicit_result {
+  std::string action;  ///< "accept", "decline" or "cancel"
+  json content;        ///< the submitted object when accepted (already validated), else null
+};
+
+/// Sink the engine installs so a context can emit request-related notifications and ask the
+/// client.
 struct context_hooks {
   /// Sends a notification related to this request (progress, log message).
   std::function<void(std::string_view method, json params)> notify;
   /// Writes a handler log record to the server log (stderr).
   std::function<void(log_level level, const json& data, const std::optional<std::string>& logger)>
       record;
+  /// Puts `request` to the client and returns the client's result object; blocks the
+  /// handler's thread. Installed by the engine per era: legacy = a live request on the session
+  /// (live12); 2026-07-28 = answered from inputResponses / sealed requestState, or throws the
+  /// engine's internal input-required signal (modern12). Empty = cannot ask (throws
+  /// client_capability_error).
+  std::function<json(const client_request&)> ask;
 };
 
 /// Everything a handler may know about its request.
@@ -82,6 +103,17 @@ class request_context {
   /// writes the record to the server log (stderr). Returns true when sent to the client.
   bool log(log_level level, json data, std::optional<std::string> logger = std::nullopt);
 
+  /// Form-mode elicitation: checks `requested_schema` against the spec's restricted subset
+  /// (std::invalid_argument for the tool author on a bad schema), asks, validates the answer.
+  elicit_result elicit(std::string_view message, const json& requested_schema);
+  /// URL-mode elicitation (2025-11-25+): the user completes a flow at `url`.
+  elicit_result elicit_url(std::string_view message, std::string_view url,
+                           std::string_view elicitation_id);
+  /// sampling/createMessage with `params` (messages, maxTokens, ...): the CreateMessageResult.
+  json sample(const json& params);
+  /// roots/list: the `roots` array.
+  json list_roots();
+
  private:
   json request_id_;
   std::string protocol_version_;
@@ -92,6 +124,9 @@ class request_context {
   std::optional<log_level> min_log_level_;
   cancellation_token token_;
   context_hooks hooks_;
+
+  // Sends through hooks_.ask; client_capability_error when no hook is installed.
+  json ask_client(std::string_view method, json params);
   std::optional<double> last_progress_;
   std::unique_ptr<std::mutex> progress_lock_ = std::make_unique<std::mutex>();
 };

@@ -3,6 +3,7 @@
 // Anything else thrown by a handler becomes a sanitized isError result with a reference id.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -131,6 +132,79 @@ class resource_not_found : public std::runtime_error {
 
  private:
   std::string uri_;
+};
+
+/// Thrown by request_context::elicit/elicit_url/sample/list_roots when the client did not declare
+/// the capability the request needs (nothing was sent); uncaught, maps like
+/// missing_client_capability (legacy P25, modern P13) with data.requiredCapabilities.
+class client_capability_error : public missing_client_capability {
+ public:
+  /// `method` is the client request ("elicitation/create"); `capability` the dotted path the
+  /// client lacks ("elicitation", "elicitation.url", "sampling.tools", "roots").
+  client_capability_error(std::string method, std::string capability);
+  const std::string& method() const noexcept { return method_; }
+  const std::string& capability() const noexcept { return capability_; }
+
+ private:
+  std::string method_;
+  std::string capability_;
+};
+
+/// Thrown by a request_context ask method when the client did not answer within the timeout
+/// (server_options::client_request_timeout); notifications/cancelled was sent to the client.
+class client_request_timeout : public std::runtime_error {
+ public:
+  client_request_timeout(std::string method, std::chrono::milliseconds timeout);
+  const std::string& method() const noexcept { return method_; }
+  std::chrono::milliseconds timeout() const noexcept { return timeout_; }
+
+ private:
+  std::string method_;
+  std::chrono::milliseconds timeout_;
+};
+
+/// Thrown by a request_context ask method when the client answered with a JSON-RPC error; the
+/// client's code, message and data are kept as sent.
+class client_request_error : public std::runtime_error {
+ public:
+  client_request_error(std::string method, int code, std::string message, json data = nullptr);
+  const std::string& method() const noexcept { return method_; }
+  int code() const noexcept { return code_; }
+  const std::string& message() const noexcept { return message_; }
+  const json& data() const noexcept { return data_; }
+
+ private:
+  std::string method_;
+  int code_;
+  std::string message_;
+  json data_;
+};
+
+/// Thrown by a request_context ask method when the client's result does not have the shape the
+/// request demands (e.g. accepted elicitation content that does not match requestedSchema);
+/// `reason` says what was wrong.
+class client_answer_invalid : public std::runtime_error {
+ public:
+  client_answer_invalid(std::string method, std::string reason);
+  const std::string& method() const noexcept { return method_; }
+  const std::string& reason() const noexcept { return reason_; }
+
+ private:
+  std::string method_;
+  std::string reason_;
+};
+
+/// Thrown by a tool that cannot go on until the user completes URL-mode elicitation(s)
+/// (2025-11-25+); the request gets -32042 (URLElicitationRequiredError) with data.elicitations.
+class url_elicitation_required : public std::runtime_error {
+ public:
+  /// `elicitations`: a non-empty array of URL-mode ElicitRequestURLParams objects ({"mode":
+  /// "url", "elicitationId", "url", "message"}); std::invalid_argument otherwise.
+  explicit url_elicitation_required(json elicitations);
+  const json& elicitations() const noexcept { return elicitations_; }
+
+ private:
+  json elicitations_;
 };
 
 }  // namespace mcpcxx
