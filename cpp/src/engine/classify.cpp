@@ -7,6 +7,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
+#include "engine/input_round.hpp"
 #include "engine/wire_errors_pending.hpp"
 
 namespace mcpcxx::detail {
@@ -96,6 +97,8 @@ method_outcome classify(std::exception_ptr error, const exchange& ex, handler_ki
     return unexpected(ex, tool, {"unexpected_error", e.summary(), e.detail()});
   } catch (const std::exception& e) {
     return unexpected(ex, tool, {typeid(e).name(), e.what(), e.what()});
+  } catch (input_required_signal& s) {  // not a std::exception: the run stopped at a question
+    return input_required_outcome(std::move(s));
   } catch (...) {
     return unexpected(ex, tool, {"unknown", "non-standard exception", "non-standard exception"});
   }

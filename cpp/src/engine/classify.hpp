@@ -11,6 +11,8 @@
 //                                 category not_found            (modern), data {uri}
 //   unexpected_error (foreign)    T3 isError + reference        P24 -32603 + reference
 //   anything else                 T3 isError + reference        P24 -32603 + reference
+//   input_required_signal         2026-07-28: the input_required outcome (not an error; the
+//                                 signal is no std::exception, see engine/input_round.hpp)
 //
 // Unexpected failures get a fresh reference id; their what() (for unexpected_error, the summary
 // and the full detail such as a Python traceback) is logged under that id, never sent unless

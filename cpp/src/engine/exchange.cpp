@@ -3,6 +3,7 @@
 
 #include "engine/batch_reply.hpp"
 #include "engine/engine.hpp"
+#include "engine/input_round.hpp"
 #include "engine/log_line.hpp"
 #include "engine/session_state.hpp"
 
@@ -12,8 +13,8 @@ namespace {
 
 constexpr const char* k_class_names[] = {"ok", "tool_error", "protocol_error", "cancelled"};
 
-void decorate(json& result, const json& server_info) {
-  result["resultType"] = "complete";
+void decorate(json& result, const json& server_info, const char* result_type = "complete") {
+  result["resultType"] = result_type;
   json& meta = result["_meta"];
   if (!meta.is_object()) meta = json::object();
   meta["io.modelcontextprotocol/serverInfo"] = server_info;
@@ -125,6 +126,9 @@ std::string exchange::frame_for(method_outcome& o) const {
       if (facts.modern) decorate(o.result, eng().server_info());
       return jsonrpc::serialize_result(id_, o.result);
     case outcome_kind::input_required:
+      if (!facts.modern) break;
+      decorate(o.result, eng().server_info(), "input_required");
+      return jsonrpc::serialize_result(id_, o.result);
     case outcome_kind::task:
       break;
   }
@@ -244,6 +248,11 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self) co
     if (logger) fields["logger"] = *logger;
     e->log().write("info", "handler_log", fields);
   };
+  if (facts.modern && round_) {
+    // 2026-07-28: questions are answered from inputResponses / requestState or stop the run.
+    hooks.ask = [r = round_](const client_request& q) { return r->ask({q}).front(); };
+    hooks.ask_all = [r = round_](const std::vector<client_request>& qs) { return r->ask(qs); };
+  }
   request_context ctx(jsonrpc::id_to_json(id_), facts.version, facts.client_info,
                       facts.client_capabilities, facts.progress_token, facts.min_log_level, token_,
                       std::move(hooks));

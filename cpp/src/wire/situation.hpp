@@ -82,6 +82,11 @@ enum class situation : std::uint8_t {
   P27_stopped_before_reply,
   P28_batch_too_many_members,
   P29_batch_reply_too_large,
+  P30_request_state_not_authentic,
+  P31_request_state_expired,
+  P32_request_state_other_method,
+  P33_request_state_other_params,
+  P34_request_state_other_principal,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,
