@@ -3,6 +3,14 @@
 // thread or any thread the handler spawns; progress and log calls are internally serialized.
 // elicit, elicit_url, sample and list_roots block the calling thread until the client answers
 // (or the wait times out or is cancelled); several may run at once from different threads.
+//
+// On 2026-07-28 (no server-to-client requests) a question is a multi-round trip instead: the
+// handler of tools/call, prompts/get or resources/read is RE-RUN from the start on every retry
+// of the client, each question answered from the retry's inputResponses or the answers sealed in
+// requestState; the first unanswered question stops the run with an input_required result (an
+// internal signal that is NOT a std::exception: a `catch (...)` around a question must rethrow).
+// Contract: effects before a question must be safe to repeat, and the questions of a run must
+// depend only on the request and the earlier answers. See docs/architecture.md.
 #pragma once
 
 #include <atomic>

@@ -239,12 +239,13 @@ TEST_F(input_required_test, the_signal_is_not_a_std_exception) {
 TEST_F(input_required_test, undeclared_capability_asks_nothing_and_is_an_error) {
   const json no_caps = json::object();
   const json r = send(call(1, "tools/call", tool("deploy"), no_caps));
-  ASSERT_TRUE(r.contains("error") || r["result"].value("isError", false)) << r.dump();
-  EXPECT_FALSE(r.contains("result") && r["result"].contains("inputRequests"));
+  ASSERT_TRUE(r.contains("error")) << r.dump();
+  EXPECT_EQ(r["error"].value("code", 0), -32021);  // MissingRequiredClientCapability
   // Only sampling declared: the batch with elicitation and roots is refused as a whole.
   const json r2 =
       send(call(2, "tools/call", tool("three_at_once"), {{"sampling", json::object()}}));
-  EXPECT_FALSE(r2.contains("result") && r2["result"].contains("inputRequests")) << r2.dump();
+  ASSERT_TRUE(r2.contains("error")) << r2.dump();
+  EXPECT_EQ(r2["error"].value("code", 0), -32021);
 }
 
 TEST_F(input_required_test, prompts_get_and_resources_read_may_require_input) {
