@@ -248,10 +248,16 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self) co
     if (logger) fields["logger"] = *logger;
     e->log().write("info", "handler_log", fields);
   };
-  if (facts.modern && round_) {
-    // 2026-07-28: questions are answered from inputResponses / requestState or stop the run.
-    hooks.ask = [r = round_](const client_request& q) { return r->ask({q}).front(); };
-    hooks.ask_all = [r = round_](const std::vector<client_request>& qs) { return r->ask(qs); };
+  if (facts.modern) {
+    // 2026-07-28 has no server-to-client requests: a question is a multi-round trip, answered
+    // from inputResponses / requestState or stopping the run (engine/input_round.hpp). Methods
+    // that cannot answer input_required get no hook (client_capability_error).
+    hooks.ask = nullptr;
+    hooks.ask_all = nullptr;
+    if (round_) {
+      hooks.ask = [r = round_](const client_request& q) { return r->ask({q}).front(); };
+      hooks.ask_all = [r = round_](const std::vector<client_request>& qs) { return r->ask(qs); };
+    }
   }
   request_context ctx(jsonrpc::id_to_json(id_), facts.version, facts.client_info,
                       facts.client_capabilities, facts.progress_token, facts.min_log_level, token_,

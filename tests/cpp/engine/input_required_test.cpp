@@ -266,6 +266,18 @@ TEST_F(input_required_test, prompts_get_and_resources_read_may_require_input) {
   EXPECT_NE(r2["contents"][0]["text"].get<std::string>().find("file:///w"), std::string::npos);
 }
 
+TEST_F(input_required_test, other_methods_never_answer_input_required) {
+  srv->set_completion_handler([](const completion_request&, request_context& ctx) {
+    (void)ctx.elicit("Which?", confirm_schema());
+    return completion_result{};
+  });
+  const json r = send(call(1, "completion/complete",
+                           {{"ref", {{"type", "ref/prompt"}, {"name", "greet"}}},
+                            {"argument", {{"name", "a"}, {"value", "b"}}}}));
+  ASSERT_TRUE(r.contains("error")) << r.dump();
+  EXPECT_EQ(r["error"].value("code", 0), -32021);
+}
+
 // ---- refusals of a requestState: each its own row, the handler never runs ----
 
 class state_refusal_test : public input_required_test {
