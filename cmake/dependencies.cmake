@@ -1,6 +1,8 @@
 # Third-party dependencies, all from Debian packages (see scripts/setup.sh). Nothing is downloaded.
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED)
+# libcrypto (libssl-dev) seals requestState with AES-256-GCM (cpp/src/state).
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 
 # Standalone asio (libasio-dev) ships headers only.
 find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)

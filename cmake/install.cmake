@@ -32,11 +32,12 @@ install(FILES ${PROJECT_BINARY_DIR}/mcpcxxConfig.cmake ${PROJECT_BINARY_DIR}/mcp
 # pkg-config: libraries highest layer first, as a static link needs them; prefix found relative
 # to the .pc file so `cmake --install --prefix` anywhere gives a working file.
 set(MCPCXX_PC_LIBS "")
-foreach(layer http stdio engine schema jsonrpc wire errors llhttp)
+foreach(layer http stdio engine state schema jsonrpc wire errors llhttp)
   if(TARGET mcpcxx_${layer})
     string(APPEND MCPCXX_PC_LIBS " -lmcpcxx_${layer}")
   endif()
 endforeach()
+string(APPEND MCPCXX_PC_LIBS " -lcrypto")
 string(STRIP "${MCPCXX_PC_LIBS}" MCPCXX_PC_LIBS)
 file(RELATIVE_PATH MCPCXX_PC_PREFIX_FROM_PCDIR "/prefix/${MCPCXX_INSTALL_PKGCONFIGDIR}" "/prefix")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/mcpcxx.pc.in ${PROJECT_BINARY_DIR}/mcpcxx.pc @ONLY)

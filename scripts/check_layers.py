@@ -32,12 +32,13 @@ PROBES = [
     ("wire/*.cpp", "mcpcxx/errors.hpp", ["jsonrpc", "engine", "mcpcxx/server.hpp"]),
     ("jsonrpc/*.cpp", "mcpcxx/errors.hpp", ["engine", "mcpcxx/server.hpp"]),
     ("schema/*.cpp", "mcpcxx/json.hpp", ["engine", "jsonrpc", "mcpcxx/errors.hpp"]),
-    ("engine/*.cpp", "jsonrpc", ["transport/stdio_*", "transport/http", "mcpcxx/http.hpp"]),
+    ("state/*.cpp", "mcpcxx/json.hpp", ["engine", "jsonrpc", "wire", "mcpcxx/server.hpp"]),
+    ("engine/*.cpp", "state", ["transport/stdio_*", "transport/http", "mcpcxx/http.hpp"]),
     ("transport/stdio_*.cpp", "engine", ["transport/http", "mcpcxx/http.hpp"]),
     ("transport/http/*.cpp", "engine", ["transport/stdio_*", "mcpcxx/stdio.hpp"]),
     ("../../python/bindings/*.cpp", "mcpcxx/server.hpp", ["engine", "transport/http", "jsonrpc"]),
 ]
-LOW_LAYERS = ["errors", "wire", "jsonrpc", "schema", "engine", "model"]
+LOW_LAYERS = ["errors", "wire", "jsonrpc", "schema", "state", "engine", "model"]
 FOREIGN = re.compile(r'#\s*include\s*[<"](asio|llhttp|pybind11)')
 
 

@@ -4,7 +4,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-apt_packages=(build-essential cmake ninja-build pkg-config libasio-dev nlohmann-json3-dev
+apt_packages=(build-essential cmake ninja-build pkg-config libasio-dev nlohmann-json3-dev libssl-dev
               libgtest-dev libgmock-dev libbenchmark-dev node-llhttp clang-format clang-tidy
               ccache clang-14 libclang-rt-14-dev)
 missing=()

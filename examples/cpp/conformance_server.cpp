@@ -12,6 +12,11 @@
 #include "mcpcxx/http.hpp"
 #include "mcpcxx/mcpcxx.hpp"
 
+namespace conformance {
+/// The 2026-07-28 input-required-result fixtures (conformance_input_required.cpp).
+void add_input_required_fixtures(mcpcxx::server& s);
+}  // namespace conformance
+
 namespace {
 
 using mcpcxx::json;
@@ -338,5 +343,6 @@ int main(int argc, char** argv) {
   add_client_request_tools(s);
   add_resources(s);
   add_prompts(s);
+  conformance::add_input_required_fixtures(s);
   return mcpcxx::serve_http(s, opts);
 }

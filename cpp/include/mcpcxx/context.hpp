@@ -3,6 +3,14 @@
 // thread or any thread the handler spawns; progress and log calls are internally serialized.
 // elicit, elicit_url, sample and list_roots block the calling thread until the client answers
 // (or the wait times out or is cancelled); several may run at once from different threads.
+//
+// On 2026-07-28 (no server-to-client requests) a question is a multi-round trip instead: the
+// handler of tools/call, prompts/get or resources/read is RE-RUN from the start on every retry
+// of the client, each question answered from the retry's inputResponses or the answers sealed in
+// requestState; the first unanswered question stops the run with an input_required result (an
+// internal signal that is NOT a std::exception: a `catch (...)` around a question must rethrow).
+// Contract: effects before a question must be safe to repeat, and the questions of a run must
+// depend only on the request and the earlier answers. See docs/architecture.md.
 #pragma once
 
 #include <atomic>
@@ -12,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mcpcxx/json.hpp"
 #include "mcpcxx/log_level.hpp"
@@ -39,6 +48,9 @@ class cancellation_token {
 struct client_request {
   std::string method;  ///< "elicitation/create", "sampling/createMessage" or "roots/list"
   json params;
+  /// 2026-07-28: the inputRequests key (empty: the position in the run, "ask-0", "ask-1", ...).
+  /// Ignored on legacy sessions.
+  std::string key = {};
 };
 
 /// The client's answer to elicitation/create.
@@ -61,6 +73,9 @@ struct context_hooks {
   /// engine's internal input-required signal (modern12). Empty = cannot ask (throws
   /// client_capability_error).
   std::function<json(const client_request&)> ask;
+  /// Puts several requests at once (2026-07-28: every unanswered one in the same
+  /// InputRequiredResult). Empty = one by one through `ask`.
+  std::function<std::vector<json>(const std::vector<client_request>&)> ask_all;
 };
 
 /// Everything a handler may know about its request.
@@ -113,6 +128,11 @@ class request_context {
   json sample(const json& params);
   /// roots/list: the `roots` array.
   json list_roots();
+  /// Puts `requests` and returns the client's raw result objects in order (the caller checks
+  /// their shape). On 2026-07-28 every unanswered one goes out in one InputRequiredResult under
+  /// its `key`; legacy sessions ask them one after the other. Throws client_capability_error
+  /// (nothing sent) when the client did not declare a request's capability.
+  std::vector<json> ask_all(const std::vector<client_request>& requests);
 
  private:
   json request_id_;

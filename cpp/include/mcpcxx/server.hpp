@@ -76,6 +76,17 @@ struct server_options {
   /// detaching their threads (see the file comment). Default 5 s.
   std::chrono::milliseconds stop_grace{5000};
   bool assert_formats = false;  ///< JSON Schema `format` asserts when true
+  /// 2026-07-28 multi-round-trip requests: the key sealing `requestState` (AES-256-GCM), base64
+  /// or base64url of 32 random bytes (`openssl rand -base64 32`). Give every replica serving one
+  /// endpoint the same key so each accepts the others' states. Empty: a fresh random key per
+  /// server (states then open only on this instance and die with it). The server constructor
+  /// throws std::invalid_argument for a malformed key. Never written by to_json.
+  std::string request_state_key;
+  /// Earlier keys still accepted when opening a `requestState` (rotation: move the old current
+  /// key here, set a new one, drop it after request_state_ttl_s). Never written by to_json.
+  std::vector<std::string> request_state_previous_keys;
+  /// Seconds a `requestState` stays valid after it is issued (> 0). Default 600.
+  std::int64_t request_state_ttl_s = 600;
   /// Writes one line (no newline) to the server log; default: stderr. Called from any thread.
   std::function<void(std::string_view line)> log_writer;
   /// Log one JSON line per request outcome (method, tool, id, category, latency, reference).

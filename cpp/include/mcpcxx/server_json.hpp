@@ -17,8 +17,10 @@ void from_json(const json& j, server_info& info);
 
 /// server_options <-> {info, instructions, expose_exception_details, max_message_bytes,
 /// max_depth, page_size, list_ttl_ms, cache_scope, worker_threads, assert_formats, log_requests,
-/// logging, extra_capabilities, client_request_timeout (seconds)}; log_writer and
-/// on_roots_list_changed have no JSON form.
+/// logging, extra_capabilities, client_request_timeout (seconds), request_state_key,
+/// request_state_previous_keys, request_state_ttl_s}; log_writer and on_roots_list_changed have
+/// no JSON form. to_json never writes the request-state keys (secrets): it writes
+/// request_state_ttl_s and request_state_key_configured (a bool, ignored by from_json).
 void to_json(json& j, const server_options& o);
 void from_json(const json& j, server_options& o);
 

@@ -8,6 +8,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
+#include "engine/input_round.hpp"
 #include "engine/log_line.hpp"
 #include "engine/session_state.hpp"
 #include "engine/wire_errors_pending.hpp"
@@ -177,6 +178,8 @@ method_outcome classify(std::exception_ptr error, const exchange& ex, handler_ki
     std::rethrow_exception(std::move(error));
   } catch (const std::exception& e) {
     return classify_caught(e, ex, kind, tool);
+  } catch (input_required_signal& s) {  // not a std::exception: the run stopped at a question
+    return input_required_outcome(std::move(s));
   } catch (...) {
     if (kind != handler_kind::tool) tool = nullptr;
     return unexpected(ex, tool, {"unknown", "non-standard exception", "non-standard exception"});

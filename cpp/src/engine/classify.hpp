@@ -17,6 +17,8 @@
 //   request_cancelled             H41 (the request is already settled: normally nothing is sent)
 //   unexpected_error (foreign)    T3 isError + reference        P24 -32603 + reference
 //   anything else                 T3 isError + reference        P24 -32603 + reference
+//   input_required_signal         2026-07-28: the input_required outcome (not an error; the
+//                                 signal is no std::exception, see engine/input_round.hpp)
 //
 // Unexpected failures get a fresh reference id; their what() (for unexpected_error, the summary
 // and the full detail such as a Python traceback) is logged under that id, never sent unless

@@ -53,6 +53,9 @@ engine::engine(server_options options)
     : options_(std::move(options)),
       server_info_(info_json(options_.info)),
       log_(options_.log_writer),
+      request_states_(state::key_ring::from_config(options_.request_state_key,
+                                                   options_.request_state_previous_keys),
+                      std::chrono::seconds(options_.request_state_ttl_s)),
       pool_(pool_size(options_.worker_threads), options_.max_stuck_workers) {}
 
 engine::~engine() = default;

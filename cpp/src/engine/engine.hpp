@@ -19,6 +19,7 @@
 #include "engine/registry.hpp"
 #include "engine/server_log.hpp"
 #include "engine/worker_pool.hpp"
+#include "state/sealer.hpp"
 
 namespace mcpcxx::detail {
 
@@ -41,6 +42,8 @@ class engine : public std::enable_shared_from_this<engine> {
   server_log& log() noexcept { return log_; }
   worker_pool& pool() noexcept { return pool_; }
   deadline_scheduler& deadlines() noexcept { return deadlines_; }
+  /// Seals and opens 2026-07-28 requestState (keys from the options, or a random one).
+  const state::sealer& request_states() const noexcept { return request_states_; }
   /// The Implementation object (serverInfo).
   const json& server_info() const noexcept { return server_info_; }
 
@@ -103,6 +106,7 @@ class engine : public std::enable_shared_from_this<engine> {
   json server_info_;
   server_log log_;
   deadline_scheduler deadlines_;
+  state::sealer request_states_;
 
   mutable std::shared_mutex registry_mutex_;
   ordered_registry<tool_entry> tools_;

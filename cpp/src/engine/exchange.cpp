@@ -5,6 +5,7 @@
 
 #include "engine/batch_reply.hpp"
 #include "engine/engine.hpp"
+#include "engine/input_round.hpp"
 #include "engine/log_line.hpp"
 #include "engine/outbound.hpp"
 #include "engine/session_state.hpp"
@@ -15,8 +16,8 @@ namespace {
 
 constexpr const char* k_class_names[] = {"ok", "tool_error", "protocol_error", "cancelled"};
 
-void decorate(json& result, const json& server_info) {
-  result["resultType"] = "complete";
+void decorate(json& result, const json& server_info, const char* result_type = "complete") {
+  result["resultType"] = result_type;
   json& meta = result["_meta"];
   if (!meta.is_object()) meta = json::object();
   meta["io.modelcontextprotocol/serverInfo"] = server_info;
@@ -137,6 +138,9 @@ std::string exchange::frame_for(method_outcome& o) const {
       if (facts.modern) decorate(o.result, eng().server_info());
       return jsonrpc::serialize_result(id_, o.result);
     case outcome_kind::input_required:
+      if (!facts.modern) break;
+      decorate(o.result, eng().server_info(), "input_required");
+      return jsonrpc::serialize_result(id_, o.result);
     case outcome_kind::task:
       break;
   }
@@ -237,6 +241,23 @@ void exchange::log_outcome(const method_outcome& o) const {
   eng().log().write_line(line.finish());
 }
 
+// The era chooses how a handler asks the client: a live request on a legacy session (a tools/call
+// asks on its own reply stream, HTTP: the POST's SSE stream; other requests on the session's
+// stream, HTTP: GET); on 2026-07-28 a multi-round trip answered from inputResponses / requestState
+// or stopping the run (engine/input_round.hpp). Methods that cannot answer input_required get no
+// hook, and an empty hook makes every ask refuse with client_capability_error.
+void exchange::install_ask_hooks(context_hooks& hooks, bool modern) const {
+  if (!modern) {
+    hooks.ask = legacy_ask_hook(session_, method_ == "tools/call" ? route_.sink : nullptr, token_);
+    return;
+  }
+  hooks.ask = nullptr;
+  hooks.ask_all = nullptr;
+  if (!round_) return;
+  hooks.ask = [r = round_](const client_request& q) { return r->ask({q}).front(); };
+  hooks.ask_all = [r = round_](const std::vector<client_request>& qs) { return r->ask(qs); };
+}
+
 request_context exchange::make_context(const std::shared_ptr<exchange>& self) const {
   context_hooks hooks;
   std::weak_ptr<exchange> weak = self;
@@ -256,13 +277,7 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self) co
     if (logger) fields["logger"] = *logger;
     e->log().write("info", "handler_log", fields);
   };
-  // The era chooses how a handler asks the client: a live request on a legacy session; the
-  // 2026-07-28 input-required round trip installs its own hook here (modern12). An empty hook
-  // makes every ask refuse with client_capability_error. A tools/call asks on its own reply
-  // stream (HTTP: the POST's SSE stream); other requests on the session's stream (HTTP: GET).
-  if (!facts.modern) {
-    hooks.ask = legacy_ask_hook(session_, method_ == "tools/call" ? route_.sink : nullptr, token_);
-  }
+  install_ask_hooks(hooks, facts.modern);
   request_context ctx(jsonrpc::id_to_json(id_), facts.version, facts.client_info,
                       facts.client_capabilities, facts.progress_token, facts.min_log_level, token_,
                       std::move(hooks));

@@ -22,10 +22,13 @@
 // A few rows need a computed choice of arguments (P26's code by category, P15a/P15b's shapes);
 // their factories in wire_errors_pending.hpp render them and the rendered_* constructors keep
 // the row id.
-//   input_required  reserved for multi-round-trip requests (next issues); not produced yet.
+//   input_required  a 2026-07-28 InputRequiredResult {inputRequests, requestState} of a
+//                   tools/call, prompts/get or resources/read run stopped at an unanswered
+//                   question (engine/input_round.hpp); the exchange adds resultType
+//                   "input_required" and _meta serverInfo.
 //   task            reserved for task-augmented requests (next issues); not produced yet.
-// The exchange refuses to send a reserved kind (it answers the internal-error row and logs it),
-// so a handler cannot ship one before the engine implements it.
+// The exchange refuses to send a reserved kind, or input_required outside the modern era (it
+// answers the internal-error row and logs it), so a handler cannot ship one half-done.
 // Thread-safety: plain values.
 #pragma once
 
@@ -92,6 +95,7 @@ struct method_outcome {
 class engine;
 class session_state;
 class batch_reply;
+class input_round;
 
 /// The era facts routing decided for one request.
 struct request_facts {
@@ -155,6 +159,9 @@ class exchange {
 
   /// Set by session_state when the request is in its in-flight table (so settling removes it).
   void mark_registered() noexcept { registered_ = true; }
+  /// 2026-07-28: the inputs of a request that may answer input_required; make_context installs
+  /// the modern ask hook from it. Set before the handler runs.
+  void set_input_round(std::shared_ptr<input_round> round) { round_ = std::move(round); }
 
  private:
   bool claim();
@@ -162,6 +169,7 @@ class exchange {
   void deliver(std::string frame, std::string_view row);
   std::string frame_for(method_outcome& o) const;
   void log_outcome(const method_outcome& o) const;
+  void install_ask_hooks(context_hooks& hooks, bool modern) const;
 
   std::shared_ptr<session_state> session_;
   reply_route route_;
@@ -169,6 +177,7 @@ class exchange {
   std::string method_;
   json params_;
   std::string tool_;
+  std::shared_ptr<input_round> round_;
   cancellation_token token_;
   std::atomic<bool> settled_{false};
   bool registered_ = false;

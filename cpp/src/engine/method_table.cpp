@@ -3,8 +3,11 @@
 #include "engine/method_table.hpp"
 
 #include <array>
+#include <variant>
 
 #include "engine/exchange.hpp"
+#include "engine/input_round.hpp"
+#include "engine/session_state.hpp"
 #include "engine/wire_errors_pending.hpp"
 
 namespace mcpcxx::detail {
@@ -21,6 +24,20 @@ method_outcome typed(const exchange_ptr& ex) {
   return H(ex, params);
 }
 
+// `typed` for the methods that may answer input_required: on 2026-07-28 it first opens the
+// request's inputResponses and requestState (before a decoder moves members out of params); a
+// state that does not open for this request is refused before the handler runs.
+template <class P, method_outcome (*H)(const exchange_ptr&, P&)>
+method_outcome resumable(const exchange_ptr& ex) {
+  if (ex->facts.modern) {
+    auto opened = input_round::open(ex->eng(), ex->method(), ex->params(),
+                                    ex->session().principal(), ex->facts.client_capabilities);
+    if (auto* refusal = std::get_if<method_outcome>(&opened)) return std::move(*refusal);
+    ex->set_input_round(std::get<std::shared_ptr<input_round>>(std::move(opened)));
+  }
+  return typed<P, H>(ex);
+}
+
 constexpr std::array<method_info, 14> k_methods{{
     {"initialize", in_legacy | before_init | not_cancellable, "",
      typed<initialize_params, handle_initialize>},
@@ -28,15 +45,15 @@ constexpr std::array<method_info, 14> k_methods{{
     {"server/discover", in_modern, "", typed<no_params, handle_discover>},
     {"logging/setLevel", in_legacy, "logging", typed<set_level_params, handle_set_level>},
     {"tools/list", both, "tools", typed<list_params, handle_list>},
-    {"tools/call", both | on_worker, "tools", typed<tools_call_params, handle_tools_call>},
+    {"tools/call", both | on_worker, "tools", resumable<tools_call_params, handle_tools_call>},
     {"resources/list", both, "resources", typed<list_params, handle_list>},
     {"resources/templates/list", both, "resources", typed<list_params, handle_list>},
-    {"resources/read", both | on_worker, "resources", typed<uri_params, handle_resources_read>},
+    {"resources/read", both | on_worker, "resources", resumable<uri_params, handle_resources_read>},
     {"resources/subscribe", in_legacy, "resources", typed<uri_params, handle_resources_subscribe>},
     {"resources/unsubscribe", in_legacy, "resources",
      typed<uri_params, handle_resources_unsubscribe>},
     {"prompts/list", both, "prompts", typed<list_params, handle_list>},
-    {"prompts/get", both | on_worker, "prompts", typed<prompts_get_params, handle_prompts_get>},
+    {"prompts/get", both | on_worker, "prompts", resumable<prompts_get_params, handle_prompts_get>},
     {"completion/complete", both | on_worker, "completions",
      typed<complete_params, handle_complete>},
 }};

@@ -45,7 +45,9 @@ void to_json(json& j, const server_options& o) {
        {"log_requests", o.log_requests},
        {"logging", o.logging},
        {"extra_capabilities", o.extra_capabilities},
-       {"client_request_timeout", static_cast<double>(o.client_request_timeout.count()) / 1000.0}};
+       {"client_request_timeout", static_cast<double>(o.client_request_timeout.count()) / 1000.0},
+       {"request_state_ttl_s", o.request_state_ttl_s},
+       {"request_state_key_configured", !o.request_state_key.empty()}};
   put(j, "instructions", o.instructions);
 }
 
@@ -57,7 +59,8 @@ void from_json(const json& j, server_options& o) {
       {"info", "instructions", "expose_exception_details", "max_message_bytes", "max_depth",
        "page_size", "list_ttl_ms", "cache_scope", "worker_threads", "max_stuck_workers",
        "max_batch_members", "max_batch_reply_bytes", "assert_formats", "log_requests", "logging",
-       "extra_capabilities", "client_request_timeout"});
+       "extra_capabilities", "client_request_timeout", "request_state_key",
+       "request_state_previous_keys", "request_state_ttl_s", "request_state_key_configured"});
   if (auto it = j.find("info"); it != j.end() && !it->is_null()) it->get_to(o.info);
   o.instructions = model::optional_string(j, "instructions", what);
   read(j, "expose_exception_details", what, o.expose_exception_details);
@@ -74,6 +77,9 @@ void from_json(const json& j, server_options& o) {
   read(j, "log_requests", what, o.log_requests);
   read(j, "logging", what, o.logging);
   read(j, "client_request_timeout", what, o.client_request_timeout);
+  read(j, "request_state_key", what, o.request_state_key);
+  read(j, "request_state_previous_keys", what, o.request_state_previous_keys);
+  read(j, "request_state_ttl_s", what, o.request_state_ttl_s);
   if (json caps = model::optional_value(j, "extra_capabilities"); !caps.is_null()) {
     if (!caps.is_object()) model::fail(what, "extra_capabilities", "an object", caps);
     o.extra_capabilities = std::move(caps);

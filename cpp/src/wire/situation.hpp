@@ -86,6 +86,11 @@ enum class situation : std::uint8_t {
   P31_client_request_timeout,
   P32_client_request_error,
   P33_client_answer_invalid,
+  P34_request_state_not_authentic,
+  P35_request_state_expired,
+  P36_request_state_other_method,
+  P37_request_state_other_params,
+  P38_request_state_other_principal,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,

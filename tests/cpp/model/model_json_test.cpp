@@ -153,7 +153,8 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
             "expose_exception_details, max_message_bytes, max_depth, page_size, list_ttl_ms, "
             "cache_scope, worker_threads, max_stuck_workers, max_batch_members, "
             "max_batch_reply_bytes, assert_formats, log_requests, logging, extra_capabilities, "
-            "client_request_timeout");
+            "client_request_timeout, request_state_key, request_state_previous_keys, "
+            "request_state_ttl_s, request_state_key_configured");
   const json timeout = {{"client_request_timeout", 2.5}};
   EXPECT_EQ(timeout.get<server_options>().client_request_timeout, std::chrono::milliseconds(2500));
   const auto batch = json{{"max_batch_members", 5}}.get<server_options>();
@@ -162,6 +163,23 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
               HasSubstr("'worker_threads' must be an integer >= 0, got number -1"));
   EXPECT_THAT(refusal<server_options>({{"logging", "yes"}}),
               HasSubstr("'logging' must be a boolean"));
+}
+
+TEST(ModelJson, RequestStateKeysAreReadButNeverWritten) {
+  const json j = {{"request_state_key", "current-secret"},
+                  {"request_state_previous_keys", {"old-secret"}},
+                  {"request_state_ttl_s", 30}};
+  const auto o = j.get<server_options>();
+  EXPECT_EQ(o.request_state_key, "current-secret");
+  EXPECT_EQ(o.request_state_previous_keys, std::vector<std::string>{"old-secret"});
+  EXPECT_EQ(o.request_state_ttl_s, 30);
+  const json out = o;
+  EXPECT_EQ(out.dump().find("secret"), std::string::npos);
+  EXPECT_EQ(out["request_state_key_configured"], true);
+  EXPECT_EQ(out["request_state_ttl_s"], 30);
+  EXPECT_EQ(json(server_options{})["request_state_key_configured"], false);
+  EXPECT_THAT(refusal<server_options>({{"request_state_previous_keys", "one"}}),
+              HasSubstr("request_state_previous_keys"));
 }
 
 TEST(ModelJson, HttpOptionsDurationsAreSeconds) {
