@@ -294,7 +294,7 @@ class state_refusal_test : public input_required_test {
   }
 };
 
-TEST_F(state_refusal_test, tampered_state_is_p30) {
+TEST_F(state_refusal_test, tampered_state_is_p34) {
   const json params = tool("deploy");
   const std::string state = first_state(params).get<std::string>();
   for (const std::string& bad : {state + "-TAMPERED", state.substr(0, state.size() - 2),
@@ -310,7 +310,7 @@ TEST_F(state_refusal_test, tampered_state_is_p30) {
   EXPECT_EQ(refused(retry(params, json::object(), flipped)).value("code", 0), -32602);
 }
 
-TEST_F(state_refusal_test, foreign_key_is_p30_and_a_shared_key_opens) {
+TEST_F(state_refusal_test, foreign_key_is_p34_and_a_shared_key_opens) {
   const json params = tool("deploy");
   captured_log other_log;
   auto foreign = make_server(other_log, k_other_key);
@@ -346,7 +346,7 @@ TEST_F(state_refusal_test, rotated_keys_still_open_states_of_the_previous_key) {
   EXPECT_EQ(refused(retry(params, json::object(), new_state)).value("code", 0), -32602);
 }
 
-TEST_F(state_refusal_test, expired_state_is_p31) {
+TEST_F(state_refusal_test, expired_state_is_p35) {
   const json params = tool("deploy");
   // A state sealed with the server's key an hour ago (ttl 600 s): authentic but expired.
   const state::sealer old(state::key_ring::from_config(k_key, {}), std::chrono::seconds(600));
@@ -360,14 +360,14 @@ TEST_F(state_refusal_test, expired_state_is_p31) {
   EXPECT_EQ(e["data"].value("ttlS", 0), 600);
 }
 
-TEST_F(state_refusal_test, state_of_another_method_is_p32) {
+TEST_F(state_refusal_test, state_of_another_method_is_p36) {
   const json state = first_state(tool("deploy"));
   const json e = refused(retry({{"name", "greet"}}, json::object(), state), "prompts/get");
   EXPECT_EQ(e["data"].value("sealedMethod", ""), "tools/call") << e.dump();
   EXPECT_EQ(e["data"].value("method", ""), "prompts/get");
 }
 
-TEST_F(state_refusal_test, state_of_other_params_is_p33) {
+TEST_F(state_refusal_test, state_of_other_params_is_p37) {
   const json state = first_state(tool("deploy", {{"env", "staging"}}));
   const json e = refused(retry(tool("deploy", {{"env", "prod"}}), {{"ask-0", accept({})}}, state));
   EXPECT_NE(e.value("message", "").find("other params"), std::string::npos) << e.dump();
@@ -375,7 +375,7 @@ TEST_F(state_refusal_test, state_of_other_params_is_p33) {
   EXPECT_NE(e2.value("message", "").find("other params"), std::string::npos) << e2.dump();
 }
 
-TEST_F(state_refusal_test, state_of_another_principal_is_p34) {
+TEST_F(state_refusal_test, state_of_another_principal_is_p38) {
   const json params = tool("deploy");
   harness alice(*srv);
   alice.s.set_principal({{"sub", "alice"}});
