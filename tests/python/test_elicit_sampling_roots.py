@@ -50,7 +50,8 @@ def test_sampling_with_a_plain_string(
             return f"{reply.model}: {reply.text}"
 
     def model(params: dict[str, Any]) -> str:
-        return "short: " + params["messages"][0]["content"]["text"].removeprefix("Summarize: ")
+        asked: str = params["messages"][0]["content"]["text"]
+        return "short: " + asked.removeprefix("Summarize: ")
 
     c = asking(sampling_handler=model)
     assert text_of(c.call_tool("summarize", {"text": "a long story"})) == (
