@@ -74,33 +74,51 @@ def _is_model(schema: object) -> bool:
     return isinstance(schema, type) and callable(getattr(schema, "model_json_schema", None))
 
 
-def _inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
-    """Inline pydantic's $defs (enums): the elicitation subset allows no $ref."""
+def _flatten(schema: dict[str, Any]) -> dict[str, Any]:
+    """Bring pydantic's output into the elicitation subset's shape.
+
+    Enums live under $defs (the subset has no $ref: inlined) and `X | None` fields are
+    anyOf [X, null] (the subset has no anyOf: the field is simply optional, X is kept).
+    """
     defs = schema.pop("$defs", None) or {}
     props = schema.get("properties")
-    if not defs or not isinstance(props, dict):
+    if not isinstance(props, dict):
         return schema
-    prefix = "#/$defs/"
     for name, prop in list(props.items()):
-        ref = prop.get("$ref") if isinstance(prop, dict) else None
-        if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix) :] in defs:
-            target = dict(defs[ref[len(prefix) :]])
-            target.pop("title", None)  # the enum class's name is not the field's title
-            props[name] = {**target, **{k: v for k, v in prop.items() if k != "$ref"}}
+        if isinstance(prop, dict):
+            props[name] = _flat_property(prop, defs)
     return schema
+
+
+def _flat_property(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    options = prop.get("anyOf")
+    if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
+        [kept] = [o for o in options if o != {"type": "null"}]
+        rest = {k: v for k, v in prop.items() if k != "anyOf"}
+        if rest.get("default", 0) is None:
+            del rest["default"]
+        prop = {**kept, **rest}
+    prefix = "#/$defs/"
+    ref = prop.get("$ref")
+    if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix) :] in defs:
+        target = dict(defs[ref[len(prefix) :]])
+        target.pop("title", None)  # the enum class's name is not the field's title
+        prop = {**target, **{k: v for k, v in prop.items() if k != "$ref"}}
+    return prop
 
 
 def requested_schema(schema: object) -> dict[str, Any]:
     """The requestedSchema for `schema`: a pydantic model class, a JSON-schema dict, or None.
 
     The engine checks it against the spec's restricted subset (flat object of string, number,
-    integer, boolean and enum properties) and raises ValueError naming what is not allowed.
+    integer, boolean and enum properties) and raises ValueError naming what is not allowed; a
+    model's enums and `X | None` fields are first brought into that shape.
     """
     if schema is None:
         return {"type": "object", "properties": {}}
     if _is_model(schema):
         generated = cast("Any", schema).model_json_schema()
-        return _inline_refs(dict(generated))
+        return _flatten(dict(generated))
     if isinstance(schema, Mapping):
         return dict(schema)
     raise TypeError(

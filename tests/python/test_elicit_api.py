@@ -32,6 +32,8 @@ class Order(BaseModel):
     quantity: int
     color: Color
     size: Literal["s", "m", "l"] = "m"
+    note: str | None = None
+    shade: Color | None = None
 
 
 # ----- building the question -------------------------------------------------------------------
@@ -45,6 +47,10 @@ def test_pydantic_schema_is_flat_with_enums_inlined() -> None:
     color = schema["properties"]["color"]
     assert "$ref" not in color and color["enum"] == ["red", "blue"]
     assert schema["properties"]["size"]["enum"] == ["s", "m", "l"]
+    # `X | None` is an optional X: no anyOf (outside the subset), no null default
+    assert schema["properties"]["note"] == {"type": "string", "title": "Note"}
+    shade = schema["properties"]["shade"]
+    assert shade["enum"] == ["red", "blue"] and "anyOf" not in shade and "default" not in shade
 
 
 def test_dict_schema_passes_unchanged_and_none_is_a_confirmation() -> None:
@@ -101,7 +107,7 @@ def test_accepted_content_is_parsed_into_the_model() -> None:
     raw = {"action": "accept", "content": {"quantity": 2, "color": "blue"}}
     result = elicit_result(raw, Order)
     assert result.accepted
-    assert result.content == Order(quantity=2, color=Color.BLUE, size="m")
+    assert result.content == Order(quantity=2, color=Color.BLUE, size="m", note=None)
     assert elicit_result(raw, {"type": "object"}).content == raw["content"]
 
 
