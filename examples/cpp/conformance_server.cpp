@@ -122,32 +122,6 @@ void add_notifying_tools(mcpcxx::server& s) {
         ctx.require_client_capability("elicitation");
         return tool_result::text("The client declared elicitation");
       });
-  // Scenarios tools-call-elicitation and tools-call-sampling (and the interop clients): the same
-  // handler asks live on a legacy session and through input_required on 2026-07-28.
-  add(s, "test_elicitation", "Asks the user for a username and an email.",
-      [](const json& a, request_context& ctx) {
-        const auto answer = ctx.elicit(a.value("message", ""), json::parse(R"({
-          "type": "object",
-          "properties": {"username": {"type": "string", "description": "User's response"},
-                         "email": {"type": "string", "description": "User's email address"}},
-          "required": ["username", "email"]})"));
-        return tool_result::text("User response: action=" + answer.action +
-                                 ", content=" + answer.content.dump());
-      },
-      {{"type", "object"},
-       {"properties", {{"message", {{"type", "string"}}}}},
-       {"required", {"message"}}});
-  add(s, "test_sampling", "Asks the client's model to answer a prompt.",
-      [](const json& a, request_context& ctx) {
-        const json message = {{"role", "user"},
-                              {"content", text_block(a.value("prompt", std::string()))}};
-        const json reply = ctx.sample({{"messages", json::array({message})}, {"maxTokens", 100}});
-        const json& c = reply.at("content");
-        return tool_result::text("LLM response: " + (c.is_object() ? c.value("text", "") : ""));
-      },
-      {{"type", "object"},
-       {"properties", {{"prompt", {{"type", "string"}}}}},
-       {"required", {"prompt"}}});
   add(
       s, "json_schema_2020_12_tool", "Takes a JSON Schema 2020-12 input with $defs.",
       [](const json&, request_context&) { return tool_result::text("ok"); }, json::parse(R"({
