@@ -13,7 +13,7 @@ import json
 import time
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from mcpcxx import Audio, Completion, CompletionRequest, Context, Image, Server, ToolResult
 
@@ -107,6 +107,26 @@ def test_streaming_elicitation(ctx: Context) -> str:
     """Needs the client's elicitation capability."""
     ctx.require_client_capability("elicitation")
     return "The client declared elicitation"
+
+
+class UserInfo(BaseModel):
+    username: str = Field(description="User's response")
+    email: str = Field(description="User's email address")
+
+
+@server.tool
+async def test_elicitation(ctx: Context, message: str) -> str:
+    """Asks the user for a username and an email (live on legacy, input_required on 2026)."""
+    answer = await ctx.elicit(message, UserInfo)
+    content = answer.content.model_dump() if answer.content is not None else None
+    return f"User response: action={answer.action}, content={json.dumps(content)}"
+
+
+@server.tool
+async def test_sampling(ctx: Context, prompt: str) -> str:
+    """Asks the client's model to answer a prompt."""
+    reply = await ctx.sample(prompt, max_tokens=100)
+    return f"LLM response: {reply.text}"
 
 
 @server.tool

@@ -21,7 +21,7 @@ context_state::context_state(request_context& ctx)
       ctx_(&ctx) {}
 
 void context_state::invalidate() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::shared_mutex> lock(mutex_);
   ctx_ = nullptr;
 }
 
@@ -71,9 +71,9 @@ bool log(const py_context& self, const std::string& level, json payload,
 }  // namespace
 
 void bind_context(py::module_& m) {
-  py::class_<py_context>(m, "RequestContext",
-                         "The engine's view of one request (valid while its handler runs).")
-      .def_property_readonly("request_id", [](const py_context& c) { return c.state->request_id; })
+  py::class_<py_context> cls(m, "RequestContext",
+                             "The engine's view of one request (valid while its handler runs).");
+  cls.def_property_readonly("request_id", [](const py_context& c) { return c.state->request_id; })
       .def_property_readonly("protocol_version",
                              [](const py_context& c) { return c.state->protocol_version; })
       .def_property_readonly("modern", [](const py_context& c) { return c.state->modern; })
@@ -102,6 +102,7 @@ void bind_context(py::module_& m) {
           "Send notifications/progress when the client asked for it; progress must increase.")
       .def("log", &log, py::arg("level"), py::arg("data"), py::arg("logger") = py::none(),
            "Log to stderr, and to the client when it asked for this level; True when sent.");
+  bind_context_ask(cls);
 }
 
 }  // namespace mcpcxx::py_bind

@@ -1,6 +1,7 @@
 // Errors across the boundary: the one mapping of Python exceptions to the engine's typed errors,
 // the GIL-safe object holder, and the error helpers Python calls.
 #include <atomic>
+#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -118,7 +119,36 @@ std::exception_ptr resource_not_found_from(py::handle v) {
   return std::make_exception_ptr(resource_not_found(safe_str(v.attr("uri"))));
 }
 
-/// The typed Python errors (mcpcxx._errors) and the C++ error each becomes.
+std::exception_ptr url_elicitation_required_from(py::handle v) {
+  return std::make_exception_ptr(url_elicitation_required(to_json(v.attr("elicitations"))));
+}
+
+// The ask errors below normally carry their C++ original (carried_exception); these build one
+// when a handler constructed the Python exception itself.
+std::exception_ptr client_capability_from(py::handle v) {
+  return std::make_exception_ptr(
+      client_capability_error(safe_str(v.attr("method")), safe_str(v.attr("capability"))));
+}
+
+std::exception_ptr client_timeout_from(py::handle v) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::duration<double>(v.attr("timeout").cast<double>()));
+  return std::make_exception_ptr(client_request_timeout(safe_str(v.attr("method")), ms));
+}
+
+std::exception_ptr client_request_error_from(py::handle v) {
+  return std::make_exception_ptr(
+      client_request_error(safe_str(v.attr("method")), v.attr("code").cast<int>(),
+                           safe_str(v.attr("message")), to_json(v.attr("data"))));
+}
+
+std::exception_ptr client_answer_invalid_from(py::handle v) {
+  return std::make_exception_ptr(
+      client_answer_invalid(safe_str(v.attr("method")), safe_str(v.attr("reason"))));
+}
+
+/// The typed Python errors (mcpcxx._errors) and the C++ error each becomes; a subclass comes
+/// before its base (ClientCapabilityError is a MissingClientCapabilityError).
 struct typed_error {
   const char* python_name;
   std::exception_ptr (*translate)(py::handle value);
@@ -126,7 +156,12 @@ struct typed_error {
 constexpr typed_error k_typed_errors[] = {
     {"ToolError", tool_error_from},
     {"ProtocolError", protocol_error_from},
+    {"ClientCapabilityError", client_capability_from},
     {"MissingClientCapabilityError", missing_capability_from},
+    {"UrlElicitationRequiredError", url_elicitation_required_from},
+    {"ClientRequestTimeoutError", client_timeout_from},
+    {"ClientRequestError", client_request_error_from},
+    {"ClientAnswerInvalidError", client_answer_invalid_from},
     {"ResourceNotFoundError", resource_not_found_from},
 };
 
@@ -171,6 +206,7 @@ std::exception_ptr unexpected_from(py::error_already_set& e, const std::string& 
 
 std::exception_ptr translate_python_error(py::error_already_set& e) {
   try {
+    if (auto origin = carried_exception(e.value())) return origin;
     const auto& h = helpers();
     for (std::size_t i = 0; i < h.typed.size(); ++i) {
       if (e.matches(h.typed[i])) return k_typed_errors[i].translate(e.value());

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <stdexcept>
 #include <string>
 
@@ -30,10 +31,16 @@ namespace mcpcxx::py_bind {
 
 /// The one mapping of Python failures to C++ (GIL held), for every handler kind: ToolError ->
 /// tool_error, ProtocolError -> protocol_error, ResourceNotFoundError -> resource_not_found,
-/// MissingClientCapabilityError -> missing_client_capability; anything else -> an
-/// unexpected_error whose what() and detail() are the formatted traceback. The result holds no
-/// Python objects.
+/// MissingClientCapabilityError -> missing_client_capability, UrlElicitationRequiredError ->
+/// url_elicitation_required, the ask errors -> theirs; an exception raised by a RequestContext
+/// ask (it carries the C++ original, see carried_exception) -> that original; anything else ->
+/// an unexpected_error whose what() and detail() are the formatted traceback. The result holds
+/// no Python objects.
 std::exception_ptr translate_python_error(py::error_already_set& e);
+
+/// The C++ exception a RequestContext ask attached to the Python exception `value` when it
+/// raised it (null when none): re-raising it hands the engine exactly what request_context threw.
+std::exception_ptr carried_exception(py::handle value);
 
 /// The request context as Python sees it. The engine's request_context lives only while the
 /// handler runs; afterwards every method that needs it raises RuntimeError.
@@ -43,9 +50,10 @@ class context_state {
   /// Called (without the GIL) once the handler returned; waits for calls in progress.
   void invalidate();
   /// Runs `fn(ctx)` under the lifetime lock; throws std::runtime_error after invalidate().
+  /// Calls run concurrently (an ask may block for minutes while other threads log).
   template <typename Fn>
   auto with_context(Fn&& fn) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::shared_lock<std::shared_mutex> lock(mutex_);
     if (ctx_ == nullptr) {
       throw std::runtime_error(
           "this Context belongs to a request that already finished; use it only inside the "
@@ -63,7 +71,7 @@ class context_state {
   const cancellation_token token;
 
  private:
-  std::mutex mutex_;
+  std::shared_mutex mutex_;
   request_context* ctx_;
 };
 
@@ -71,6 +79,9 @@ class context_state {
 struct py_context {
   std::shared_ptr<context_state> state;
 };
+
+/// Adds elicit, elicit_url, sample and list_roots to RequestContext (bind_context_ask.cpp).
+void bind_context_ask(py::class_<py_context>& cls);
 
 /// Keeps this engine thread's Python thread state between calls instead of creating and
 /// destroying one per call (a measurable share of a small tool's cost); once per thread.

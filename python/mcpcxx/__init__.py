@@ -7,6 +7,7 @@ validation and the exact wire shape of every error. See docs/python.md.
 from __future__ import annotations
 
 from mcpcxx import _core
+from mcpcxx._asking import ElicitResult, Root, SamplingResult
 from mcpcxx._content import (
     Audio,
     Completion,
@@ -20,8 +21,13 @@ from mcpcxx._content import (
 from mcpcxx._context import Context
 from mcpcxx._errors import (
     Cancelled,
+    ClientAnswerInvalidError,
+    ClientCapabilityError,
+    ClientRequestError,
+    ClientRequestTimeoutError,
     ErrorCategory,
     ErrorEffect,
+    InputRequired,
     McpcxxError,
     MissingClientCapability,
     MissingClientCapabilityError,
@@ -30,6 +36,7 @@ from mcpcxx._errors import (
     ResourceNotFound,
     ResourceNotFoundError,
     ToolError,
+    UrlElicitationRequiredError,
     compose_error_message,
 )
 from mcpcxx._server import Server
@@ -39,12 +46,18 @@ __version__: str = _core.__version__  # project(VERSION) in CMakeLists.txt, via 
 __all__ = [
     "Audio",
     "Cancelled",
+    "ClientAnswerInvalidError",
+    "ClientCapabilityError",
+    "ClientRequestError",
+    "ClientRequestTimeoutError",
     "Completion",
     "CompletionRequest",
     "Context",
+    "ElicitResult",
     "ErrorCategory",
     "ErrorEffect",
     "Image",
+    "InputRequired",
     "McpcxxError",
     "MissingClientCapability",
     "MissingClientCapabilityError",
@@ -54,9 +67,12 @@ __all__ = [
     "ResourceLink",
     "ResourceNotFound",
     "ResourceNotFoundError",
+    "Root",
+    "SamplingResult",
     "Server",
     "Text",
     "ToolError",
     "ToolResult",
+    "UrlElicitationRequiredError",
     "compose_error_message",
 ]

@@ -6,16 +6,55 @@ over the engine's per-request handle, so tests and other runtimes can pass their
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from collections.abc import Generator, Mapping, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Protocol,
+    TypedDict,
+    TypeVar,
+    cast,
+    overload,
+    runtime_checkable,
+)
 
+from mcpcxx import _asking
+from mcpcxx._asking import ElicitResult, Root, SamplingResult
 from mcpcxx._errors import MissingClientCapabilityError, RequestCancelledError
 
 if TYPE_CHECKING:
     import logging
 
+    from pydantic import BaseModel
+    from typing_extensions import Unpack
+
     from mcpcxx._core import RequestContext
     from mcpcxx._server import Server
+
+    M = TypeVar("M", bound=BaseModel)
+
+Messages = str | Sequence[str | Mapping[str, Any]]
+"""Sampling messages: a str (one user text message) or a list of str and SamplingMessage dicts."""
+IncludeContext = Literal["none", "thisServer", "allServers"]
+
+
+class SamplingOptions(TypedDict, total=False):
+    """The keyword options of ctx.sample (CreateMessageRequest params, snake_case)."""
+
+    max_tokens: int
+    """maxTokens; 512 when not given."""
+    system_prompt: str | None
+    temperature: float | None
+    stop_sequences: Sequence[str] | None
+    model_preferences: Mapping[str, Any] | Sequence[str] | None
+    """A ModelPreferences dict, or model name hints in order of preference."""
+    include_context: IncludeContext | None
+    tools: Sequence[Mapping[str, Any]] | None
+    """Tools the client's model may call (2025-11-25+, client capability sampling.tools)."""
+    tool_choice: Mapping[str, Any] | None
+    metadata: Mapping[str, Any] | None
+
 
 _LEVELS = {10: "debug", 20: "info", 30: "warning", 40: "error", 50: "critical"}
 
@@ -135,6 +174,55 @@ class Context(Protocol):
         """A stdlib Logger whose records reach stderr and, when asked for, the client."""
         ...
 
+    # Asking the client (docs/python.md, "Asking the client"). Each ask is a live request on a
+    # legacy session and an input_required round trip on 2026-07-28 (the handler is re-run).
+
+    @overload
+    async def elicit(self, message: str, schema: type[M]) -> ElicitResult[M]: ...
+    @overload
+    async def elicit(
+        self, message: str, schema: Mapping[str, Any] | None = None
+    ) -> ElicitResult[dict[str, Any]]: ...
+    async def elicit(self, message: str, schema: Any = None) -> ElicitResult[Any]:
+        """Ask the user to fill a form (elicitation/create, form mode)."""
+        ...
+
+    @overload
+    def elicit_sync(self, message: str, schema: type[M]) -> ElicitResult[M]: ...
+    @overload
+    def elicit_sync(
+        self, message: str, schema: Mapping[str, Any] | None = None
+    ) -> ElicitResult[dict[str, Any]]: ...
+    def elicit_sync(self, message: str, schema: Any = None) -> ElicitResult[Any]:
+        """elicit() for `def` handlers: blocks until the user answered."""
+        ...
+
+    async def elicit_url(self, message: str, url: str, elicitation_id: str) -> ElicitResult[None]:
+        """Ask the user to complete a flow at `url` (URL mode, 2025-11-25+)."""
+        ...
+
+    def elicit_url_sync(self, message: str, url: str, elicitation_id: str) -> ElicitResult[None]:
+        """elicit_url() for `def` handlers."""
+        ...
+
+    async def sample(
+        self, messages: Messages, **options: Unpack[SamplingOptions]
+    ) -> SamplingResult:
+        """Ask the client's model for a completion (sampling/createMessage)."""
+        ...
+
+    def sample_sync(self, messages: Messages, **options: Unpack[SamplingOptions]) -> SamplingResult:
+        """sample() for `def` handlers."""
+        ...
+
+    async def list_roots(self) -> list[Root]:
+        """The roots the client exposes (roots/list)."""
+        ...
+
+    def list_roots_sync(self) -> list[Root]:
+        """list_roots() for `def` handlers."""
+        ...
+
 
 class EngineContext:
     """Context over the engine's per-request handle (mcpcxx._core.RequestContext)."""
@@ -229,3 +317,97 @@ class EngineContext:
             name = self._server.name if self._server is not None else "mcpcxx"
             self._logger = _client_logger(self, f"{name}.request")
         return self._logger
+
+    # ----- asking the client -----------------------------------------------------------------
+
+    @overload
+    async def elicit(self, message: str, schema: type[M]) -> ElicitResult[M]: ...
+    @overload
+    async def elicit(
+        self, message: str, schema: Mapping[str, Any] | None = None
+    ) -> ElicitResult[dict[str, Any]]: ...
+    async def elicit(self, message: str, schema: Any = None) -> ElicitResult[Any]:
+        """Ask the user to fill a form; the answer typed by `schema` (see elicit_sync)."""
+        requested = _asking.requested_schema(schema)
+        raw = await _asking.in_thread(self._core.elicit, _text("message", message), requested)
+        return _asking.elicit_result(raw, schema)
+
+    @overload
+    def elicit_sync(self, message: str, schema: type[M]) -> ElicitResult[M]: ...
+    @overload
+    def elicit_sync(
+        self, message: str, schema: Mapping[str, Any] | None = None
+    ) -> ElicitResult[dict[str, Any]]: ...
+    def elicit_sync(self, message: str, schema: Any = None) -> ElicitResult[Any]:
+        """Ask the user to fill a form (elicitation/create, form mode) and wait for the answer.
+
+        `schema` is a pydantic model class (content comes back as an instance), a JSON-schema
+        dict (content is a dict) or None (a plain confirmation). A schema outside the spec's
+        restricted subset raises ValueError before anything is sent. Raises
+        ClientCapabilityError, ClientRequestTimeoutError or ClientRequestError; on 2026-07-28
+        raises InputRequired until the client's answer is there (do not catch it).
+        """
+        _asking.refuse_on_event_loop("elicit")
+        requested = _asking.requested_schema(schema)
+        raw = self._core.elicit(_text("message", message), requested)
+        return _asking.elicit_result(raw, schema)
+
+    async def elicit_url(self, message: str, url: str, elicitation_id: str) -> ElicitResult[None]:
+        """Ask the user to complete a flow at `url` (URL mode); see elicit_url_sync."""
+        args = _url_args(message, url, elicitation_id)
+        raw = await _asking.in_thread(self._core.elicit_url, *args)
+        return cast("ElicitResult[None]", _asking.elicit_result(raw, None))
+
+    def elicit_url_sync(self, message: str, url: str, elicitation_id: str) -> ElicitResult[None]:
+        """Ask the user to complete a flow at `url` (elicitation/create, URL mode, 2025-11-25+).
+
+        "accept" means the user agreed to open the URL, not that the flow is finished; the
+        client learns that from notifications/elicitation/complete with `elicitation_id`.
+        """
+        _asking.refuse_on_event_loop("elicit_url")
+        raw = self._core.elicit_url(*_url_args(message, url, elicitation_id))
+        return cast("ElicitResult[None]", _asking.elicit_result(raw, None))
+
+    async def sample(
+        self, messages: Messages, **options: Unpack[SamplingOptions]
+    ) -> SamplingResult:
+        """Ask the client's model for a completion; see sample_sync."""
+        params = _asking.sampling_params(messages, **_sampling_options(options))
+        return _asking.sampling_result(await _asking.in_thread(self._core.sample, params))
+
+    def sample_sync(self, messages: Messages, **options: Unpack[SamplingOptions]) -> SamplingResult:
+        """Ask the client's model for a completion (sampling/createMessage) and wait for it.
+
+        `messages` is a str (one user text message) or a list of str and SamplingMessage dicts;
+        max_tokens defaults to 512. Raises like elicit_sync.
+        """
+        _asking.refuse_on_event_loop("sample")
+        params = _asking.sampling_params(messages, **_sampling_options(options))
+        return _asking.sampling_result(self._core.sample(params))
+
+    async def list_roots(self) -> list[Root]:
+        """The roots the client exposes; see list_roots_sync."""
+        return _asking.roots(await _asking.in_thread(self._core.list_roots))
+
+    def list_roots_sync(self) -> list[Root]:
+        """The roots the client exposes (roots/list). Raises like elicit_sync."""
+        _asking.refuse_on_event_loop("list_roots")
+        return _asking.roots(self._core.list_roots())
+
+
+def _text(name: str, value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{name} must be a non-empty str, not {value!r}")
+    return value
+
+
+def _url_args(message: str, url: str, elicitation_id: str) -> tuple[str, str, str]:
+    return (
+        _text("message", message),
+        _text("url", url),
+        _text("elicitation_id", elicitation_id),
+    )
+
+
+def _sampling_options(options: SamplingOptions) -> dict[str, Any]:
+    return {"max_tokens": 512, **options}

@@ -196,3 +196,91 @@ class MissingClientCapabilityError(McpcxxError):
 ResourceNotFound = ResourceNotFoundError
 Cancelled = RequestCancelledError
 MissingClientCapability = MissingClientCapabilityError
+
+
+# ----- asking the client (ctx.elicit, ctx.sample, ctx.list_roots) ---------------------------------
+
+
+class ClientCapabilityError(MissingClientCapabilityError):
+    """The client did not declare the capability an ask needs; nothing was sent to it.
+
+    Raised by ctx.elicit / elicit_url / sample / list_roots. `method` is the request that was
+    not sent ("elicitation/create"), `capability` the dotted capability the client lacks
+    ("elicitation", "elicitation.url", "sampling", "sampling.tools", "roots"). Uncaught, it is
+    answered like MissingClientCapabilityError (-32021 with data.requiredCapabilities).
+    """
+
+    def __init__(self, method: str, capability: str) -> None:
+        required: dict[str, Any] = {}
+        for part in reversed(capability.split(".")):
+            required = {part: required}
+        super().__init__(required)
+        self.args = (
+            f"the client did not declare capability {capability!r}, which {method} needs; "
+            "nothing was sent",
+        )
+        self.method = method
+        self.capability = capability
+
+
+class ClientRequestTimeoutError(McpcxxError):
+    """The client did not answer an ask in time; the engine sent notifications/cancelled."""
+
+    def __init__(self, method: str, timeout: float) -> None:
+        super().__init__(f"the client did not answer {method} within {timeout:g} s")
+        self.method = method
+        self.timeout = timeout
+
+
+class ClientRequestError(McpcxxError):
+    """The client answered an ask with a JSON-RPC error; its code, message and data are kept."""
+
+    def __init__(self, method: str, code: int, message: str, data: Any = None) -> None:
+        super().__init__(f"the client answered {method} with error {code}: {message}")
+        self.method = method
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+class ClientAnswerInvalidError(McpcxxError):
+    """The client's answer to an ask does not have the shape the request demands.
+
+    For example accepted elicitation content that does not match the requested schema;
+    `reason` says what was wrong.
+    """
+
+    def __init__(self, method: str, reason: str) -> None:
+        super().__init__(f"the client's answer to {method} is invalid: {reason}")
+        self.method = method
+        self.reason = reason
+
+
+class UrlElicitationRequiredError(McpcxxError):
+    """Raise it from a tool that cannot go on until the user completes URL elicitation(s).
+
+    The request gets JSON-RPC -32042 with data.elicitations, each {"mode": "url",
+    "elicitationId", "url", "message"} (2025-11-25 sessions that declared elicitation.url).
+    """
+
+    def __init__(self, elicitations: list[dict[str, Any]]) -> None:
+        if not isinstance(elicitations, list) or not elicitations:
+            raise TypeError("elicitations must be a non-empty list of URL elicitation dicts")
+        for e in elicitations:
+            if not isinstance(e, dict):
+                raise TypeError(f"each URL elicitation must be a dict, not {e!r}")
+            missing = [k for k in ("elicitationId", "url", "message") if k not in e]
+            if missing:
+                raise ValueError(f"URL elicitation {e!r} lacks {', '.join(missing)}")
+        super().__init__(f"the user must complete {len(elicitations)} URL elicitation(s) first")
+        self.elicitations = [{"mode": "url", **e} for e in elicitations]
+
+
+class InputRequired(BaseException):  # a control-flow signal, not an error
+    """The 2026-07-28 signal that stops a handler run until the client answers an ask.
+
+    ctx.elicit/sample/list_roots raise it on a modern request whose answer is not there yet; the
+    engine turns it into an input_required result and re-runs the handler on the retry. It is a
+    BaseException, not an Exception, so `except Exception` in a tool cannot swallow it; code that
+    catches BaseException must re-raise it.
+    """

@@ -48,6 +48,7 @@ class Server:
         max_stuck_workers: int | None = None,
         max_batch_members: int | None = None,
         max_batch_reply_bytes: int | None = None,
+        client_request_timeout: float | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError("Server needs a non-empty str name")
@@ -74,6 +75,14 @@ class Server:
             "max_batch_members": max_batch_members,
             "max_batch_reply_bytes": max_batch_reply_bytes,
         }
+        if client_request_timeout is not None:
+            # How long a legacy session's ctx.elicit/sample/list_roots waits for the client.
+            if isinstance(client_request_timeout, bool) or not client_request_timeout > 0:
+                raise ValueError(
+                    "client_request_timeout must be a positive number of seconds, got "
+                    f"{client_request_timeout!r}"
+                )
+            options["client_request_timeout_ms"] = max(1, round(client_request_timeout * 1000))
         self.name = name
         self.version = version
         self.expose_exception_details = bool(expose_exception_details)

@@ -181,12 +181,17 @@ def test_spec_dicts_are_checked_by_the_engine_model(logged: Logged) -> None:
 def test_exceptions_share_one_base_and_old_names_alias_new_ones() -> None:
     errors = [getattr(mcpcxx, n) for n in mcpcxx.__all__ if n.endswith("Error")]
     assert {e.__name__ for e in errors} == {
+        "ClientAnswerInvalidError",
+        "ClientCapabilityError",
+        "ClientRequestError",
+        "ClientRequestTimeoutError",
         "McpcxxError",
         "MissingClientCapabilityError",
         "ProtocolError",
         "RequestCancelledError",
         "ResourceNotFoundError",
         "ToolError",
+        "UrlElicitationRequiredError",
     }
     assert all(issubclass(e, mcpcxx.McpcxxError) for e in errors)
     assert mcpcxx.ResourceNotFound is mcpcxx.ResourceNotFoundError

@@ -9,13 +9,27 @@ from typing import TYPE_CHECKING, Any
 
 from mcpcxx import _core, _envelope
 from mcpcxx._envelope import LEGACY, MODERN
+from mcpcxx.testing._answers import (
+    NO_REPLY,
+    ElicitationHandler,
+    Roots,
+    SamplingHandler,
+    Unanswered,
+    _NoReply,
+    answer,
+    declared_capabilities,
+    error_response,
+    result_response,
+)
 
 if TYPE_CHECKING:
     from mcpcxx._server import Server
 
-__all__ = ["LEGACY", "MODERN", "Client", "text_of"]
+__all__ = ["LEGACY", "MODERN", "NO_REPLY", "Client", "text_of"]
 
 Message = dict[str, Any]
+
+_INPUT_METHODS = ("tools/call", "prompts/get", "resources/read")
 
 
 def _key(request_id: Any) -> str:
@@ -32,6 +46,15 @@ class Client:
 
     With `inline=True` (default) handlers run on the calling thread; `inline=False` uses the
     engine's worker pool, so requests can be in flight concurrently (call_tool_nowait()).
+
+    `elicitation_handler(params) -> ElicitResult dict`, `sampling_handler(params) ->
+    CreateMessageResult dict or str` and `roots` (a list of Root dicts or URIs, or a callable
+    returning one) answer the server's questions in both eras, and declare the matching client
+    capabilities unless `capabilities` is given: on a legacy session each server request is
+    answered on a thread of its own; on 2026-07-28 request() answers an input_required result
+    and retries with inputResponses and requestState until the final result (at most
+    `max_input_rounds` retries). Every frame stays in `frames`; the questions asked are in
+    `server_requests`. A handler returning NO_REPLY leaves the question unanswered.
     """
 
     def __init__(
@@ -45,12 +68,27 @@ class Client:
         inline: bool = True,
         initialize: bool = True,
         timeout: float = 30.0,
+        elicitation_handler: ElicitationHandler | None = None,
+        sampling_handler: SamplingHandler | None = None,
+        roots: Roots | None = None,
+        max_input_rounds: int = 8,
     ) -> None:
         self.server = server
         self.protocol_version = protocol_version
         self.modern = protocol_version == MODERN
         self.client_info = client_info or {"name": "mcpcxx-testing", "version": _core.__version__}
-        self.capabilities = capabilities if capabilities is not None else {}
+        self.elicitation_handler = elicitation_handler
+        self.sampling_handler = sampling_handler
+        self.roots = roots
+        self.max_input_rounds = max_input_rounds
+        self.capabilities = (
+            capabilities
+            if capabilities is not None
+            else declared_capabilities(elicitation_handler, sampling_handler, roots)
+        )
+        self.server_requests: list[Message] = []
+        """The questions the server asked, in order: {"method", "params"} plus "id" (a legacy
+        request) or "key" (an inputRequests entry on 2026-07-28)."""
         self.log_level = log_level
         self.timeout = timeout
         self.frames: list[str] = []
@@ -71,17 +109,40 @@ class Client:
 
     def _sink(self, frame: str, kind: str) -> None:
         message = json.loads(frame)
+        asked: list[Message] = []
         with self._cond:
             self.frames.append(frame)
-            if kind == "notification":
-                self.notifications.append(message)
-            else:
-                for item in message if isinstance(message, list) else [message]:
-                    if isinstance(item, dict) and item.get("id") is not None:
-                        self._responses[_key(item["id"])] = item
-                    else:
-                        self._unmatched.append(item)
+            for item in message if isinstance(message, list) else [message]:
+                if isinstance(item, dict) and "method" in item and item.get("id") is not None:
+                    asked.append(item)  # a server-to-client request (legacy sessions)
+                    self.server_requests.append(
+                        {"method": item["method"], "params": item.get("params"), "id": item["id"]}
+                    )
+                elif kind == "notification" or (isinstance(item, dict) and "method" in item):
+                    self.notifications.append(item)
+                elif isinstance(item, dict) and item.get("id") is not None:
+                    self._responses[_key(item["id"])] = item
+                else:
+                    self._unmatched.append(item)
             self._cond.notify_all()
+        for request in asked:
+            # Never on the engine's thread: the handler that asked is waiting for this answer,
+            # and with inline dispatch that thread is the one that called receive().
+            threading.Thread(
+                target=self._answer_live, args=(request,), name="mcpcxx-client-answer", daemon=True
+            ).start()
+
+    def _answer_live(self, request: Message) -> None:
+        try:
+            result = answer(self, request["method"], request.get("params") or {})
+        except Unanswered as e:
+            reply: Message | None = error_response(request["id"], e.code, e.message)
+        except Exception as e:  # a failing test handler: the server sees an internal error
+            reply = error_response(request["id"], -32603, f"{type(e).__name__}: {e}")
+        else:
+            reply = None if isinstance(result, _NoReply) else result_response(request["id"], result)
+        if reply is not None:
+            self._session.receive(json.dumps(reply, ensure_ascii=False))
 
     def send_raw(self, frame: str | bytes) -> list[Message]:
         """Send bytes as they are; returns the responses with no matching id (id null, ...)."""
@@ -125,8 +186,47 @@ class Client:
             return _key(request_id) in self._responses
 
     def request(self, method: str, params: dict[str, Any] | None = None) -> Message:
-        """Send a request and return its raw response (a dict with "result" or "error")."""
-        return self.wait(self.send(method, params))
+        """Send a request and return its raw response (a dict with "result" or "error").
+
+        On 2026-07-28 an input_required result of tools/call, prompts/get or resources/read is
+        answered from the client's handlers and retried (a new id, inputResponses and the
+        echoed requestState) until another result comes back; it is returned as it is when a
+        question has no handler, a handler returned NO_REPLY, or after max_input_rounds retries.
+        """
+        response = self.wait(self.send(method, params))
+        rounds = 0
+        while self.modern and method in _INPUT_METHODS and rounds < self.max_input_rounds:
+            retry = self._retry_params(params, response)
+            if retry is None:
+                break
+            response = self.wait(self.send(method, retry))
+            rounds += 1
+        return response
+
+    def _retry_params(self, params: dict[str, Any] | None, response: Message) -> Message | None:
+        """The retry's params for an input_required `response`.
+
+        None when `response` is not one or a question stays unanswered.
+        """
+        result = response.get("result")
+        if not isinstance(result, dict) or result.get("resultType") != "input_required":
+            return None
+        answers: Message = {}
+        for key, question in (result.get("inputRequests") or {}).items():
+            method, qparams = question.get("method", ""), question.get("params") or {}
+            self.server_requests.append({"method": method, "params": qparams, "key": key})
+            try:
+                value = answer(self, method, qparams)
+            except Unanswered:
+                return None
+            if isinstance(value, _NoReply):
+                return None
+            answers[key] = value
+        retry = {**(params or {}), "inputResponses": answers}
+        retry.pop("requestState", None)
+        if "requestState" in result:
+            retry["requestState"] = result["requestState"]
+        return retry
 
     def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         """Send a notification (no reply is expected)."""
@@ -179,8 +279,13 @@ class Client:
     def call_tool(
         self, name: str, arguments: dict[str, Any] | None = None, *, progress_token: Any = None
     ) -> Message:
-        """tools/call; the raw response."""
-        return self.wait(self.call_tool_nowait(name, arguments, progress_token=progress_token))
+        """tools/call; the raw response (input_required answered as request() says)."""
+        params: dict[str, Any] = {"name": name}
+        if arguments is not None:
+            params["arguments"] = arguments
+        if progress_token is not None:
+            params["_meta"] = {"progressToken": progress_token}
+        return self.request("tools/call", params)
 
     def cancel(self, request_id: Any, reason: str = "cancelled by the test") -> None:
         """Send notifications/cancelled for `request_id`."""
