@@ -151,6 +151,136 @@ def echo(text: str) -> str:
     return text
 
 
+# ----- 2026-07-28 input-required-result fixtures (the C++ ones: conformance_input_required.cpp) --
+# Each question carries the inputRequests key the suite expects; the handler is re-run per round.
+
+
+def _string_schema(field: str) -> dict[str, Any]:
+    return {"type": "object", "properties": {field: {"type": "string"}}, "required": [field]}
+
+
+def _elicitation(key: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+    params = {"message": message, "requestedSchema": schema}
+    return {"method": "elicitation/create", "params": params, "key": key}
+
+
+def _sampling(key: str, text: str, max_tokens: int) -> dict[str, Any]:
+    message = {"role": "user", "content": {"type": "text", "text": text}}
+    params = {"messages": [message], "maxTokens": max_tokens}
+    return {"method": "sampling/createMessage", "params": params, "key": key}
+
+
+def _roots(key: str) -> dict[str, Any]:
+    return {"method": "roots/list", "params": {}, "key": key}
+
+
+def _field(answer: dict[str, Any], field: str) -> str:
+    if answer.get("action") != "accept":
+        return f"({answer.get('action', '?')})"
+    value = (answer.get("content") or {}).get(field)
+    if value is None:
+        return "(none)"
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _sampled(answer: dict[str, Any]) -> str:
+    content = answer.get("content")
+    return str(content.get("text", "")) if isinstance(content, dict) else ""
+
+
+_CONFIRM = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+
+
+@server.tool
+async def test_input_required_result_elicitation(ctx: Context) -> str:
+    """Asks the user's name (elicitation)."""
+    [a] = await ctx.ask_all(
+        [_elicitation("user_name", "What is your name?", _string_schema("name"))]
+    )
+    return f"Hello, {_field(a, 'name')}!"
+
+
+@server.tool
+async def test_input_required_result_sampling(ctx: Context) -> str:
+    """Asks the client's model a question (sampling)."""
+    [a] = await ctx.ask_all([_sampling("capital_question", "What is the capital of France?", 100)])
+    return f"The model said: {_sampled(a)}"
+
+
+@server.tool
+async def test_input_required_result_list_roots(ctx: Context) -> str:
+    """Asks the client's roots (roots/list)."""
+    [a] = await ctx.ask_all([_roots("client_roots")])
+    return f"Client roots: {json.dumps(a.get('roots', []))}"
+
+
+@server.tool
+async def test_input_required_result_request_state(ctx: Context) -> str:
+    """Asks a confirmation; the answer comes back with the sealed requestState."""
+    [a] = await ctx.ask_all([_elicitation("confirm", "Confirm to continue", _CONFIRM)])
+    return f"state-ok: requestState verified, answer {_field(a, 'ok')}"
+
+
+@server.tool
+async def test_input_required_result_tampered_state(ctx: Context) -> str:
+    """Asks a confirmation; a tampered requestState on the retry is refused."""
+    [a] = await ctx.ask_all([_elicitation("confirm", "Confirm to continue", _CONFIRM)])
+    return f"confirmed: {_field(a, 'ok')}"
+
+
+@server.tool
+async def test_input_required_result_multiple_inputs(ctx: Context) -> str:
+    """Asks elicitation, sampling and roots in one round."""
+    name, greeting, roots = await ctx.ask_all(
+        [
+            _elicitation("user_name", "What is your name?", _string_schema("name")),
+            _sampling("greeting", "Generate a greeting", 50),
+            _roots("client_roots"),
+        ]
+    )
+    listed = json.dumps(roots.get("roots"))
+    return f"name {_field(name, 'name')}, greeting {_sampled(greeting)}, roots {listed}"
+
+
+@server.tool
+async def test_input_required_result_multi_round(ctx: Context) -> str:
+    """Asks two questions in two rounds."""
+    [name] = await ctx.ask_all(
+        [_elicitation("step1", "Step 1: What is your name?", _string_schema("name"))]
+    )
+    [color] = await ctx.ask_all(
+        [_elicitation("step2", "Step 2: What is your favorite color?", _string_schema("color"))]
+    )
+    return f"{_field(name, 'name')} likes {_field(color, 'color')}"
+
+
+@server.tool
+async def test_input_required_result_capabilities(ctx: Context) -> str:
+    """Asks only what the request's client capabilities declare."""
+    caps = ctx.client_capabilities or {}
+    questions = []
+    if "elicitation" in caps:
+        questions.append(_elicitation("user_name", "What is your name?", _string_schema("name")))
+    if "sampling" in caps:
+        questions.append(_sampling("greeting", "Say hello", 50))
+    if not questions:
+        return "the client declared nothing to ask"
+    return f"answered {len(await ctx.ask_all(questions))} question(s)"
+
+
+@server.prompt
+async def test_input_required_result_prompt(ctx: Context) -> str:
+    """A prompt that asks the user for context first."""
+    [a] = await ctx.ask_all(
+        [
+            _elicitation(
+                "user_context", "What context should the prompt use?", _string_schema("context")
+            )
+        ]
+    )
+    return f"Use this context: {_field(a, 'context')}"
+
+
 @server.resource("test://static-text", name="static-text", mime_type="text/plain")
 def static_text() -> str:
     """A static text resource."""

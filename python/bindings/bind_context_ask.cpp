@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <pybind11/gil_safe_call_once.h>
 #include <pybind11/stl.h>
@@ -86,6 +87,28 @@ py::object ask(const py_context& self, Fn&& fn) {
 
 json elicit_json(const elicit_result& r) { return {{"action", r.action}, {"content", r.content}}; }
 
+/// [{"method", "params", "key"?}, ...] -> client_requests; ValueError naming the bad entry.
+std::vector<client_request> client_requests(const json& requests) {
+  if (!requests.is_array() || requests.empty()) {
+    throw py::value_error("ask_all needs a non-empty list of {'method', 'params', 'key'} dicts");
+  }
+  std::vector<client_request> out;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const json& r = requests[i];
+    const bool ok = r.is_object() && r.contains("method") && r.at("method").is_string() &&
+                    (!r.contains("key") || r.at("key").is_string());
+    if (!ok) {
+      throw py::value_error("ask_all request " + std::to_string(i) +
+                            " must be a dict with a str 'method', a 'params' dict and an optional "
+                            "str 'key', got " +
+                            r.dump());
+    }
+    out.push_back({r.at("method").get<std::string>(), r.value("params", json::object()),
+                   r.value("key", std::string())});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::exception_ptr carried_exception(py::handle value) {
@@ -130,7 +153,15 @@ void bind_context_ask(py::class_<py_context>& cls) {
           [](const py_context& self) {
             return ask(self, [](request_context& ctx) { return ctx.list_roots(); });
           },
-          "roots/list: the roots array.");
+          "roots/list: the roots array.")
+      .def(
+          "ask_all",
+          [](const py_context& self, const json& requests) {
+            auto batch = client_requests(requests);
+            return ask(self, [&](request_context& ctx) { return json(ctx.ask_all(batch)); });
+          },
+          py::arg("requests"),
+          "Several client requests at once ({'method', 'params', 'key'}): their raw results.");
 }
 
 }  // namespace mcpcxx::py_bind

@@ -223,6 +223,14 @@ class Context(Protocol):
         """list_roots() for `def` handlers."""
         ...
 
+    async def ask_all(self, requests: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Several questions in one round, each {"method", "params", "key"?}: raw results."""
+        ...
+
+    def ask_all_sync(self, requests: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """ask_all() for `def` handlers."""
+        ...
+
 
 class EngineContext:
     """Context over the engine's per-request handle (mcpcxx._core.RequestContext)."""
@@ -394,6 +402,23 @@ class EngineContext:
         _asking.refuse_on_event_loop("list_roots")
         return _asking.roots(self._core.list_roots())
 
+    async def ask_all(self, requests: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Several questions in one round; see ask_all_sync."""
+        return await _asking.in_thread(self._core.ask_all, _requests(requests))
+
+    def ask_all_sync(self, requests: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Put several questions at once and return the client's raw results, in order.
+
+        Each request is {"method": "elicitation/create" | "sampling/createMessage" |
+        "roots/list", "params": {...}, "key": "..."}; `key` names it in inputRequests on
+        2026-07-28 (default: its position in the run). On 2026-07-28 every unanswered one goes
+        out in the same input_required result; a legacy session asks them one after the other.
+        The results are not checked beyond the capability (the low-level form of elicit, sample
+        and list_roots). Raises like elicit_sync.
+        """
+        _asking.refuse_on_event_loop("ask_all")
+        return self._core.ask_all(_requests(requests))
+
 
 def _text(name: str, value: object) -> str:
     if not isinstance(value, str) or not value:
@@ -411,3 +436,9 @@ def _url_args(message: str, url: str, elicitation_id: str) -> tuple[str, str, st
 
 def _sampling_options(options: SamplingOptions) -> dict[str, Any]:
     return {"max_tokens": 512, **options}
+
+
+def _requests(requests: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    if isinstance(requests, (str, Mapping)) or not isinstance(requests, Sequence):
+        raise TypeError("ask_all takes a list of request dicts")
+    return [dict(r) for r in requests]

@@ -358,3 +358,51 @@ def test_callbacks_run_concurrently_with_other_requests(
         assert text_of(c.wait(rid)) == "web -> staging (model, confirm=False)"
     else:  # call_tool_nowait does not retry: the raw input_required result comes back
         assert result_of(c.wait(rid))["resultType"] == "input_required"
+
+
+def test_ask_all_puts_keyed_questions_in_one_round(
+    server: mcpcxx.Server, era: str, asking: Callable[..., Client]
+) -> None:
+    runs: list[int] = []
+
+    @server.tool
+    async def both(ctx: Context) -> str:
+        runs.append(1)
+        name, roots = await ctx.ask_all(
+            [
+                {
+                    "method": "elicitation/create",
+                    "key": "who",
+                    "params": {
+                        "message": "Name?",
+                        "requestedSchema": {"type": "object", "properties": {}},
+                    },
+                },
+                {"method": "roots/list", "key": "where", "params": {}},
+            ]
+        )
+        return f"{name['action']} {roots['roots'][0]['uri']}"
+
+    c = asking(elicitation_handler=lambda params: decline(), roots=["file:///r"])
+    assert text_of(c.call_tool("both")) == "decline file:///r"
+    # inputRequests is a JSON object: its keys have no order
+    assert sorted(q["method"] for q in c.server_requests) == ["elicitation/create", "roots/list"]
+    if era == MODERN:
+        assert sorted(q["key"] for q in c.server_requests) == ["where", "who"]
+        assert len(runs) == 2  # one round asked both questions
+
+
+def test_ask_all_refuses_malformed_requests(server: mcpcxx.Server) -> None:
+    @server.tool
+    def bad(ctx: Context) -> str:
+        refused = []
+        for requests in ([], [{"params": {}}], [{"method": "roots/list", "key": 3}], "x"):
+            try:
+                ctx.ask_all_sync(requests)  # type: ignore[arg-type]
+            except (TypeError, ValueError) as e:
+                refused.append(type(e).__name__)
+        return ",".join(refused)
+
+    with Client(server, roots=["file:///r"]) as c:
+        assert text_of(c.call_tool("bad")) == "ValueError,ValueError,ValueError,TypeError"
+        assert c.server_requests == []
