@@ -61,6 +61,8 @@ py::object error_class(const char* name) {
                    py::make_tuple(e.method(), e.code(), e.message(), to_python(e.data())), failure);
   } catch (const client_answer_invalid& e) {
     raise_carrying("ClientAnswerInvalidError", py::make_tuple(e.method(), e.reason()), failure);
+  } catch (const request_cancelled& e) {
+    raise_carrying("RequestCancelledError", py::make_tuple(std::string(e.what())), failure);
   } catch (const std::exception&) {
     throw;
   } catch (...) {

@@ -82,7 +82,8 @@ class Server:
                     "client_request_timeout must be a positive number of seconds, got "
                     f"{client_request_timeout!r}"
                 )
-            options["client_request_timeout_ms"] = max(1, round(client_request_timeout * 1000))
+            # Whole milliseconds, at least one: the engine's resolution.
+            options["client_request_timeout"] = max(1, round(client_request_timeout * 1000)) / 1000
         self.name = name
         self.version = version
         self.expose_exception_details = bool(expose_exception_details)
