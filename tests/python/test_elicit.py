@@ -406,3 +406,33 @@ def test_ask_all_refuses_malformed_requests(server: mcpcxx.Server) -> None:
     with Client(server, roots=["file:///r"]) as c:
         assert text_of(c.call_tool("bad")) == "ValueError,ValueError,ValueError,TypeError"
         assert c.server_requests == []
+
+
+def test_cancelling_the_call_ends_a_legacy_wait(
+    server: mcpcxx.Server, era: str, asking: Callable[..., Client]
+) -> None:
+    if era != LEGACY:
+        pytest.skip("2026-07-28 has no waiting call to cancel")
+    seen: list[str] = []
+    asked = threading.Event()
+
+    @server.tool
+    def waits(ctx: Context) -> str:
+        try:
+            ctx.elicit_sync("Sure?")
+        except mcpcxx.RequestCancelledError:
+            seen.append("cancelled")
+            raise
+        return "answered"
+
+    def never(params: dict[str, Any]) -> Any:
+        asked.set()
+        return NO_REPLY
+
+    c = asking(elicitation_handler=never, inline=False)
+    rid = c.call_tool_nowait("waits")
+    assert asked.wait(5)
+    c.cancel(rid)
+    c.wait_idle()
+    assert seen == ["cancelled"]
+    assert not c.has_response(rid)  # a cancelled request gets no response
