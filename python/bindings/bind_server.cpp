@@ -26,7 +26,20 @@ server_handle::~server_handle() {
 
 namespace {
 
-/// Forwards frames to sink(frame: str, kind: "response" | "notification") with the GIL held.
+const char* kind_name(frame_kind kind) {
+  switch (kind) {
+    case frame_kind::response:
+      return "response";
+    case frame_kind::notification:
+      return "notification";
+    case frame_kind::request:
+      return "request";
+  }
+  return "notification";
+}
+
+/// Forwards frames to sink(frame: str, kind: "response" | "notification" | "request") with the GIL
+/// held; "request" is a server-to-client request the sink must answer.
 class python_sink final : public frame_sink {
  public:
   explicit python_sink(py::object fn) : fn_(std::move(fn)) {}
@@ -35,7 +48,7 @@ class python_sink final : public frame_sink {
     if (!entry.entered()) return;
     py::gil_scoped_acquire gil;
     try {
-      fn_.get()(py::str(frame), kind == frame_kind::response ? "response" : "notification");
+      fn_.get()(py::str(frame), kind_name(kind));
     } catch (py::error_already_set& e) {
       e.discard_as_unraisable("mcpcxx frame sink");
     }

@@ -42,20 +42,8 @@ async def on_sample(context: Any, params: types.CreateMessageRequestParams) -> A
 async def asking(client: Client, era: str, names: set[str]) -> None:
     """The server asks the client (elicitation, sampling); the SDK answers from its callbacks."""
     missing = [t for t in ASKING_TOOLS if t not in names]
-    if missing:
-        print(f"skip {era} elicitation/sampling: the fixture lacks {', '.join(missing)}")
-        return
-    try:
-        result = await client.call_tool("test_elicitation", {"message": "Who are you?"})
-    except MCPError as e:
-        # Until the engine's ask hooks are merged (issue 12: live12 legacy, modern12 2026-07-28)
-        # a server cannot ask and refuses as if the capability were missing, though we declared
-        # it. Any other error is a failure.
-        data = e.error.data if isinstance(e.error.data, dict) else {}
-        if "requiredCapabilities" not in data:
-            raise
-        print(f"skip {era} elicitation/sampling: this server cannot ask the client yet")
-        return
+    assert not missing, f"the fixture lacks {', '.join(missing)}"
+    result = await client.call_tool("test_elicitation", {"message": "Who are you?"})
     assert not result.is_error and "interop-py" in _text(result), result
     assert "accept" in _text(result), result
     print(f"ok {era} elicitation answered by the SDK's callback")

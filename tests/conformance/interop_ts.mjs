@@ -13,21 +13,9 @@ const ASKING_TOOLS = ['test_elicitation', 'test_sampling'];
 
 async function asking(client, era, tools) {
   const missing = ASKING_TOOLS.filter((t) => !tools.includes(t));
-  if (missing.length) {
-    console.log(`skip ${era} elicitation/sampling: the fixture lacks ${missing.join(', ')}`);
-    return;
-  }
-  let elicited;
-  try {
-    elicited = await client.callTool({ name: 'test_elicitation',
-                                       arguments: { message: 'Who are you?' } });
-  } catch (e) {
-    // Until the engine's ask hooks are merged (issue 12) a server cannot ask and refuses as if
-    // the capability were missing, though we declared it. Any other error is a failure.
-    if (!e?.data?.requiredCapabilities) throw e;
-    console.log(`skip ${era} elicitation/sampling: this server cannot ask the client yet`);
-    return;
-  }
+  assert.deepEqual(missing, [], `the fixture lacks ${missing.join(', ')}`);
+  const elicited = await client.callTool({ name: 'test_elicitation',
+                                           arguments: { message: 'Who are you?' } });
   assert.equal(elicited.isError ?? false, false);
   assert.match(text(elicited), /accept/);
   assert.match(text(elicited), /interop-ts/);

@@ -33,30 +33,9 @@ DEPLOY_SCHEMA = {
 }
 
 
-def engine_can_ask(server: mcpcxx.Server, era: str) -> bool:
-    """False until the era's ask hook is on main (live12: legacy, modern12: 2026-07-28)."""
-
-    @server.tool(name="probe_ask")
-    def probe(ctx: Context) -> str:
-        try:
-            ctx.elicit_sync("probe")
-        except mcpcxx.ClientCapabilityError:
-            return "cannot ask"
-        return "asked"
-
-    try:
-        with Client(server, protocol_version=era, elicitation_handler=lambda p: decline()) as c:
-            return text_of(c.call_tool("probe_ask")) == "asked"
-    finally:
-        server.remove_tool("probe_ask")
-
-
 @pytest.fixture
 def asking(server: mcpcxx.Server, era: str) -> Iterator[Callable[..., Client]]:
-    """asking(**client options) -> a Client in `era`; skips while the engine cannot ask."""
-    if not engine_can_ask(server, era):
-        owner = "modern12" if era == MODERN else "live12"
-        pytest.skip(f"the engine cannot ask the client on {era} yet (waits for {owner})")
+    """asking(**client options) -> a Client in `era`, closed after the test."""
     clients: list[Client] = []
 
     def make(**kw: Any) -> Client:
