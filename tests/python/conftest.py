@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import pathlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -50,3 +51,18 @@ def result_of(response: dict) -> dict:
 def error_of(response: dict) -> dict:
     assert "result" not in response, response
     return response["error"]
+
+
+@pytest.fixture
+def asking(server: mcpcxx.Server, era: str) -> Iterator[Callable[..., Client]]:
+    """asking(**client options) -> a Client of `server` in `era`, closed after the test."""
+    clients: list[Client] = []
+
+    def make(**kw: Any) -> Client:
+        c = Client(server, protocol_version=era, **kw)
+        clients.append(c)
+        return c
+
+    yield make
+    for c in clients:
+        c.close()

@@ -4,7 +4,7 @@ round trip on 2026-07-28, the same tool code and the same testing.Client callbac
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Literal
 
 import pytest
@@ -31,21 +31,6 @@ DEPLOY_SCHEMA = {
     },
     "required": ["environment", "confirm"],
 }
-
-
-@pytest.fixture
-def asking(server: mcpcxx.Server, era: str) -> Iterator[Callable[..., Client]]:
-    """asking(**client options) -> a Client in `era`, closed after the test."""
-    clients: list[Client] = []
-
-    def make(**kw: Any) -> Client:
-        c = Client(server, protocol_version=era, **kw)
-        clients.append(c)
-        return c
-
-    yield make
-    for c in clients:
-        c.close()
 
 
 def register_deploy(server: mcpcxx.Server, kind: str, schema: Any) -> list[int]:
@@ -240,8 +225,6 @@ def test_unanswered_question_stays_visible_on_2026(
 def test_legacy_timeout_sends_cancelled_and_raises(server: mcpcxx.Server, era: str) -> None:
     if era != LEGACY:
         pytest.skip("2026-07-28 has no waiting call to time out")
-    if not engine_can_ask(server, era):
-        pytest.skip("the engine cannot ask the client on legacy sessions yet (waits for live12)")
     impatient = mcpcxx.Server("timeouts", workers=2, client_request_timeout=0.2)
     try:
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -11,25 +11,6 @@ import mcpcxx
 from conftest import result_of
 from mcpcxx import Context
 from mcpcxx.testing import MODERN, Client, sampled, text_of
-from test_elicit import engine_can_ask
-
-
-@pytest.fixture
-def asking(server: mcpcxx.Server, era: str) -> Iterator[Callable[..., Client]]:
-    """asking(**client options) -> a Client in `era`; skips while the engine cannot ask."""
-    if not engine_can_ask(server, era):
-        owner = "modern12" if era == MODERN else "live12"
-        pytest.skip(f"the engine cannot ask the client on {era} yet (waits for {owner})")
-    clients: list[Client] = []
-
-    def make(**kw: Any) -> Client:
-        c = Client(server, protocol_version=era, **kw)
-        clients.append(c)
-        return c
-
-    yield make
-    for c in clients:
-        c.close()
 
 
 @pytest.mark.parametrize("kind", ["sync", "async"])
