@@ -54,13 +54,28 @@ void to_json(json& j, const server_options& o) {
 void from_json(const json& j, server_options& o) {
   constexpr const char* what = "server option";
   model::require_object(j, "server options");
-  model::reject_unknown(
-      j, what,
-      {"info", "instructions", "expose_exception_details", "max_message_bytes", "max_depth",
-       "page_size", "list_ttl_ms", "cache_scope", "worker_threads", "max_stuck_workers",
-       "max_batch_members", "max_batch_reply_bytes", "assert_formats", "log_requests", "logging",
-       "extra_capabilities", "client_request_timeout", "request_state_key",
-       "request_state_previous_keys", "request_state_ttl_s", "request_state_key_configured"});
+  model::reject_unknown(j, what,
+                        {"info",
+                         "instructions",
+                         "expose_exception_details",
+                         "max_message_bytes",
+                         "max_depth",
+                         "page_size",
+                         "list_ttl_ms",
+                         "cache_scope",
+                         "worker_threads",
+                         "max_stuck_workers",
+                         "max_batch_members",
+                         "max_batch_reply_bytes",
+                         "assert_formats",
+                         "log_requests",
+                         "logging",
+                         "extra_capabilities",
+                         "client_request_timeout",
+                         "request_state_key",
+                         "request_state_previous_keys",
+                         "request_state_ttl_s",
+                         "request_state_key_configured"});
   if (auto it = j.find("info"); it != j.end() && !it->is_null()) it->get_to(o.info);
   o.instructions = model::optional_string(j, "instructions", what);
   read(j, "expose_exception_details", what, o.expose_exception_details);
