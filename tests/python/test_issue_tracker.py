@@ -1,4 +1,4 @@
-"""The issue-tracker demo: every failure case with the right shape, and deploy_release asking first."""
+"""The issue-tracker demo: every failure case with its wire shape; deploy_release asks first."""
 
 from __future__ import annotations
 
