@@ -273,14 +273,13 @@ def deploy_release(
 ) -> dict[str, object]:
     """Deploy a tagged release; production first asks the user to confirm (elicitation).
 
-    On 2026-07-28 the ask ends the first run with an input_required result and the engine runs
-    this handler again from the start with the user's answer, so everything before the ask must
-    be safe to repeat: the deployment is recorded only after it.
-
     Args:
         version: The release tag to deploy.
         environment: Where to deploy it; production needs the user's confirmation.
     """
+    # On 2026-07-28 the ask ends the first run with an input_required result, and the engine runs
+    # this handler again from the start with the user's answer: everything before the ask must
+    # be safe to repeat, so the deployment is recorded only after it.
     reason = _confirm_production(version, ctx) if environment == "production" else None
     with db() as conn:
         cur = conn.execute(
