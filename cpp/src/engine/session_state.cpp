@@ -3,6 +3,8 @@
 // thread or the worker pool) with the one exception classifier; and the in-flight table.
 #include "engine/session_state.hpp"
 
+#include <cxxabi.h>
+
 #include "mcpcxx/server.hpp"
 
 #include "engine/batch_reply.hpp"
@@ -148,6 +150,8 @@ void run(const std::shared_ptr<exchange>& ex, const method_info& m) {
   method_outcome out;
   try {
     out = m.serve(ex);
+  } catch (abi::__forced_unwind&) {
+    throw;  // a cancelled thread (pthread_exit at interpreter exit) must unwind, never be swallowed
   } catch (...) {
     out = classify(std::current_exception(), *ex, kind_of(m));
   }
