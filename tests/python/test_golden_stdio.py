@@ -9,7 +9,8 @@ independent code (Python, subprocess pipes, jsonschema) so a bug in one runner c
 difference.
 
 A transcript with "signal: SIGTERM N" keeps stdin open and sends the signal once the fixture
-wrote N messages (a stop while calls run, row P27).
+wrote N messages (a stop while calls run, row P27). One with "lockstep: yes" sends a request at a
+time and answers the server's own requests from its answers section (golden_lockstep.py).
 CI=true turns a missing fixture server or missing schemas into a failure instead of a skip.
 MCPCXX_GOLDEN_FIXTURES (e.g. "python") restricts the fixtures run; MCPCXX_GOLDEN_PENDING=1 also
 runs the transcripts marked pending.
@@ -30,9 +31,10 @@ from pathlib import Path
 import pytest
 
 import golden_http
+import golden_lockstep
 import golden_schema
 import mcpcxx
-from golden import FIXTURES, Transcript, apply_mask, canonical, compare, files, load
+from golden import FIXTURES, STATE, Transcript, apply_mask, canonical, compare, files, load
 
 SOURCE_DIR = golden_schema.SOURCE_DIR
 CPP_SERVER = Path(
@@ -44,6 +46,7 @@ CPP_SERVER = Path(
 PYTHON_SERVER = SOURCE_DIR / "examples" / "python" / "fixture_server.py"
 IN_CI = os.environ.get("CI") == "true"
 _REF = re.compile(r"ERR-[0-9a-f]{8}")
+_STATE = re.compile(r'"requestState":"[^"]*"')
 
 
 def _selected() -> set[str]:
@@ -71,6 +74,10 @@ def _command(fixture: str) -> tuple[list[str], dict[str, str]]:
 def _run_stdio(t: Transcript, fixture: str) -> tuple[bytes, int, str]:
     """(stdout, exit status, stderr tail) of `fixture` fed the transcript's client lines."""
     argv, env = _command(fixture)
+    if t.lockstep:
+        out, returncode, stderr, problem = golden_lockstep.run(argv, {**env, **t.env}, t)
+        assert problem == "", f"{t.path.name} ({fixture}): the lockstep run stopped: {problem}"
+        return out, returncode, stderr
     data = b"".join(line + b"\n" for line in t.client)
     if t.signal:
         return _run_with_signal(argv, {**env, **t.env}, data, t)
@@ -172,7 +179,7 @@ def _raw_lines(t: Transcript, fixture: str) -> list[str]:
     canonical form, every other line byte for byte."""
     lines: list[str] = []
     for raw in _run_stdio(t, fixture)[0].decode().splitlines():
-        masked = _REF.sub("ERR-XXXXXXXX", raw)
+        masked = _STATE.sub(f'"requestState":"{STATE}"', _REF.sub("ERR-XXXXXXXX", raw))
         lines.append(canonical(json.loads(raw)) if raw.startswith("[") else masked)
     return sorted(lines)
 

@@ -34,7 +34,17 @@ const std::map<std::string, std::string>& notification_defs() {
       {"notifications/tools/list_changed", "ToolListChangedNotification"},
       {"notifications/resources/list_changed", "ResourceListChangedNotification"},
       {"notifications/resources/updated", "ResourceUpdatedNotification"},
-      {"notifications/prompts/list_changed", "PromptListChangedNotification"}};
+      {"notifications/prompts/list_changed", "PromptListChangedNotification"},
+      {"notifications/cancelled", "CancelledNotification"}};
+  return m;
+}
+
+// Requests the server sends the client (lockstep transcripts).
+const std::map<std::string, std::string>& server_request_defs() {
+  static const std::map<std::string, std::string> m = {
+      {"elicitation/create", "ElicitRequest"},
+      {"sampling/createMessage", "CreateMessageRequest"},
+      {"roots/list", "ListRootsRequest"}};
   return m;
 }
 
@@ -85,6 +95,13 @@ std::string mcp_schema::check(const std::string& revision, const std::string& me
       if (!checked.contains("id")) checked["id"] = 0;  // these revisions require an id
     }
     return validate(rev, draft07(rev) ? "JSONRPCError" : "JSONRPCErrorResponse", checked);
+  }
+  if (message.contains("method") && message.contains("id")) {
+    auto r = server_request_defs().find(message["method"].get<std::string>());
+    const std::string envelope = validate(rev, "JSONRPCRequest", message);
+    if (r == server_request_defs().end())
+      return envelope + "not a server request: " + message.dump();
+    return envelope + validate(rev, r->second, message);
   }
   if (message.contains("method")) {
     auto n = notification_defs().find(message["method"].get<std::string>());
