@@ -124,6 +124,9 @@ def check(revision: str, method: str, message: Any) -> str:
     definition = RESULT_DEFS.get(method, "")
     if definition == "DiscoverResult" and rev != MODERN:
         definition = ""
+    result = message.get("result")
+    if isinstance(result, dict) and result.get("resultType") == "input_required":
+        definition = "InputRequiredResult"  # 2026-07-28: the questions instead of the result
     if definition and "result" in message:
         out += _validate(rev, definition, message["result"])
     return out

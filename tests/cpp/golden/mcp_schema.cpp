@@ -112,8 +112,13 @@ std::string mcp_schema::check(const std::string& revision, const std::string& me
       validate(rev, draft07(rev) ? "JSONRPCResponse" : "JSONRPCResultResponse", message);
   auto d = result_defs().find(method);
   if (d != result_defs().end() && message.contains("result")) {
-    const std::string def = (d->second == "DiscoverResult" && rev != "2026-07-28") ? "" : d->second;
-    if (!def.empty()) out += validate(rev, def, message["result"]);
+    std::string def = (d->second == "DiscoverResult" && rev != "2026-07-28") ? "" : d->second;
+    // 2026-07-28: a call whose handler asked the client ends with the questions, not its result.
+    const json& result = message["result"];
+    if (result.is_object() && result.value("resultType", "") == "input_required") {
+      def = "InputRequiredResult";
+    }
+    if (!def.empty()) out += validate(rev, def, result);
   }
   return out;
 }

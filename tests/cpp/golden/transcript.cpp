@@ -187,7 +187,7 @@ void save_server_section(const transcript& t, const std::vector<json>& replies) 
       if (r.contains("body")) out << " " << r["body"].dump();
       out << "\n";
     } else {
-      out << r.dump() << "\n";
+      out << mask_request_state(r).dump() << "\n";
     }
   }
 }
@@ -328,12 +328,20 @@ json apply_mask(json v, const std::string& mask) {
   return v;
 }
 
-json normalize(json v) {
-  static const std::regex ref("ERR-[0-9a-f]{8}");
-  if (v.is_string()) return std::regex_replace(v.get<std::string>(), ref, "ERR-XXXXXXXX");
+json mask_request_state(json v) {
   if (v.is_object() && v.contains("requestState") && v["requestState"].is_string()) {
     v["requestState"] = "{REQUEST_STATE}";
   }
+  if (v.is_array() || v.is_object()) {
+    for (auto& child : v) child = mask_request_state(child);
+  }
+  return v;
+}
+
+json normalize(json v) {
+  static const std::regex ref("ERR-[0-9a-f]{8}");
+  if (v.is_string()) return std::regex_replace(v.get<std::string>(), ref, "ERR-XXXXXXXX");
+  v = mask_request_state(std::move(v));
   if (v.is_array() || v.is_object()) {
     for (auto& child : v) child = normalize(child);
   }

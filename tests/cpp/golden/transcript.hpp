@@ -77,6 +77,9 @@ std::string finish(process& p, std::string& stderr_text, int& exit_code);
 std::vector<std::string> run(const command& cmd, const transcript& t, std::string& stderr_text,
                              int& exit_code);
 
+/// `v` with every string "requestState" (sealed with a random nonce) as "{REQUEST_STATE}".
+json mask_request_state(json v);
+
 /// Replaces volatile values (reference ids; every string "requestState", sealed with a random
 /// nonce, becomes "{REQUEST_STATE}") so runs compare equal.
 json normalize(json v);
