@@ -370,14 +370,16 @@ std::size_t env_number(const char* name, std::size_t fallback) {
   return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
-// A fixed token check for the HTTP transcripts: "good" passes, "narrow" lacks a scope, and
-// "crash" makes the verifier throw (a buggy hook: the transport answers 500 with a reference).
+// A fixed token check for the HTTP transcripts: "good" and "other" pass (two principals, row
+// P38), "narrow" lacks a scope, and "crash" makes the verifier throw (a buggy hook: the
+// transport answers 500 with a reference).
 mcpcxx::http_auth_options golden_auth() {
   mcpcxx::http_auth_options a;
   a.authorization_servers = {"https://auth.example.invalid"};
   a.scopes_supported = {"issues:read", "issues:write"};
   a.verifier = [](std::string_view token, const mcpcxx::http_auth_request&) {
     if (token == "good") return mcpcxx::http_auth_result::allow({{"sub", "golden"}});
+    if (token == "other") return mcpcxx::http_auth_result::allow({{"sub", "other"}});
     if (token == "narrow") return mcpcxx::http_auth_result::insufficient({"issues:write"});
     if (token == "crash") throw std::runtime_error("token store unreachable at auth.internal:7000");
     return mcpcxx::http_auth_result::invalid();

@@ -217,7 +217,7 @@ constexpr std::array k_rows{
     "method", "2026-07-28 `requestState` that authenticates but was issued for the same method with other params (everything except `_meta`, `inputResponses` and `requestState` is bound)", "request_state_replay.txtar"),
   P(s::P38_request_state_other_principal, "P38", modern, ec::invalid_params, 200, 200,
     "Invalid params: requestState was issued to another authenticated principal; nothing was executed. Send the request without requestState and inputResponses to start over as yourself",
-    "", "2026-07-28 `requestState` that authenticates but was issued to another principal (or with/without one), e.g. replayed by another user", ""),
+    "", "2026-07-28 `requestState` that authenticates but was issued to another principal (or with/without one), e.g. replayed by another user", "http_request_state_principal.txtar"),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
     "Invalid arguments for tool {name}; nothing was executed. Fix the following and call again:\n{violations_text:bullets}",

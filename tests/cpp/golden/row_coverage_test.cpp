@@ -183,15 +183,10 @@ bool transcript_shows_row(const transcript& t, const doc_row& row) {
 // Rows no transcript can show, and why (tests/golden/README.md). A listed row that a transcript
 // names fails the test, so the list cannot go stale; an id that is no documented row fails too.
 // Each exemption says why no transcript can show the row and names the test that asserts it.
-// P38 needs two authenticated principals: stdio has none, and the lockstep runner (which carries
-// a requestState from one reply to a later request) plays stdio only.
+// None today: the lockstep runner answers server-to-client requests and carries a requestState
+// from one reply to a later request (stdio), and the HTTP runner carries one between requests.
 const std::map<std::string, std::string>& rows_without_transcript() {
-  static const std::map<std::string, std::string> m = {
-      {"P38",
-       "needs a requestState sealed for one authenticated principal and replayed by another: "
-       "stdio has no principal and {REQUEST_STATE} capture is stdio-only (lockstep); "
-       "state_refusal_test.state_of_another_principal_is_p38"},
-  };
+  static const std::map<std::string, std::string> m = {};
   return m;
 }
 

@@ -184,7 +184,7 @@ void save_server_section(const transcript& t, const std::vector<json>& replies) 
   for (const auto& r : replies) {
     if (t.transport == "http") {
       out << r.value("status", 0);
-      if (r.contains("body")) out << " " << r["body"].dump();
+      if (r.contains("body")) out << " " << mask_request_state(r["body"]).dump();
       out << "\n";
     } else {
       out << mask_request_state(r).dump() << "\n";
