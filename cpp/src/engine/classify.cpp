@@ -1,6 +1,7 @@
 // The exception classifier (the table of mappings is in classify.hpp).
 #include "engine/classify.hpp"
 
+#include <cxxabi.h>
 #include <optional>
 #include <typeinfo>
 
@@ -180,6 +181,8 @@ method_outcome classify(std::exception_ptr error, const exchange& ex, handler_ki
     return classify_caught(e, ex, kind, tool);
   } catch (input_required_signal& s) {  // not a std::exception: the run stopped at a question
     return input_required_outcome(std::move(s));
+  } catch (abi::__forced_unwind&) {
+    throw;  // a cancelled thread (pthread_exit at interpreter exit) must unwind, never be swallowed
   } catch (...) {
     if (kind != handler_kind::tool) tool = nullptr;
     return unexpected(ex, tool, {"unknown", "non-standard exception", "non-standard exception"});
