@@ -219,3 +219,75 @@ def test_the_schema_checker_rejects_a_bad_reply() -> None:
     assert golden_schema.check("2025-11-25", "tools/call", bad) != ""
     good = {"jsonrpc": "2.0", "id": 1, "result": {"content": []}}
     assert golden_schema.check("2025-11-25", "tools/call", good) == ""
+
+
+def _load_text(tmp_path: Path, text: str) -> Transcript:
+    path = tmp_path / "t.txtar"
+    path.write_text(text)
+    return load(path)
+
+
+def test_an_answers_section_needs_lockstep(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="lockstep"):
+        _load_text(tmp_path, "p\n-- meta --\nfixtures: cpp\n-- answers --\nroots/list never\n")
+
+
+def test_a_bad_answer_line_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="METHOD never"):
+        _load_text(
+            tmp_path,
+            "p\n-- meta --\nfixtures: cpp\nlockstep: yes\n-- answers --\nroots/list maybe {}\n",
+        )
+
+
+def test_answers_are_read_in_order_with_their_json(tmp_path: Path) -> None:
+    t = _load_text(
+        tmp_path,
+        "p\n-- meta --\nfixtures: cpp\nlockstep: yes\n-- answers --\n"
+        'roots/list result {"roots":[]}\nroots/list error {"code":-1,"message":"x"}\n'
+        "sampling/createMessage never\n-- client --\n{}\n",
+    )
+    assert t.lockstep
+    assert [(a.method, a.kind, a.value) for a in t.answers] == [
+        ("roots/list", "result", {"roots": []}),
+        ("roots/list", "error", {"code": -1, "message": "x"}),
+        ("sampling/createMessage", "never", None),
+    ]
+
+
+_INIT = (
+    b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    b'"capabilities":{"sampling":{}},"clientInfo":{"name":"golden","version":"1"}}}'
+)
+
+
+def _lockstep_problem(client: list[bytes]) -> str:
+    """Why a lockstep run of `client` against the C++ fixture stopped ("" when it did not)."""
+    argv, env = _command("cpp")
+    t = Transcript(Path("inline"), lockstep=True, client=client)
+    return golden_lockstep.run(argv, {**env, "MCPCXX_EXAMPLE_ASKING": "1"}, t)[3]
+
+
+def test_a_server_request_without_an_answer_stops_the_lockstep_run() -> None:
+    problem = _lockstep_problem(
+        [
+            _INIT,
+            b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+            b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sample"}}',
+        ]
+    )
+    assert "no answer left" in problem
+    assert "sampling/createMessage" in problem
+
+
+def test_a_request_state_placeholder_needs_an_earlier_state() -> None:
+    problem = _lockstep_problem(
+        [b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"requestState":"{REQUEST_STATE}"}}']
+    )
+    assert "before any reply carried a requestState" in problem
+
+
+def test_every_request_state_compares_as_the_placeholder() -> None:
+    sealed = {"id": 1, "result": {"requestState": "AQAAabc", "x": "y"}}
+    assert canonical(sealed) == canonical({"id": 1, "result": {"requestState": STATE, "x": "y"}})
+    assert canonical(sealed) != canonical({"id": 1, "result": {"x": "y"}})
