@@ -36,7 +36,7 @@ class lockstep_client {
     const json m = json::parse(text, nullptr, false);
     if (m.is_array() && !m.empty()) return wait_for([](const json& r) { return r.is_array(); });
     if (!m.is_object() || !m.contains("id") || !m.contains("method")) return true;
-    const json id = m["id"];
+    const json& id = m["id"];
     return wait_for([&id](const json& r) {
       return r.is_object() && !r.contains("method") && r.value("id", json()) == id;
     });

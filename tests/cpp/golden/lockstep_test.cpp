@@ -29,13 +29,13 @@ const std::string k_init =
     R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
     R"("capabilities":{"sampling":{}},"clientInfo":{"name":"golden","version":"1"}}})";
 
-TEST(lockstep_load, an_answers_section_needs_lockstep) {
+TEST(golden_lockstep_load, an_answers_section_needs_lockstep) {
   EXPECT_THROW(
       load_text("no_lockstep", "p\n-- meta --\nfixtures: cpp\n-- answers --\nroots/list never\n"),
       std::runtime_error);
 }
 
-TEST(lockstep_load, a_bad_answer_line_names_its_line) {
+TEST(golden_lockstep_load, a_bad_answer_line_names_its_line) {
   try {
     load_text("bad_answer",
               "p\n-- meta --\nfixtures: cpp\nlockstep: yes\n-- answers --\nroots/list maybe {}\n");
@@ -45,7 +45,7 @@ TEST(lockstep_load, a_bad_answer_line_names_its_line) {
   }
 }
 
-TEST(lockstep_load, answers_are_read_in_order_with_their_json) {
+TEST(golden_lockstep_load, answers_are_read_in_order_with_their_json) {
   const transcript t = load_text(
       "good",
       "p\n-- meta --\nfixtures: cpp\nlockstep: yes\n-- answers --\n"
@@ -74,7 +74,7 @@ std::string problem_of(const std::vector<std::string>& client) {
   return problem;
 }
 
-TEST(lockstep_run, a_server_request_without_an_answer_stops_the_run) {
+TEST(golden_lockstep_run, a_server_request_without_an_answer_stops_the_run) {
   const std::string problem =
       problem_of({k_init, R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
                   R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sample"}})"});
@@ -83,14 +83,14 @@ TEST(lockstep_run, a_server_request_without_an_answer_stops_the_run) {
   EXPECT_NE(problem.find("sampling/createMessage"), std::string::npos) << problem;
 }
 
-TEST(lockstep_run, a_request_state_placeholder_needs_an_earlier_state) {
+TEST(golden_lockstep_run, a_request_state_placeholder_needs_an_earlier_state) {
   const std::string problem = problem_of({R"({"jsonrpc":"2.0","id":1,"method":"ping",)"
                                           R"("params":{"requestState":"{REQUEST_STATE}"}})"});
   if (problem.rfind("skip: ", 0) == 0) GTEST_SKIP() << problem;
   EXPECT_NE(problem.find("{REQUEST_STATE} before any reply"), std::string::npos) << problem;
 }
 
-TEST(lockstep_normalize, every_request_state_compares_as_the_placeholder) {
+TEST(golden_lockstep_normalize, every_request_state_compares_as_the_placeholder) {
   const json a = json::parse(R"({"id":1,"result":{"requestState":"AQAAabc","x":"y"}})");
   const json b = json::parse(R"({"id":1,"result":{"requestState":"{REQUEST_STATE}","x":"y"}})");
   EXPECT_EQ(normalize(a), normalize(b));
