@@ -1,11 +1,13 @@
 // Lockstep stdio runs: send, wait for the reply, answer the server's requests meanwhile.
 #include "lockstep.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <deque>
 #include <map>
 #include <poll.h>
+#include <pthread.h>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -66,9 +68,21 @@ class lockstep_client {
     std::this_thread::sleep_for(next - now);
   }
 
+  // A server that exited early fails the run; its closed stdin must not kill the test binary
+  // with SIGPIPE (blocked around the write only: a spawned fixture must not inherit the mask).
   bool write_line(const std::string& text) {
     const std::string data = text + "\n";
-    return ::write(p_.in, data.data(), data.size()) == static_cast<ssize_t>(data.size());
+    sigset_t pipe_signal, old;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
+    const ssize_t n = ::write(p_.in, data.data(), data.size());
+    if (n < 0 && errno == EPIPE) {
+      const timespec now{};
+      sigtimedwait(&pipe_signal, nullptr, &now);  // drop the pending SIGPIPE
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    return n == static_cast<ssize_t>(data.size());
   }
 
   // Reads until a message satisfying `done` arrives, reacting to each message on the way.

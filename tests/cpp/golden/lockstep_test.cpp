@@ -90,6 +90,18 @@ TEST(golden_lockstep_run, a_request_state_placeholder_needs_an_earlier_state) {
   EXPECT_NE(problem.find("{REQUEST_STATE} before any reply"), std::string::npos) << problem;
 }
 
+TEST(golden_lockstep_run, a_server_that_exits_early_fails_the_run_without_killing_the_runner) {
+  transcript t;
+  t.lockstep = true;
+  t.client = {R"({"jsonrpc":"2.0","id":1,"method":"ping"})",
+              R"({"jsonrpc":"2.0","id":2,"method":"ping"})"};
+  std::string err, problem;
+  int exit_code = 0;
+  const auto lines = run_lockstep({.argv = {"true"}, .env = {}}, t, err, exit_code, problem);
+  EXPECT_TRUE(lines.empty());
+  EXPECT_FALSE(problem.empty());
+}
+
 TEST(golden_lockstep_normalize, every_request_state_compares_as_the_placeholder) {
   const json a = json::parse(R"({"id":1,"result":{"requestState":"AQAAabc","x":"y"}})");
   const json b = json::parse(R"({"id":1,"result":{"requestState":"{REQUEST_STATE}","x":"y"}})");
