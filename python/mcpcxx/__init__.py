@@ -9,9 +9,11 @@ from __future__ import annotations
 from mcpcxx import _core
 from mcpcxx._asking import ElicitResult, Root, SamplingResult
 from mcpcxx._content import (
+    Annotations,
     Audio,
     Completion,
     CompletionRequest,
+    EmbeddedResource,
     Image,
     PromptMessage,
     ResourceLink,
@@ -44,6 +46,7 @@ from mcpcxx._server import Server
 __version__: str = _core.__version__  # project(VERSION) in CMakeLists.txt, via the extension
 
 __all__ = [
+    "Annotations",
     "Audio",
     "Cancelled",
     "ClientAnswerInvalidError",
@@ -54,6 +57,7 @@ __all__ = [
     "CompletionRequest",
     "Context",
     "ElicitResult",
+    "EmbeddedResource",
     "ErrorCategory",
     "ErrorEffect",
     "Image",
