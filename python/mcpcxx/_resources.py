@@ -10,10 +10,11 @@ from __future__ import annotations
 import base64
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from mcpcxx._docstrings import parse_docstring
+from mcpcxx._icons import check_icons
 from mcpcxx._invoke import caller
 from mcpcxx._params import plain_params
 from mcpcxx._results import dumps, to_jsonable
@@ -37,6 +38,7 @@ class ResourceOptions(TypedDict, total=False):
     mime_type: str | None
     annotations: dict[str, Any] | None
     size: int | None
+    icons: Sequence[Mapping[str, Any]] | None
 
 
 class Resource:
@@ -50,6 +52,7 @@ class Resource:
         "context_param",
         "description",
         "fn",
+        "icons",
         "mime_type",
         "name",
         "size",
@@ -71,11 +74,12 @@ class Resource:
         mime_type: str | None = None,
         annotations: dict[str, Any] | None = None,
         size: int | None = None,
+        icons: list[dict[str, Any]] | None = None,
     ) -> None:
         self.fn, self.uri, self.name, self.variables = fn, uri, name, variables
         self.context_param = context_param
         self.title, self.description, self.mime_type = title, description, mime_type
-        self.annotations, self.size = annotations, size
+        self.annotations, self.size, self.icons = annotations, size, icons
 
     @classmethod
     def from_function(
@@ -89,14 +93,17 @@ class Resource:
         mime_type: str | None = None,
         annotations: dict[str, Any] | None = None,
         size: int | None = None,
+        icons: Sequence[Mapping[str, Any]] | None = None,
     ) -> Resource:
         """Check `fn` against `uri`.
 
-        Raises TypeError when its parameters are not exactly the template's variables.
+        Raises TypeError when its parameters are not exactly the template's variables, and
+        TypeError/ValueError for icons not of the spec's Icon shape.
         """
         if not isinstance(uri, str) or not uri:
             raise TypeError("@server.resource needs the resource URI or URI template as a str")
         where = f"resource {uri!r}"
+        checked_icons = check_icons(icons, where)
         params, context_param = plain_params(fn, where)
         variables = _TEMPLATE_VAR.findall(uri)
         wanted = {p.name for p in params}
@@ -117,6 +124,7 @@ class Resource:
             mime_type=mime_type,
             annotations=annotations,
             size=size,
+            icons=checked_icons,
         )
 
     @property
@@ -132,6 +140,7 @@ class Resource:
             "title": self.title,
             "description": self.description,
             "mimeType": self.mime_type,
+            "icons": self.icons,
             "annotations": self.annotations,
             "size": None if self.is_template else self.size,
         }

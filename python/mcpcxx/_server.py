@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from mcpcxx import _core, _exit
@@ -84,6 +84,9 @@ class Server:
                 )
             # Whole milliseconds, at least one: the engine's resolution.
             options["client_request_timeout"] = max(1, round(client_request_timeout * 1000)) / 1000
+        from mcpcxx._icons import check_icons
+
+        options["info"]["icons"] = check_icons(icons, f"Server {name!r}")
         self.name = name
         self.version = version
         self.expose_exception_details = bool(expose_exception_details)
@@ -169,6 +172,7 @@ class Server:
         name: str | None = None,
         title: str | None = None,
         description: str | None = None,
+        icons: Sequence[Mapping[str, Any]] | None = None,
     ) -> Callable[[F], F]: ...
 
     def prompt(
@@ -179,16 +183,20 @@ class Server:
         name: str | None = None,
         title: str | None = None,
         description: str | None = None,
+        icons: Sequence[Mapping[str, Any]] | None = None,
     ) -> F | Callable[[F], F]:
         """Register a prompt: its str parameters are the prompt's arguments.
 
         The function returns a str (one user message) or a list of str / PromptMessage / dicts.
+        `icons` is a list of Icon dicts ({"src": "https://...", "mimeType"?, "sizes"?, "theme"?}).
         """
 
         def register(f: F) -> F:
             from mcpcxx._prompts import Prompt
 
-            prompt = Prompt.from_function(f, name=name, title=title, description=description)
+            prompt = Prompt.from_function(
+                f, name=name, title=title, description=description, icons=icons
+            )
             self._core.add_prompt(prompt.to_mcp_prompt(), prompt.handler(self))
             return f
 
