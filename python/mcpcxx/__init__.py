@@ -41,6 +41,7 @@ from mcpcxx._errors import (
     UrlElicitationRequiredError,
     compose_error_message,
 )
+from mcpcxx._lifespan import LifespanError
 from mcpcxx._server import Server
 
 __version__: str = _core.__version__  # project(VERSION) in CMakeLists.txt, via the extension
@@ -62,6 +63,7 @@ __all__ = [
     "ErrorEffect",
     "Image",
     "InputRequired",
+    "LifespanError",
     "McpcxxError",
     "MissingClientCapability",
     "MissingClientCapabilityError",

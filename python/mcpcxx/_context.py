@@ -131,6 +131,11 @@ class Context(Protocol):
         ...
 
     @property
+    def lifespan_context(self) -> Any:
+        """What the server's lifespan yielded (None when the Server has no lifespan)."""
+        ...
+
+    @property
     def cancelled(self) -> bool:
         """True once the client cancelled, the deadline passed, or the server is stopping."""
         ...
@@ -271,6 +276,11 @@ class EngineContext:
     def server(self) -> Server | None:
         """The Server serving this request."""
         return self._server
+
+    @property
+    def lifespan_context(self) -> Any:
+        """What the server's lifespan yielded (None when the Server has no lifespan)."""
+        return None if self._server is None else self._server.lifespan_context
 
     @property
     def cancelled(self) -> bool:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from mcpcxx import _core, _exit
 from mcpcxx._aio import LoopThread
+from mcpcxx._lifespan import Lifespan, LifespanFunction
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -49,6 +51,7 @@ class Server:
         max_batch_members: int | None = None,
         max_batch_reply_bytes: int | None = None,
         client_request_timeout: float | None = None,
+        lifespan: LifespanFunction | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError("Server needs a non-empty str name")
@@ -92,6 +95,7 @@ class Server:
         self.expose_exception_details = bool(expose_exception_details)
         self._core = _core.Server(options, log_writer)
         self._loop = LoopThread(name)
+        self._lifespan = Lifespan(lifespan, self, self._loop)
 
     # ----- tools -----------------------------------------------------------------------------
 
@@ -221,6 +225,14 @@ class Server:
         m: dict[str, Any] = self._core.metrics()
         return m
 
+    @property
+    def lifespan_context(self) -> Any:
+        """What the lifespan yielded (ctx.lifespan_context in handlers); None without one.
+
+        RuntimeError when the Server has a lifespan that is not running.
+        """
+        return self._lifespan.value
+
     def run(self, transport: str = "stdio", **options: Any) -> int:
         """Serve until the client goes away; returns 0 on a clean end.
 
@@ -234,16 +246,26 @@ class Server:
         max_sessions, allowed_hosts, allowed_origins, replay_buffer_events, and the durations in
         seconds header_timeout, body_timeout, idle_timeout, session_idle_timeout, sse_keepalive.
         Bearer auth is not offered from Python yet (its token verifier is a callable: issue 14).
+        The lifespan (if any) starts before serving (LifespanError, nothing served, when it
+        fails) and stops after it, also when serving failed.
         """
         if transport == "http":
-            rc = self._serve_http(options)
+            serve: Callable[[], int] = functools.partial(self._serve_http, options)
         elif transport == "stdio":
             unknown = set(options) - {"drain_grace_seconds"}
             if unknown:
                 raise TypeError(f"unexpected stdio option(s): {', '.join(sorted(unknown))}")
-            rc = self._serve_stdio(float(options.get("drain_grace_seconds", 5.0)))
+            grace = float(options.get("drain_grace_seconds", 5.0))
+            serve = functools.partial(self._serve_stdio, grace)
         else:
             raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
+        self._lifespan.acquire()
+        try:
+            rc = serve()
+        except BaseException as e:
+            self._lifespan.release(e)
+            raise
+        self._lifespan.release()
         _exit.record_run_status(rc)
         return rc
 
