@@ -374,6 +374,43 @@ ContentBlock = Text | Image | Audio | ResourceLink | EmbeddedResource
 CONTENT_TYPES: tuple[type, ...] = (Text, Image, Audio, ResourceLink, EmbeddedResource)
 
 
+class ResourceContents(_Record):
+    """One item of a resource read (ctx.read_resource): text or bytes, with its URI and type."""
+
+    __slots__ = ("blob", "meta", "mime_type", "text", "uri")
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        text: str | None = None,
+        blob: bytes | None = None,
+        mime_type: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        self.uri, self.text, self.blob, self.mime_type, self.meta = uri, text, blob, mime_type, meta
+
+    @classmethod
+    def from_json(cls, item: Mapping[str, Any]) -> ResourceContents:
+        """A TextResourceContents or BlobResourceContents dict (blob base64-decoded)."""
+        import base64
+
+        blob = item.get("blob")
+        return cls(
+            str(item["uri"]),
+            text=item.get("text"),
+            blob=None if blob is None else base64.b64decode(blob),
+            mime_type=item.get("mimeType"),
+            meta=item.get("_meta"),
+        )
+
+    def to_embedded(self) -> EmbeddedResource:
+        """These contents as an EmbeddedResource content block a tool may return."""
+        if self.blob is not None:
+            return EmbeddedResource(self.uri, blob=self.blob, mime_type=self.mime_type)
+        return EmbeddedResource(self.uri, text=self.text or "", mime_type=self.mime_type)
+
+
 class ToolResult(_Record):
     """An explicit tool result, for full control over content, structure and isError."""
 
