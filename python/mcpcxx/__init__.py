@@ -45,6 +45,9 @@ from mcpcxx._errors import (
 from mcpcxx._lifespan import LifespanError
 from mcpcxx._server import Server
 
+UriTemplate = _core.UriTemplate
+"""An RFC 6570 template: .variables, .match(uri) -> dict | None, .expand(values) -> str."""
+
 __version__: str = _core.__version__  # project(VERSION) in CMakeLists.txt, via the extension
 
 __all__ = [
@@ -81,6 +84,7 @@ __all__ = [
     "Text",
     "ToolError",
     "ToolResult",
+    "UriTemplate",
     "UrlElicitationRequiredError",
     "compose_error_message",
 ]

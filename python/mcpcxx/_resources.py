@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import inspect
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -26,8 +25,6 @@ if TYPE_CHECKING:
 ResourceHandler = Callable[..., list[dict[str, Any]]]
 """(uri, ctx) -> contents for a resource; (uri, variables, ctx) -> contents for a template."""
 
-_TEMPLATE_VAR = re.compile(r"\{\+?([^{}]*)\}")
-
 
 class ResourceOptions(TypedDict, total=False):
     """The keyword options of Resource.from_function, which Server.resource passes on."""
@@ -39,6 +36,41 @@ class ResourceOptions(TypedDict, total=False):
     annotations: dict[str, Any] | None
     size: int | None
     icons: Sequence[Mapping[str, Any]] | None
+
+
+def template_variables(uri: str, where: str) -> tuple[list[str], list[str]]:
+    """(every variable, the variables every match defines) of `uri`; ([], []) for a plain URI.
+
+    ValueError when `uri` is a malformed RFC 6570 template (the engine's own parser says why).
+    """
+    if "{" not in uri and "}" not in uri:
+        return [], []
+    from mcpcxx import _core
+
+    try:
+        parsed = _core.UriTemplate(uri)
+    except ValueError as e:
+        raise ValueError(f"{where} is not a valid URI template: {e}") from None
+    return parsed.variables, parsed.required_variables
+
+
+def _check_variables(
+    params: list[inspect.Parameter], variables: tuple[list[str], list[str]], where: str
+) -> list[str]:
+    names, required = variables
+    wanted = {p.name for p in params}
+    if set(names) != wanted:
+        raise TypeError(
+            f"{where}: the function's parameters {sorted(wanted)} must be exactly the URI "
+            f"template's variables {sorted(set(names))}"
+        )
+    for p in params:
+        if p.name not in required and p.default is inspect.Parameter.empty:
+            raise TypeError(
+                f"{where}: variable '{p.name}' may be absent from a matching URI; give the "
+                f"parameter a default ({p.name}: str | None = None)"
+            )
+    return names
 
 
 class Resource:
@@ -105,13 +137,7 @@ class Resource:
         where = f"resource {uri!r}"
         checked_icons = check_icons(icons, where)
         params, context_param = plain_params(fn, where)
-        variables = _TEMPLATE_VAR.findall(uri)
-        wanted = {p.name for p in params}
-        if set(variables) != wanted:
-            raise TypeError(
-                f"{where}: the function's parameters {sorted(wanted)} must be exactly the URI "
-                f"template's variables {sorted(set(variables))}"
-            )
+        variables = _check_variables(params, template_variables(uri, where), where)
         doc = parse_docstring(inspect.getdoc(fn))
         return cls(
             fn,

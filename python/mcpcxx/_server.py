@@ -145,7 +145,11 @@ class Server:
     def resource(self, uri: str, **options: Unpack[ResourceOptions]) -> Callable[[F], F]:
         """Register a resource reader for `uri`, or for a template such as "issues://{key}".
 
-        A template's variables become the function's parameters (all str). The function returns
+        Templates are RFC 6570 ({var}, {+var}, {#var}, {.var}, {/var}, {;var}, {?var,x},
+        {&var}, prefixes {var:3}; not the explode modifier {var*}); a malformed one raises
+        ValueError here. Its variables become the function's parameters (all str); a variable
+        that may be absent from a matching URI (all but the first of a {var} or {+var}
+        expression) needs a default. The function returns
         str (text), bytes (blob) or JSON-compatible data; raise ResourceNotFound for a URI that
         does not exist. The options are Resource.from_function's (ResourceOptions).
         """
