@@ -31,6 +31,7 @@ from mcpcxx._errors import (
     ErrorCategory,
     ErrorEffect,
     InputRequired,
+    LifespanError,
     McpcxxError,
     MissingClientCapability,
     MissingClientCapabilityError,
@@ -42,7 +43,6 @@ from mcpcxx._errors import (
     UrlElicitationRequiredError,
     compose_error_message,
 )
-from mcpcxx._lifespan import LifespanError
 from mcpcxx._server import Server
 
 UriTemplate = _core.UriTemplate

@@ -12,6 +12,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mcpcxx._errors import LifespanError
+
 if TYPE_CHECKING:
     from contextlib import AbstractAsyncContextManager
 
@@ -19,10 +21,6 @@ if TYPE_CHECKING:
 
 LifespanFunction = Callable[[Any], "AbstractAsyncContextManager[Any]"]
 """fn(server) -> an async context manager; what it yields is ctx.lifespan_context."""
-
-
-class LifespanError(RuntimeError):
-    """The server's lifespan failed to start (raised by run() or a serving path's startup)."""
 
 
 class Lifespan:
