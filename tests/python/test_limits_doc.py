@@ -94,8 +94,12 @@ def test_each_python_keyword_is_accepted(spelling: str) -> None:
 
         assert keyword in ToolOptions.__annotations__
     elif transport == "http":
-        # run("http") forwards its keywords to http_options under the C++ member names.
+        # run("http") and MCPApp forward their keywords to the engine's http_options JSON form
+        # under the C++ member names: the engine must accept the keyword, not just the header.
         assert has_member("http_options", keyword), f"http_options has no {keyword}"
+        from mcpcxx.asgi import MCPApp
+
+        MCPApp(mcpcxx.Server("limits-doc"), **{keyword: 1}).close()
     else:
         assert transport == "stdio"
         assert f'"{keyword}"' in inspect.getsource(mcpcxx.Server.run)

@@ -10,7 +10,7 @@
 
 namespace mcpcxx {
 
-/// http_options <-> every member except auth (timeouts in seconds).
+/// http_options <-> every member except auth (durations in seconds).
 void to_json(json& j, const http_options& o);
 void from_json(const json& j, http_options& o);
 

@@ -3,6 +3,8 @@
 // thread or the worker pool) with the one exception classifier; and the in-flight table.
 #include "engine/session_state.hpp"
 
+#include <cxxabi.h>
+
 #include "mcpcxx/server.hpp"
 
 #include "engine/batch_reply.hpp"
@@ -148,12 +150,37 @@ void run(const std::shared_ptr<exchange>& ex, const method_info& m) {
   method_outcome out;
   try {
     out = m.serve(ex);
+  } catch (abi::__forced_unwind&) {
+    throw;  // a cancelled thread (pthread_exit at interpreter exit) must unwind, never be swallowed
   } catch (...) {
     out = classify(std::current_exception(), *ex, kind_of(m));
   }
   ex->finish(std::move(out));
   ex->session().handler_returned();
 }
+
+// A request queued for a worker. If the pool drops it unstarted (~server past stop_grace), it is
+// abandoned so it leaves its session's in-flight table: left there, the table would keep the
+// exchange, which keeps the session and its engine alive for ever.
+class queued_request {
+ public:
+  queued_request(std::shared_ptr<exchange> ex, const method_info& m) : ex_(std::move(ex)), m_(m) {}
+  queued_request(const queued_request&) = delete;
+  queued_request& operator=(const queued_request&) = delete;
+  ~queued_request() {
+    if (!ex_) return;
+    ex_->abandon("dropped unstarted at server stop");
+    ex_->session().handler_returned();
+  }
+  void run_once() {
+    const std::shared_ptr<exchange> ex = std::move(ex_);
+    if (ex) run(ex, m_);
+  }
+
+ private:
+  std::shared_ptr<exchange> ex_;
+  const method_info& m_;
+};
 
 // Routes `ex`, admits it in flight and runs its handler where its row says; every path ends in
 // exactly one ex->finish() or abandon().
@@ -170,7 +197,7 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
   }
   if ((m->flags & on_worker) != 0 && !ex->session().options().inline_dispatch) {
     auto& pool = ex->eng().pool();  // before the capture below moves ex
-    pool.post([ex = std::move(ex), m] { run(ex, *m); });
+    pool.post([q = std::make_shared<queued_request>(std::move(ex), *m)] { q->run_once(); });
   } else {
     run(ex, *m);
   }

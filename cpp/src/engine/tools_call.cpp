@@ -1,6 +1,8 @@
 // The tools/call pipeline (issue 2 §7) as one linear function over small steps:
 // lookup -> arguments -> deadline -> handler -> output check -> outcome. The envelope (7a) is
 // decoded by the method table (tools_call_params); exceptions go through the one classifier.
+#include <cxxabi.h>
+
 #include "mcpcxx/json_schema.hpp"
 
 #include "engine/classify.hpp"
@@ -102,6 +104,8 @@ method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& a
     return classify_tool_error(e, &tf);
   } catch (const std::exception& e) {  // classified by dynamic type, without a rethrow
     return classify_caught(e, *ex, handler_kind::tool, &tf);
+  } catch (abi::__forced_unwind&) {
+    throw;  // a cancelled thread (pthread_exit at interpreter exit) must unwind, never be swallowed
   } catch (...) {
     return classify(std::current_exception(), *ex, handler_kind::tool, &tf);
   }

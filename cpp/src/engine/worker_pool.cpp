@@ -2,6 +2,7 @@
 #include "engine/worker_pool.hpp"
 
 #include <csignal>
+#include <cxxabi.h>
 #include <pthread.h>
 
 namespace mcpcxx::detail {
@@ -87,6 +88,8 @@ void worker_pool::post(std::function<void()> job) {
   }
   try {
     job();
+  } catch (abi::__forced_unwind&) {
+    throw;  // a cancelled thread (pthread_exit at interpreter exit) must unwind, never be swallowed
   } catch (...) {  // same contract as on a worker
   }
 }
@@ -152,6 +155,9 @@ void worker_pool::run(core& c, worker& self) {
     t_current_job = self.job;
     try {
       job();
+    } catch (abi::__forced_unwind&) {
+      throw;         // a cancelled thread (pthread_exit at interpreter exit) must unwind, never be
+                     // swallowed
     } catch (...) {  // jobs report their own errors; a stray throw must not kill the worker
     }
     job = nullptr;  // release what the job captured before the worker may exit

@@ -20,10 +20,15 @@ struct gated_tool {
   std::shared_future<void> opened = gate->get_future().share();
   std::shared_ptr<std::atomic<int>> started = std::make_shared<std::atomic<int>>(0);
   std::shared_ptr<std::atomic<int>> returned = std::make_shared<std::atomic<int>>(0);
+  /// Owned only by the registered handler: expires when the engine's tool registry is freed.
+  std::weak_ptr<int> registry;
 
-  void add_to(server& srv) const {
+  void add_to(server& srv) {
+    auto owned_by_handler = std::make_shared<int>(0);
+    registry = owned_by_handler;
     srv.add_tool({.name = "hang"},
-                 [o = opened, s = started, r = returned](const json&, request_context& ctx) {
+                 [o = opened, s = started, r = returned, keep = std::move(owned_by_handler)](
+                     const json&, request_context& ctx) {
                    ++*s;
                    o.wait_for(30s);
                    ctx.report_progress(1.0, 1.0);  // touches the session and engine after ~server
@@ -73,8 +78,13 @@ TEST(server_stop_test, a_handler_that_never_returns_is_detached_after_the_grace)
   EXPECT_TRUE(logged(log, R"("detached":1)")) << "one stuck worker detached";
   EXPECT_TRUE(logged(log, R"("dropped":1)")) << "the queued echo was never started";
 
+  EXPECT_FALSE(tool.registry.expired()) << "the detached handler keeps its engine state alive";
   tool.gate->set_value();  // the detached handler returns into a state kept alive for it
   EXPECT_TRUE(wait_until([&] { return tool.returned->load() == 1; }));
+  // Once it has returned, the last owner of the engine state is gone: nothing leaks (and the
+  // process does not exit while the detached thread still runs, which LeakSanitizer would report).
+  EXPECT_TRUE(wait_until([&] { return tool.registry.expired(); }))
+      << "the engine state must be freed when the detached handler returns";
   for (const auto& f : sink->frames()) {
     EXPECT_NE(f.frame.value("id", json()), 2) << "a dropped request never ran: " << f.frame;
   }

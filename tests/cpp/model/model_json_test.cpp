@@ -191,6 +191,19 @@ TEST(ModelJson, HttpOptionsDurationsAreSeconds) {
   EXPECT_EQ(o.allowed_hosts, std::vector<std::string>{"a.example"});
   EXPECT_EQ(o.path, http_options{}.path);
   EXPECT_EQ(json(o)["session_idle_timeout"], 1.5);
+  const auto stop = json{
+      {"drain_grace", 0.25},
+      {"stop_flush_timeout", 2},
+      {"write_timeout", 7},
+      {"accept_backoff_min", 0.01},
+      {"accept_backoff_max",
+       3}}.get<http_options>();
+  EXPECT_EQ(stop.drain_grace, std::chrono::milliseconds(250));
+  EXPECT_EQ(stop.stop_flush_timeout, std::chrono::milliseconds(2000));
+  EXPECT_EQ(stop.write_timeout, std::chrono::milliseconds(7000));
+  EXPECT_EQ(stop.accept_backoff_min, std::chrono::milliseconds(10));
+  EXPECT_EQ(stop.accept_backoff_max, std::chrono::milliseconds(3000));
+  EXPECT_EQ(json(stop)["drain_grace"], 0.25);
   EXPECT_EQ(json(json(o).get<http_options>()), json(o));
   EXPECT_THAT(refusal<http_options>({{"port", 70000}}),
               HasSubstr("'port' must be an integer <= 65535"));

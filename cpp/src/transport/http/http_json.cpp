@@ -19,7 +19,12 @@ void to_json(json& j, const http_options& o) {
        {"header_timeout", seconds(o.header_timeout)},
        {"body_timeout", seconds(o.body_timeout)},
        {"idle_timeout", seconds(o.idle_timeout)},
+       {"write_timeout", seconds(o.write_timeout)},
        {"max_connections", o.max_connections},
+       {"accept_backoff_min", seconds(o.accept_backoff_min)},
+       {"accept_backoff_max", seconds(o.accept_backoff_max)},
+       {"drain_grace", seconds(o.drain_grace)},
+       {"stop_flush_timeout", seconds(o.stop_flush_timeout)},
        {"allowed_hosts", o.allowed_hosts},
        {"allowed_origins", o.allowed_origins},
        {"legacy", o.legacy},
@@ -32,12 +37,30 @@ void to_json(json& j, const http_options& o) {
 void from_json(const json& j, http_options& o) {
   constexpr const char* what = "HTTP option";
   model::require_object(j, "HTTP options");
-  model::reject_unknown(
-      j, what,
-      {"host", "port", "path", "io_threads", "max_body_bytes", "max_header_bytes", "max_headers",
-       "header_timeout", "body_timeout", "idle_timeout", "max_connections", "allowed_hosts",
-       "allowed_origins", "legacy", "session_idle_timeout", "max_sessions", "replay_buffer_events",
-       "sse_keepalive"});
+  model::reject_unknown(j, what,
+                        {"host",
+                         "port",
+                         "path",
+                         "io_threads",
+                         "max_body_bytes",
+                         "max_header_bytes",
+                         "max_headers",
+                         "header_timeout",
+                         "body_timeout",
+                         "idle_timeout",
+                         "write_timeout",
+                         "max_connections",
+                         "accept_backoff_min",
+                         "accept_backoff_max",
+                         "drain_grace",
+                         "stop_flush_timeout",
+                         "allowed_hosts",
+                         "allowed_origins",
+                         "legacy",
+                         "session_idle_timeout",
+                         "max_sessions",
+                         "replay_buffer_events",
+                         "sse_keepalive"});
   read(j, "host", what, o.host);
   read(j, "port", what, o.port);
   read(j, "path", what, o.path);
@@ -48,7 +71,12 @@ void from_json(const json& j, http_options& o) {
   read(j, "header_timeout", what, o.header_timeout);
   read(j, "body_timeout", what, o.body_timeout);
   read(j, "idle_timeout", what, o.idle_timeout);
+  read(j, "write_timeout", what, o.write_timeout);
   read(j, "max_connections", what, o.max_connections);
+  read(j, "accept_backoff_min", what, o.accept_backoff_min);
+  read(j, "accept_backoff_max", what, o.accept_backoff_max);
+  read(j, "drain_grace", what, o.drain_grace);
+  read(j, "stop_flush_timeout", what, o.stop_flush_timeout);
   read(j, "allowed_hosts", what, o.allowed_hosts);
   read(j, "allowed_origins", what, o.allowed_origins);
   read(j, "legacy", what, o.legacy);
