@@ -197,3 +197,26 @@ def test_annotations_dict_accepts_wire_and_python_names() -> None:
     b = Text("x", annotations={"last_modified": "2025-01-12"}).to_content()
     assert a["annotations"] == {"lastModified": "2025-01-12T15:00:58+01:00"}
     assert b["annotations"] == {"lastModified": "2025-01-12"}
+
+
+def test_prompt_messages_take_the_helpers(server: mcpcxx.Server, era: str) -> None:
+    from mcpcxx import PromptMessage
+
+    @server.prompt
+    def review() -> list[Any]:
+        return [
+            PromptMessage("user", EmbeddedResource("docs://a", text="A", mime_type="text/plain")),
+            PromptMessage("assistant", Text("ok", annotations={"priority": 0.2})),
+        ]
+
+    with Client(server, protocol_version=era) as c:
+        response = c.get_prompt("review")
+    if not golden_schema.available():
+        assert golden_schema.check(era, "prompts/get", response) == ""
+    messages = result_of(response)["messages"]
+    assert messages[0]["content"] == EMBEDDED
+    assert messages[1]["content"] == {
+        "type": "text",
+        "text": "ok",
+        "annotations": {"priority": 0.2},
+    }
