@@ -13,12 +13,14 @@ The database lives at $ISSUE_TRACKER_DB (default: issue_tracker.db in the temp d
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -47,26 +49,32 @@ server = Server(
 )
 
 
-def db() -> sqlite3.Connection:
-    """A connection per call: tools run concurrently on the engine's worker threads."""
+@contextlib.contextmanager
+def db() -> Iterator[sqlite3.Connection]:
+    """A connection per call, committed (or rolled back) and closed at the end of the `with`:
+    tools run concurrently on the engine's worker threads."""
     conn = sqlite3.connect(DB_PATH, timeout=5)
-    conn.row_factory = sqlite3.Row
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS issues (key TEXT PRIMARY KEY, title TEXT NOT NULL, "
-        "state TEXT NOT NULL, locked_by TEXT)"
-    )
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS deployments (id INTEGER PRIMARY KEY AUTOINCREMENT, "
-        "branch TEXT NOT NULL, environment TEXT NOT NULL, status TEXT NOT NULL)"
-    )
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS releases (id INTEGER PRIMARY KEY AUTOINCREMENT, "
-        "version TEXT NOT NULL, environment TEXT NOT NULL, reason TEXT)"
-    )
-    if conn.execute("SELECT COUNT(*) FROM issues").fetchone()[0] == 0:
-        conn.executemany("INSERT INTO issues VALUES (?, ?, ?, ?)", SEED)
-        conn.commit()
-    return conn
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS issues (key TEXT PRIMARY KEY, title TEXT NOT NULL, "
+            "state TEXT NOT NULL, locked_by TEXT)"
+        )
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS deployments (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+            "branch TEXT NOT NULL, environment TEXT NOT NULL, status TEXT NOT NULL)"
+        )
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS releases (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+            "version TEXT NOT NULL, environment TEXT NOT NULL, reason TEXT)"
+        )
+        if conn.execute("SELECT COUNT(*) FROM issues").fetchone()[0] == 0:
+            conn.executemany("INSERT INTO issues VALUES (?, ?, ?, ?)", SEED)
+            conn.commit()
+        with conn:  # commits on success, rolls back on an exception
+            yield conn
+    finally:
+        conn.close()
 
 
 class Issue(BaseModel):
