@@ -122,6 +122,65 @@ async def test_elicitation(ctx: Context, message: str) -> str:
     return f"User response: action={answer.action}, content={json.dumps(content)}"
 
 
+SEP1034_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "default": "John Doe"},
+        "age": {"type": "integer", "default": 30},
+        "score": {"type": "number", "default": 95.5},
+        "status": {
+            "type": "string",
+            "enum": ["active", "inactive", "pending"],
+            "default": "active",
+        },
+        "verified": {"type": "boolean", "default": True},
+    },
+}
+
+
+def _choices(prefix: str, title: str) -> list[dict[str, str]]:
+    names = ["First", "Second", "Third"]
+    return [{"const": f"{prefix}{i + 1}", "title": f"{names[i]} {title}"} for i in range(3)]
+
+
+SEP1330_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+        "titledSingle": {"type": "string", "oneOf": _choices("value", "Option")},
+        "legacyEnum": {
+            "type": "string",
+            "enum": ["opt1", "opt2", "opt3"],
+            "enumNames": ["Option One", "Option Two", "Option Three"],
+        },
+        "untitledMulti": {
+            "type": "array",
+            "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+        },
+        "titledMulti": {"type": "array", "items": {"anyOf": _choices("value", "Choice")}},
+    },
+}
+
+
+def _elicitation_text(action: str, content: Any) -> str:
+    compact = json.dumps(content, separators=(",", ":"))
+    return f"Elicitation completed: action={action}, content={compact}"
+
+
+@server.tool
+async def test_elicitation_sep1034_defaults(ctx: Context) -> str:
+    """Elicits with a default for every primitive type."""
+    answer = await ctx.elicit("Please review your details", SEP1034_SCHEMA)
+    return _elicitation_text(answer.action, answer.content)
+
+
+@server.tool
+async def test_elicitation_sep1330_enums(ctx: Context) -> str:
+    """Elicits with all five enum schema forms."""
+    answer = await ctx.elicit("Please choose", SEP1330_SCHEMA)
+    return _elicitation_text(answer.action, answer.content)
+
+
 @server.tool
 async def test_sampling(ctx: Context, prompt: str) -> str:
     """Asks the client's model to answer a prompt."""
