@@ -10,20 +10,14 @@
 #include "mcpcxx/primitives.hpp"
 #include "mcpcxx/server_json.hpp"
 
+#include "support/refusal.hpp"
+
 namespace mcpcxx {
 namespace {
 
 using ::testing::HasSubstr;
 
-template <class T>
-std::string refusal(const json& j) {
-  try {
-    (void)j.get<T>();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+using ::mcpcxx::testing::refusal;
 
 const json k_good_icons = json::parse(R"([
   {"src": "https://example.com/a.png", "mimeType": "image/png", "sizes": ["48x48", "any"],

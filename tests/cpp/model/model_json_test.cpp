@@ -9,21 +9,14 @@
 #include "mcpcxx/model.hpp"
 #include "mcpcxx/primitives.hpp"
 
+#include "support/refusal.hpp"
+
 namespace mcpcxx {
 namespace {
 
 using ::testing::HasSubstr;
 
-/// The what() of the std::invalid_argument that reading `j` as T throws ("" when none).
-template <class T>
-std::string refusal(const json& j) {
-  try {
-    (void)j.get<T>();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+using ::mcpcxx::testing::refusal;
 
 TEST(ModelJson, ToolSpecIsTheToolObject) {
   tool_spec s;
