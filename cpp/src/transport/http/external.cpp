@@ -110,11 +110,12 @@ struct http_endpoint::impl {
 
   std::size_t reap() {
     auto expired = ctx->sessions.take_expired(ctx->opts.session_idle_timeout);
+    // Counted before the engines shut down: stats never show a session as neither live nor expired.
+    ctx->sessions_expired += expired.size();
     for (auto& s : expired) {
       s->close_get();
       s->engine().shutdown(std::chrono::milliseconds(0));
     }
-    ctx->sessions_expired += expired.size();
     return expired.size();
   }
   void start_reaper() {

@@ -235,11 +235,12 @@ void http_server_impl::schedule_reaper() {
 
 std::size_t http_server_impl::reap() {
   auto expired = ctx_->sessions.take_expired(ctx_->opts.session_idle_timeout);
+  // Counted before the engines shut down: stats never show a session as neither live nor expired.
+  ctx_->sessions_expired += expired.size();
   for (auto& s : expired) {
     s->close_get();
     s->engine().shutdown(std::chrono::milliseconds(0));
   }
-  ctx_->sessions_expired += expired.size();
   return expired.size();
 }
 
