@@ -39,20 +39,24 @@ method_outcome handle_resources_read(const exchange_ptr& ex, uri_params& p) {
   engine& e = ex->eng();
   std::vector<resource_contents> contents;
   request_context ctx = ex->make_context(ex);
+  cache_hint hint;
   if (auto r = e.find_resource(p.uri)) {
+    hint = r->spec.cache;
     contents = r->reader(p.uri, ctx);
   } else {
     std::map<std::string, std::string> vars;
     auto t = e.match_template(p.uri, vars);
     if (!t) return not_found(*ex, p.uri);
+    hint = t->spec.cache;
     contents = t->reader(p.uri, vars, ctx);
   }
   // An empty contents array must never stand in for a missing resource.
   if (contents.empty()) return not_found(*ex, p.uri);
   json result = {{"contents", contents_json(contents)}};
   if (ex->facts.modern) {
-    result["ttlMs"] = e.options().list_ttl_ms;
-    result["cacheScope"] = e.options().cache_scope;
+    resolved_hint h = open_hint();
+    combine(h, hint, e.options());
+    put_hints(result, h);
   }
   return method_outcome::ok(std::move(result));
 }
