@@ -12,9 +12,11 @@ cd "$root" || exit 2
 # Where production code lives; the table itself and tests are allowed to spell texts out, the
 # codec's serializer writes (never composes) error objects, and the engine's factory shims only
 # forward arguments to the table. A line may opt out with a trailing comment "wire-text: not
-# wire" when its text provably never reaches a client (say why next to it).
+# wire" when its text provably never reaches a client (say why next to it). python/mcpcxx/testing/
+# plays the MCP client: the error responses it composes answer a server's request (elicitation,
+# sampling, roots) on the client's behalf and travel to the server, never to a client.
 scan_dirs=(cpp/src cpp/include python/bindings python/mcpcxx)
-allowed='^(cpp/src/wire/|cpp/include/mcpcxx/error_codes\.hpp|cpp/src/jsonrpc/serialize\.cpp|cpp/src/engine/wire_errors\.(cpp|hpp))'
+allowed='^(cpp/src/wire/|cpp/include/mcpcxx/error_codes\.hpp|cpp/src/jsonrpc/serialize\.cpp|cpp/src/engine/wire_errors\.(cpp|hpp)|python/mcpcxx/testing/)'
 
 mapfile -t files < <(
   for d in "${scan_dirs[@]}"; do

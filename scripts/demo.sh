@@ -3,7 +3,11 @@
 #  1. the issue tracker demo (examples/issue_tracker): a Python server on SQLite built with the
 #     mcpcxx package, driven by a scripted client that prints every exchange as raw JSON-RPC
 #     (not found, locked, approval required, protected branch, upstream timeout, rate limited);
-#  2. the C++ example server answering a scripted client over stdio, printing the raw wire for
+#  2. the same server asking the user to confirm a production deploy (elicitation) in both eras:
+#     a live elicitation/create request on a 2025-11-25 session, and on 2026-07-28 an
+#     input_required result answered by a retry with inputResponses and requestState, plus a
+#     declined confirmation (isError, nothing deployed);
+#  3. the C++ example server answering a scripted client over stdio, printing the raw wire for
 #     a success and for every protocol and tool error path.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,6 +21,9 @@ venv=build/venv-demo
 "$venv/bin/python" -m pip install -q --disable-pip-version-check .
 echo "######## issue tracker demo (Python tools on the mcpcxx engine) ########"
 "$venv/bin/python" examples/issue_tracker/client.py
+echo
+echo "######## asking before a production deploy (elicitation, both protocol eras) ########"
+"$venv/bin/python" examples/issue_tracker/confirm_client.py
 echo
 echo "######## wire demo (C++ example server over stdio) ########"
 python3 scripts/demo_client.py build/demo/examples/cpp/mcpcxx_example_server

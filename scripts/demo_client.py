@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scripted MCP client for the demo: talks to a server over stdio and prints the raw wire.
 
-Each step prints the exact line sent (>>) and every line received (<<), so both error paths are
+Each step prints the exact line sent (-->) and every line received (<--), so both error paths are
 visible: JSON-RPC error objects for protocol failures, isError results for tool failures.
 """
 
@@ -75,7 +75,7 @@ def main() -> int:
     for title, line in STEPS:
         if title:
             print(f"\n## {title}")
-        print(f">> {line}")
+        print(f"--> {line}")
         before = len(replies)
         proc.stdin.write(line + "\n")
         proc.stdin.flush()
@@ -84,7 +84,7 @@ def main() -> int:
         while expects_reply and len(replies) == before and time.monotonic() < deadline:
             time.sleep(0.01)
         for reply in replies[before:]:
-            print(f"<< {reply.rstrip()}")
+            print(f"<-- {reply.rstrip()}")
     proc.stdin.close()
     proc.wait(timeout=10)
     print("\n## server log (stderr): one JSON line per outcome; the exception detail is only here")

@@ -1,7 +1,8 @@
 // Example C++ MCP server over stdio: an echo tool, a tool failing with a tool error, a tool that
 // throws an unexpected exception, a tool with an outputSchema (and one breaking it), a slow tool
 // with a deadline, read-only twins of the failing tools, one reporting its own error, a
-// progress/logging tool, a resource, a template, a prompt and completion. The golden transcripts
+// progress/logging tool, a resource, a template, a prompt and completion; with
+// MCPCXX_EXAMPLE_ASKING=1 also tools and a prompt that ask the client. The golden transcripts
 // (tests/golden) and the benchmarks run against this binary, and against its Python twin
 // examples/python/fixture_server.py, which must answer identically. The schemas are written as the
 // Python decorators generate them (pydantic adds a "title" per property and the defaults, and
@@ -277,19 +278,108 @@ void add_other_primitives(mcpcxx::server& s) {
   });
 }
 
+// The form the elicit tool asks for, and the one the greet prompt asks for.
+const json k_title_form = {{"type", "object"},
+                           {"properties", {{"title", {{"type", "string"}, {"title", "Title"}}}}},
+                           {"required", {"title"}}};
+const json k_name_form = {{"type", "object"},
+                          {"properties", {{"name", {{"type", "string"}, {"title", "Name"}}}}},
+                          {"required", {"name"}}};
+constexpr const char* k_login_url = "https://example.invalid/login";
+constexpr const char* k_login_message = "Sign in to the tracker to link your account";
+
+// The text of a CreateMessageResult's content: a text block's text, text blocks joined.
+std::string sampled_text(const json& result) {
+  const json& content = result.contains("content") ? result["content"] : json();
+  std::string text;
+  for (const json& block : content.is_array() ? content : json::array({content})) {
+    if (block.is_object() && block.value("type", "") == "text") text += block.value("text", "");
+  }
+  return text;
+}
+
+// Tools that ask the client (elicitation, URL elicitation, sampling, roots): live requests on a
+// legacy session, input_required round trips on 2026-07-28. Only with MCPCXX_EXAMPLE_ASKING=1,
+// so the tool list every other transcript pins stays as it is.
+void add_asking_tools(mcpcxx::server& s) {
+  s.add_tool(
+      {.name = "elicit",
+       .description = "Asks the user for the title of a new issue (form elicitation).",
+       .input_schema = k_no_arguments},
+      [](const json&, mcpcxx::request_context& ctx) {
+        const auto r = ctx.elicit("Title for the new issue?", k_title_form);
+        if (r.action != "accept") return mcpcxx::tool_result::text("the user chose " + r.action);
+        return mcpcxx::tool_result::text("created issue: " + r.content["title"].get<std::string>());
+      });
+  s.add_tool({.name = "elicit_url",
+              .description = "Asks the user to sign in at a URL (URL elicitation).",
+              .input_schema = k_no_arguments},
+             [](const json&, mcpcxx::request_context& ctx) {
+               const auto r = ctx.elicit_url(k_login_message, k_login_url, "login-1");
+               return mcpcxx::tool_result::text("the user chose " + r.action);
+             });
+  s.add_tool(
+      {.name = "url_elicitation_required",
+       .description = "Cannot go on until the user signs in at a URL.",
+       .input_schema = k_no_arguments},
+      [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
+        throw mcpcxx::url_elicitation_required(json::array({{{"mode", "url"},
+                                                             {"elicitationId", "login-1"},
+                                                             {"url", k_login_url},
+                                                             {"message", k_login_message}}}));
+      });
+  s.add_tool(
+      {.name = "sample",
+       .description = "Asks the client's model to say hello (sampling).",
+       .input_schema = k_no_arguments},
+      [](const json&, mcpcxx::request_context& ctx) {
+        const json r = ctx.sample(
+            {{"messages", json::array({{{"role", "user"},
+                                        {"content", {{"type", "text"}, {"text", "Say hello"}}}}})},
+             {"maxTokens", 16}});
+        return mcpcxx::tool_result::text("the model said: " + sampled_text(r));
+      });
+  s.add_tool({.name = "list_roots",
+              .description = "Lists the client's roots.",
+              .input_schema = k_no_arguments},
+             [](const json&, mcpcxx::request_context& ctx) {
+               std::string uris;
+               for (const json& root : ctx.list_roots()) {
+                 uris += (uris.empty() ? "" : ", ") + root.value("uri", "");
+               }
+               return mcpcxx::tool_result::text("roots: " + (uris.empty() ? "none" : uris));
+             });
+  s.add_prompt({.name = "greet",
+                .description = "Greets someone the user names.",
+                .arguments = {{.name = "greeting", .required = true}}},
+               [](const std::map<std::string, std::string>& a, mcpcxx::request_context& ctx) {
+                 const auto r = ctx.elicit("Whom should the greeting address?", k_name_form);
+                 const std::string who =
+                     r.action == "accept" ? ", " + r.content["name"].get<std::string>() : "";
+                 mcpcxx::prompt_result p;
+                 p.description = "Greets someone the user names.";
+                 p.messages = json::array(
+                     {{{"role", "user"},
+                       {"content", {{"type", "text"}, {"text", a.at("greeting") + who + "!"}}}}});
+                 return p;
+               });
+}
+
 std::size_t env_number(const char* name, std::size_t fallback) {
   const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
-// A fixed token check for the HTTP transcripts: "good" passes, "narrow" lacks a scope, and
-// "crash" makes the verifier throw (a buggy hook: the transport answers 500 with a reference).
+// A fixed token check for the HTTP transcripts: "good" and "other" pass (two principals, row
+// P38), "narrow" lacks a scope, and "crash" makes the verifier throw (a buggy hook: the
+// transport answers 500 with a reference).
 mcpcxx::http_auth_options golden_auth() {
   mcpcxx::http_auth_options a;
   a.authorization_servers = {"https://auth.example.invalid"};
   a.scopes_supported = {"issues:read", "issues:write"};
   a.verifier = [](std::string_view token, const mcpcxx::http_auth_request&) {
     if (token == "good") return mcpcxx::http_auth_result::allow({{"sub", "golden"}});
+    if (token == "other") return mcpcxx::http_auth_result::allow({{"sub", "other"}});
     if (token == "narrow") return mcpcxx::http_auth_result::insufficient({"issues:write"});
     if (token == "crash") throw std::runtime_error("token store unreachable at auth.internal:7000");
     return mcpcxx::http_auth_result::invalid();
@@ -347,6 +437,14 @@ mcpcxx::server_options options_from_env() {
   if (const char* v = std::getenv("MCPCXX_MAX_BATCH_REPLY_BYTES"); v != nullptr) {
     opts.max_batch_reply_bytes = std::strtoull(v, nullptr, 10);
   }
+  // MCPCXX_CLIENT_REQUEST_TIMEOUT_MS shortens the wait for a client's answer (rows T8, P31).
+  if (const char* v = std::getenv("MCPCXX_CLIENT_REQUEST_TIMEOUT_MS"); v != nullptr) {
+    opts.client_request_timeout = std::chrono::milliseconds(std::strtoll(v, nullptr, 10));
+  }
+  // MCPCXX_REQUEST_STATE_TTL_S shortens a requestState's life (row P35).
+  if (const char* v = std::getenv("MCPCXX_REQUEST_STATE_TTL_S"); v != nullptr) {
+    opts.request_state_ttl_s = std::strtoll(v, nullptr, 10);
+  }
   return opts;
 }
 
@@ -370,6 +468,11 @@ int main() {
   if (const char* m = std::getenv("MCPCXX_EXAMPLE_MINIMAL");
       m == nullptr || std::string_view(m) != "1") {
     add_other_primitives(s);
+  }
+  // MCPCXX_EXAMPLE_ASKING=1 adds the tools and the prompt that ask the client.
+  if (const char* a = std::getenv("MCPCXX_EXAMPLE_ASKING");
+      a != nullptr && std::string_view(a) == "1") {
+    add_asking_tools(s);
   }
   if (http_port != nullptr) return serve_http_until_signal(s, stop_signals, std::atoi(http_port));
   mcpcxx::stdio_options stdio;

@@ -9,7 +9,9 @@ import os
 import sys
 import tempfile
 
-from mcpcxx._inspect import LEGACY, MODERN, InspectError, StdioPeer
+from mcpcxx._envelope import LEGACY, MODERN
+from mcpcxx._inspect import StdioPeer
+from mcpcxx._inspect_peer import InspectError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = [

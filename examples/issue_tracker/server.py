@@ -2,7 +2,9 @@
 
 Its tools exercise the founding document's failure cases, each with the wire shape it should
 have: not found, locked by another workflow, protected branch / approval required, an upstream
-timeout with an unknown outcome, and rate limiting. Run it over stdio:
+timeout with an unknown outcome, and rate limiting. deploy_release asks the user to confirm a
+production deployment through elicitation (a live request on legacy sessions, an
+input_required round on 2026-07-28). Run it over stdio:
 
     python examples/issue_tracker/server.py            # or: python -m mcpcxx run ...
 
@@ -38,7 +40,10 @@ server = Server(
     "issue-tracker",
     "1.0.0",
     title="Issue tracker demo",
-    instructions="Look up, list and update issues; create deployments of a branch.",
+    instructions=(
+        "Look up, list and update issues; create deployments of a branch; deploy tagged "
+        "releases (production asks the user to confirm)."
+    ),
 )
 
 
@@ -53,6 +58,10 @@ def db() -> sqlite3.Connection:
     conn.execute(
         "CREATE TABLE IF NOT EXISTS deployments (id INTEGER PRIMARY KEY AUTOINCREMENT, "
         "branch TEXT NOT NULL, environment TEXT NOT NULL, status TEXT NOT NULL)"
+    )
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS releases (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+        "version TEXT NOT NULL, environment TEXT NOT NULL, reason TEXT)"
     )
     if conn.execute("SELECT COUNT(*) FROM issues").fetchone()[0] == 0:
         conn.executemany("INSERT INTO issues VALUES (?, ?, ?, ?)", SEED)
@@ -115,7 +124,8 @@ def list_issues(state: Literal["open", "in_progress", "closed"] | None = None) -
                 retry_after=round(wait, 1),
             )
         _calls.append(now)
-    query, args = "SELECT key, title, state FROM issues", ()
+    query = "SELECT key, title, state FROM issues"
+    args: tuple[str, ...] = ()
     if state is not None:
         query, args = query + " WHERE state = ?", (state,)
     with db() as conn:
@@ -209,6 +219,80 @@ def get_deployment(deployment_id: int) -> dict[str, object]:
             category="not_found",
         )
     return dict(row)
+
+
+RELEASE = Annotated[
+    str, Field(pattern=r"^v\d+\.\d+\.\d+$", description="A release tag such as v2.4.0")
+]
+
+
+class ProductionConfirmation(BaseModel):
+    """What the user is asked before a production deployment."""
+
+    confirm: bool = Field(description="Deploy this release to production now")
+    reason: str | None = Field(default=None, description="Why, recorded with the deployment")
+
+
+_NOT_CONFIRMED = {
+    "decline": "the user declined the confirmation",
+    "cancel": "the user dismissed the confirmation without answering",
+    "accept": "the user answered without ticking confirm",
+}
+
+
+def _confirm_production(version: str, ctx: Context) -> str | None:
+    """Ask the user; their reason when they confirm, a ToolError (nothing deployed) otherwise.
+
+    A client that did not declare elicitation gets ClientCapabilityError, left to the engine:
+    -32021 (2026-07-28) or -32600 (legacy) with data.requiredCapabilities, nothing deployed.
+    """
+    answer = ctx.elicit_sync(
+        f"Deploy release {version} to production? Every customer gets it immediately.",
+        ProductionConfirmation,
+    )
+    if answer.action == "accept" and answer.content is not None and answer.content.confirm:
+        return answer.content.reason
+    raise ToolError.compose(
+        "Production deployment",
+        resource=f"release {version}",
+        reason=f"{_NOT_CONFIRMED[answer.action]}, so nothing was deployed",
+        next_step="Ask the user whether this release should go out, or deploy it to staging first",
+        retry_guidance=(
+            "Retry only if the user wants it out: nothing changed, so retrying is safe and asks "
+            "them again"
+        ),
+        category="precondition_failed",
+        effect="not_applied",
+        resource_id=version,
+    )
+
+
+@server.tool(annotations={"destructive_hint": True})
+def deploy_release(
+    version: RELEASE, environment: Literal["staging", "production"], ctx: Context
+) -> dict[str, object]:
+    """Deploy a tagged release; production first asks the user to confirm (elicitation).
+
+    Args:
+        version: The release tag to deploy.
+        environment: Where to deploy it; production needs the user's confirmation.
+    """
+    # On 2026-07-28 the ask ends the first run with an input_required result, and the engine runs
+    # this handler again from the start with the user's answer: everything before the ask must
+    # be safe to repeat, so the deployment is recorded only after it.
+    reason = _confirm_production(version, ctx) if environment == "production" else None
+    with db() as conn:
+        cur = conn.execute(
+            "INSERT INTO releases (version, environment, reason) VALUES (?, ?, ?)",
+            (version, environment, reason),
+        )
+    return {
+        "id": cur.lastrowid,
+        "version": version,
+        "environment": environment,
+        "status": "deployed",
+        "reason": reason,
+    }
 
 
 @server.tool(timeout=1.0)

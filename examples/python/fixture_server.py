@@ -11,14 +11,19 @@ Environment, as for the C++ server:
     MCPCXX_MAX_MESSAGE_BYTES  the message size limit (default 4 MiB)
     MCPCXX_MAX_BATCH_REPLY_BYTES  the 2025-03-26 batch reply limit (default 16 MiB)
     MCPCXX_DRAIN_GRACE_MS     stdio: how long SIGTERM/SIGINT lets in-flight calls finish (5000)
+    MCPCXX_EXAMPLE_ASKING=1   add the tools and the prompt that ask the client (elicit, elicit_url,
+                              url_elicitation_required, sample, list_roots; prompt greet)
+    MCPCXX_CLIENT_REQUEST_TIMEOUT_MS  how long an ask waits for the client (default 300000)
     MCPCXX_EXAMPLE_HTTP_PORT  serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) until SIGTERM
     MCPCXX_EXAMPLE_HTTP_LEGACY=0  HTTP serves 2026-07-28 only
     MCPCXX_MAX_BODY_BYTES     the HTTP body limit (default 4 MiB)
     MCPCXX_HTTP_MAX_SESSIONS  the legacy-session limit (default 10000)
     MCPCXX_HTTP_HEADER_TIMEOUT_MS  how long the request head may take (default 10000)
-The C++ server also reads MCPCXX_HTTP_AUTH=1 (bearer auth with a fixed token check): a token
-verifier written in Python is issue 14's, so the auth transcript (http_auth.txtar) names the C++
-fixture alone.
+The C++ server also reads MCPCXX_REQUEST_STATE_TTL_S (a 2026-07-28 requestState's life in
+seconds, row P35; Server() has no such option yet, so request_state_expired.txtar names the C++
+fixture alone) and MCPCXX_HTTP_AUTH=1 (bearer auth with a fixed token check): a token verifier
+written in Python is issue 14's, so the auth transcript (http_auth.txtar) names the C++ fixture
+alone.
 
 Run: python examples/python/fixture_server.py (mcpcxx must be importable).
 """
@@ -42,6 +47,7 @@ from mcpcxx import (
     Server,
     ToolError,
     ToolResult,
+    UrlElicitationRequiredError,
 )
 
 
@@ -218,6 +224,64 @@ def add_other_primitives(server: Server) -> None:
         return Completion(values, total=len(values))
 
 
+# The form the elicit tool asks for, and the one the greet prompt asks for.
+TITLE_FORM = {
+    "type": "object",
+    "properties": {"title": {"type": "string", "title": "Title"}},
+    "required": ["title"],
+}
+NAME_FORM = {
+    "type": "object",
+    "properties": {"name": {"type": "string", "title": "Name"}},
+    "required": ["name"],
+}
+LOGIN_URL = "https://example.invalid/login"
+LOGIN_MESSAGE = "Sign in to the tracker to link your account"
+
+
+def add_asking_tools(server: Server) -> None:
+    """Tools and a prompt that ask the client (MCPCXX_EXAMPLE_ASKING=1 only, as in C++)."""
+
+    @server.tool
+    def elicit(ctx: Context) -> str:
+        """Asks the user for the title of a new issue (form elicitation)."""
+        answer = ctx.elicit_sync("Title for the new issue?", TITLE_FORM)
+        if not answer.accepted or answer.content is None:
+            return f"the user chose {answer.action}"
+        return f"created issue: {answer.content['title']}"
+
+    @server.tool
+    def elicit_url(ctx: Context) -> str:
+        """Asks the user to sign in at a URL (URL elicitation)."""
+        answer = ctx.elicit_url_sync(LOGIN_MESSAGE, LOGIN_URL, "login-1")
+        return f"the user chose {answer.action}"
+
+    @server.tool
+    def url_elicitation_required() -> str:
+        """Cannot go on until the user signs in at a URL."""
+        raise UrlElicitationRequiredError(
+            [{"elicitationId": "login-1", "url": LOGIN_URL, "message": LOGIN_MESSAGE}]
+        )
+
+    @server.tool
+    def sample(ctx: Context) -> str:
+        """Asks the client's model to say hello (sampling)."""
+        return f"the model said: {ctx.sample_sync('Say hello', max_tokens=16).text}"
+
+    @server.tool
+    def list_roots(ctx: Context) -> str:
+        """Lists the client's roots."""
+        uris = ", ".join(root.uri for root in ctx.list_roots_sync())
+        return f"roots: {uris or 'none'}"
+
+    @server.prompt
+    def greet(ctx: Context, greeting: str) -> str:
+        """Greets someone the user names."""
+        answer = ctx.elicit_sync("Whom should the greeting address?", NAME_FORM)
+        who = f", {answer.content['name']}" if answer.accepted and answer.content else ""
+        return f"{greeting}{who}!"
+
+
 def build() -> Server:
     """The fixture server, configured from the environment like the C++ one."""
     server = Server(
@@ -230,6 +294,8 @@ def build() -> Server:
         expose_exception_details=os.environ.get("MCPCXX_EXPOSE_DETAILS") == "1",
         max_message_bytes=int(os.environ.get("MCPCXX_MAX_MESSAGE_BYTES", 4 * 1024 * 1024)),
         max_batch_reply_bytes=int(os.environ.get("MCPCXX_MAX_BATCH_REPLY_BYTES", 16 * 1024 * 1024)),
+        client_request_timeout=int(os.environ.get("MCPCXX_CLIENT_REQUEST_TIMEOUT_MS", 300000))
+        / 1000,
     )
     add_tools(server)
     add_contract_tools(server)
@@ -237,6 +303,8 @@ def build() -> Server:
     add_variant_tools(server)
     if os.environ.get("MCPCXX_EXAMPLE_MINIMAL") != "1":
         add_other_primitives(server)
+    if os.environ.get("MCPCXX_EXAMPLE_ASKING") == "1":
+        add_asking_tools(server)
     return server
 
 

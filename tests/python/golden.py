@@ -14,6 +14,16 @@ from typing import Any
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 FIXTURES = ("cpp", "python")
 _REF = re.compile(r"ERR-[0-9a-f]{8}")
+STATE = "{REQUEST_STATE}"  # a requestState in a reply, and where a client line uses the last one
+
+
+@dataclass
+class Answer:
+    """How the client answers one server-to-client request (a line of "-- answers --")."""
+
+    method: str  # e.g. "elicitation/create"
+    kind: str  # "result", "error" or "never" (no answer: the server's timeout runs)
+    value: Any = None  # the result or error object; None for "never"
 
 
 @dataclass
@@ -27,6 +37,8 @@ class Transcript:
     mask: str = ""
     signal: str = ""  # stdio: "SIGTERM"/"SIGINT", sent once the server wrote signal_after messages
     signal_after: int = 0
+    lockstep: bool = False  # stdio: one request at a time, server requests answered (lockstep.py)
+    answers: list[Answer] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     client: list[bytes] = field(default_factory=list)
     server: list[Any] = field(default_factory=list)
@@ -40,7 +52,7 @@ def load(path: Path) -> Transcript:
         line = raw.decode("utf-8", errors="surrogateescape")
         if line.startswith("-- ") and line.endswith(" --") and len(line) > 6:
             section = line[3:-3]
-            if section not in ("meta", "env", "client", "server"):
+            if section not in ("meta", "env", "answers", "client", "server"):
                 raise ValueError(f"{path}: unknown section {section}")
             continue
         if section == "prose":
@@ -54,6 +66,8 @@ def load(path: Path) -> Transcript:
         elif section == "env":
             key, _, value = line.partition("=")
             t.env[key] = value
+        elif section == "answers":
+            t.answers.append(_read_answer(t, line))
         elif section == "client":
             t.client.append(raw)
         elif t.transport == "http":
@@ -63,7 +77,26 @@ def load(path: Path) -> Transcript:
             t.server.append(json.loads(raw))
     if not t.fixtures:
         raise ValueError(f"{path}: the meta section names no fixtures")
+    if t.answers and not t.lockstep:
+        raise ValueError(f'{path}: an answers section needs "lockstep: yes" in the meta')
     return t
+
+
+def _read_answer(t: Transcript, line: str) -> Answer:
+    """ "METHOD result JSON", "METHOD error JSON" or "METHOD never"."""
+    method, _, rest = line.partition(" ")
+    kind, _, value = rest.partition(" ")
+    if kind == "never" and not value.strip():
+        return Answer(method, kind)
+    if kind not in ("result", "error"):
+        raise ValueError(
+            f"{t.path}: answers are METHOD result JSON, METHOD error JSON or METHOD never, "
+            f"not {line!r}"
+        )
+    parsed = json.loads(value)
+    if not isinstance(parsed, dict):
+        raise ValueError(f"{t.path}: the answer is not a JSON object: {line!r}")
+    return Answer(method, kind, parsed)
 
 
 def _read_meta(t: Transcript, line: str) -> None:
@@ -81,6 +114,10 @@ def _read_meta(t: Transcript, line: str) -> None:
         t.transport = value.strip()
         if t.transport not in ("stdio", "http"):
             raise ValueError(f"{t.path}: transport is stdio or http, not {t.transport!r}")
+    elif key == "lockstep":
+        if value.split() != ["yes"]:
+            raise ValueError(f"{t.path}: lockstep is yes (leave the line out for no)")
+        t.lockstep = True
     elif key == "pending":
         t.pending = value.strip() or "pending"
     elif key == "signal":
@@ -111,11 +148,15 @@ def apply_mask(v: Any, mask: str) -> Any:
 
 
 def normalize(v: Any) -> Any:
-    """Masks reference ids and sorts batch arrays by id, as the C++ runner does."""
+    """Masks reference ids and requestStates (sealed with a random nonce: every string
+    "requestState" becomes "{REQUEST_STATE}") and sorts batch arrays by id, as the C++ runner."""
     if isinstance(v, str):
         return _REF.sub("ERR-XXXXXXXX", v)
     if isinstance(v, dict):
-        return {k: normalize(x) for k, x in v.items()}
+        return {
+            k: STATE if k == "requestState" and isinstance(x, str) else normalize(x)
+            for k, x in v.items()
+        }
     if isinstance(v, list):
         items = [normalize(x) for x in v]
         if items and isinstance(items[0], dict) and "jsonrpc" in items[0]:

@@ -2,7 +2,8 @@
 
 The client section holds raw requests separated by "===" lines: head lines, a blank line, the
 body. The runner adds Host, Content-Length and "Connection: close" unless present and replaces
-{SESSION} with the last Mcp-Session-Id the server sent; each request goes on its own connection.
+{SESSION} with the last Mcp-Session-Id the server sent ({REQUEST_STATE} with the last requestState
+a response body carried); each request goes on its own connection.
 The X-Golden-* directives (head only, close write, keep open, stop server, stop mid body, detach,
 event id: its first SSE event's id replaces {EVENT_ID} later) work as in
 tests/cpp/golden/http_runner.hpp.
@@ -18,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from golden import Transcript
+from golden import STATE, Transcript
 
 KNOWN_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 
@@ -79,13 +80,28 @@ class Wire:
 
 @dataclass
 class Placeholders:
-    """{SESSION}: the last Mcp-Session-Id; {EVENT_ID}: the last X-Golden-Event-Id event's id."""
+    """{SESSION}: the last Mcp-Session-Id; {EVENT_ID}: the last X-Golden-Event-Id event's id;
+    {REQUEST_STATE}: the requestState of the last response body that carried one."""
 
     session: str = ""
     event_id: str = ""
+    request_state: str = ""
 
     def substitute(self, text: str) -> str:
-        return text.replace("{SESSION}", self.session).replace("{EVENT_ID}", self.event_id)
+        return (
+            text.replace("{SESSION}", self.session)
+            .replace("{EVENT_ID}", self.event_id)
+            .replace(STATE, self.request_state)
+        )
+
+    def capture(self, response: dict[str, Any]) -> dict[str, Any]:
+        """Takes the requestState of `response`'s body (a message or SSE messages), if any."""
+        body = response.get("body")
+        for m in body if isinstance(body, list) else [body]:
+            result = m.get("result") if isinstance(m, dict) else None
+            if isinstance(result, dict) and isinstance(result.get("requestState"), str):
+                self.request_state = result["requestState"]
+        return response
 
 
 def _wire_bytes(request: Request, port: int, v: Placeholders) -> Wire:
@@ -246,7 +262,7 @@ def run(argv: list[str], env: dict[str, str], t: Transcript) -> tuple[list[Any],
             for r in requests(t):
                 w = _wire_bytes(r, port, v)
                 stopped = stopped or w.stop_server or w.stop_mid_body
-                responses.append(_parse(_round_trip(port, w, proc, keep, v), v))
+                responses.append(v.capture(_parse(_round_trip(port, w, proc, keep, v), v)))
     finally:
         if not stopped:
             for s in keep:

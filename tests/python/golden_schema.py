@@ -42,6 +42,13 @@ NOTIFICATION_DEFS = {
     "notifications/resources/list_changed": "ResourceListChangedNotification",
     "notifications/resources/updated": "ResourceUpdatedNotification",
     "notifications/prompts/list_changed": "PromptListChangedNotification",
+    "notifications/cancelled": "CancelledNotification",
+}
+# Requests the server sends the client (lockstep transcripts).
+SERVER_REQUEST_DEFS = {
+    "elicitation/create": "ElicitRequest",
+    "sampling/createMessage": "CreateMessageRequest",
+    "roots/list": "ListRootsRequest",
 }
 MODERN = "2026-07-28"
 MODERN_META = "io.modelcontextprotocol/protocolVersion"
@@ -104,6 +111,12 @@ def check(revision: str, method: str, message: Any) -> str:
         if rev in ("2025-03-26", "2025-06-18") and "id" not in checked:
             checked["id"] = 0  # these revisions require an id
         return _validate(rev, "JSONRPCError" if _draft07(rev) else "JSONRPCErrorResponse", checked)
+    if "method" in message and "id" in message:
+        envelope = _validate(rev, "JSONRPCRequest", message)
+        request = SERVER_REQUEST_DEFS.get(message["method"])
+        if request is None:
+            return f"{envelope}not a server request: {json.dumps(message)}; "
+        return envelope + _validate(rev, request, message)
     if "method" in message:
         definition = NOTIFICATION_DEFS.get(message["method"], "JSONRPCNotification")
         return _validate(rev, definition, message)
@@ -111,6 +124,9 @@ def check(revision: str, method: str, message: Any) -> str:
     definition = RESULT_DEFS.get(method, "")
     if definition == "DiscoverResult" and rev != MODERN:
         definition = ""
+    result = message.get("result")
+    if isinstance(result, dict) and result.get("resultType") == "input_required":
+        definition = "InputRequiredResult"  # 2026-07-28: the questions instead of the result
     if definition and "result" in message:
         out += _validate(rev, definition, message["result"])
     return out
@@ -150,7 +166,8 @@ def check_transcript(client: list[bytes], replies: list[Any]) -> list[str]:
     problems = []
     for r in replies:
         method, modern = "", not legacy and any_modern
-        if isinstance(r, dict) and r.get("id") is not None:
+        # A server-to-client request carries the server's own id: no client request to look up.
+        if isinstance(r, dict) and r.get("id") is not None and "method" not in r:
             method, modern = requests.get(json.dumps(r["id"]), (method, modern))
         rev = MODERN if modern else (legacy or "2025-11-25")
         found = check(rev, method, r)

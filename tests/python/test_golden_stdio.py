@@ -9,7 +9,8 @@ independent code (Python, subprocess pipes, jsonschema) so a bug in one runner c
 difference.
 
 A transcript with "signal: SIGTERM N" keeps stdin open and sends the signal once the fixture
-wrote N messages (a stop while calls run, row P27).
+wrote N messages (a stop while calls run, row P27). One with "lockstep: yes" sends a request at a
+time and answers the server's own requests from its answers section (golden_lockstep.py).
 CI=true turns a missing fixture server or missing schemas into a failure instead of a skip.
 MCPCXX_GOLDEN_FIXTURES (e.g. "python") restricts the fixtures run; MCPCXX_GOLDEN_PENDING=1 also
 runs the transcripts marked pending.
@@ -30,9 +31,10 @@ from pathlib import Path
 import pytest
 
 import golden_http
+import golden_lockstep
 import golden_schema
 import mcpcxx
-from golden import FIXTURES, Transcript, apply_mask, canonical, compare, files, load
+from golden import FIXTURES, STATE, Transcript, apply_mask, canonical, compare, files, load
 
 SOURCE_DIR = golden_schema.SOURCE_DIR
 CPP_SERVER = Path(
@@ -44,6 +46,7 @@ CPP_SERVER = Path(
 PYTHON_SERVER = SOURCE_DIR / "examples" / "python" / "fixture_server.py"
 IN_CI = os.environ.get("CI") == "true"
 _REF = re.compile(r"ERR-[0-9a-f]{8}")
+_STATE = re.compile(r'"requestState":"[^"]*"')
 
 
 def _selected() -> set[str]:
@@ -71,6 +74,10 @@ def _command(fixture: str) -> tuple[list[str], dict[str, str]]:
 def _run_stdio(t: Transcript, fixture: str) -> tuple[bytes, int, str]:
     """(stdout, exit status, stderr tail) of `fixture` fed the transcript's client lines."""
     argv, env = _command(fixture)
+    if t.lockstep:
+        out, returncode, stderr, problem = golden_lockstep.run(argv, {**env, **t.env}, t)
+        assert problem == "", f"{t.path.name} ({fixture}): the lockstep run stopped: {problem}"
+        return out, returncode, stderr
     data = b"".join(line + b"\n" for line in t.client)
     if t.signal:
         return _run_with_signal(argv, {**env, **t.env}, data, t)
@@ -172,7 +179,7 @@ def _raw_lines(t: Transcript, fixture: str) -> list[str]:
     canonical form, every other line byte for byte."""
     lines: list[str] = []
     for raw in _run_stdio(t, fixture)[0].decode().splitlines():
-        masked = _REF.sub("ERR-XXXXXXXX", raw)
+        masked = _STATE.sub(f'"requestState":"{STATE}"', _REF.sub("ERR-XXXXXXXX", raw))
         lines.append(canonical(json.loads(raw)) if raw.startswith("[") else masked)
     return sorted(lines)
 
@@ -212,3 +219,75 @@ def test_the_schema_checker_rejects_a_bad_reply() -> None:
     assert golden_schema.check("2025-11-25", "tools/call", bad) != ""
     good = {"jsonrpc": "2.0", "id": 1, "result": {"content": []}}
     assert golden_schema.check("2025-11-25", "tools/call", good) == ""
+
+
+def _load_text(tmp_path: Path, text: str) -> Transcript:
+    path = tmp_path / "t.txtar"
+    path.write_text(text)
+    return load(path)
+
+
+def test_an_answers_section_needs_lockstep(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="lockstep"):
+        _load_text(tmp_path, "p\n-- meta --\nfixtures: cpp\n-- answers --\nroots/list never\n")
+
+
+def test_a_bad_answer_line_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="METHOD never"):
+        _load_text(
+            tmp_path,
+            "p\n-- meta --\nfixtures: cpp\nlockstep: yes\n-- answers --\nroots/list maybe {}\n",
+        )
+
+
+def test_answers_are_read_in_order_with_their_json(tmp_path: Path) -> None:
+    t = _load_text(
+        tmp_path,
+        "p\n-- meta --\nfixtures: cpp\nlockstep: yes\n-- answers --\n"
+        'roots/list result {"roots":[]}\nroots/list error {"code":-1,"message":"x"}\n'
+        "sampling/createMessage never\n-- client --\n{}\n",
+    )
+    assert t.lockstep
+    assert [(a.method, a.kind, a.value) for a in t.answers] == [
+        ("roots/list", "result", {"roots": []}),
+        ("roots/list", "error", {"code": -1, "message": "x"}),
+        ("sampling/createMessage", "never", None),
+    ]
+
+
+_INIT = (
+    b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    b'"capabilities":{"sampling":{}},"clientInfo":{"name":"golden","version":"1"}}}'
+)
+
+
+def _lockstep_problem(client: list[bytes]) -> str:
+    """Why a lockstep run of `client` against the C++ fixture stopped ("" when it did not)."""
+    argv, env = _command("cpp")
+    t = Transcript(Path("inline"), lockstep=True, client=client)
+    return golden_lockstep.run(argv, {**env, "MCPCXX_EXAMPLE_ASKING": "1"}, t)[3]
+
+
+def test_a_server_request_without_an_answer_stops_the_lockstep_run() -> None:
+    problem = _lockstep_problem(
+        [
+            _INIT,
+            b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+            b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sample"}}',
+        ]
+    )
+    assert "no answer left" in problem
+    assert "sampling/createMessage" in problem
+
+
+def test_a_request_state_placeholder_needs_an_earlier_state() -> None:
+    problem = _lockstep_problem(
+        [b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"requestState":"{REQUEST_STATE}"}}']
+    )
+    assert "before any reply carried a requestState" in problem
+
+
+def test_every_request_state_compares_as_the_placeholder() -> None:
+    sealed = {"id": 1, "result": {"requestState": "AQAAabc", "x": "y"}}
+    assert canonical(sealed) == canonical({"id": 1, "result": {"requestState": STATE, "x": "y"}})
+    assert canonical(sealed) != canonical({"id": 1, "result": {"x": "y"}})

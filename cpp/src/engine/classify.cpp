@@ -87,11 +87,34 @@ method_outcome client_failure(const exchange& ex, const wire::tool_facts* tool, 
   return method_outcome::protocol(protocol_row, args);
 }
 
+// 2026-07-28 has no -32042: the flows become URL-mode elicitation inputRequests (keyed by their
+// elicitationId), so the same tool code works in both eras. The client completes them and
+// retries; a handler that still requires them once they are answered is a server bug.
+method_outcome url_required_modern(const exchange& ex, const wire::tool_facts* tool,
+                                   const url_elicitation_required& e) {
+  const json& caps = ex.facts.client_capabilities;
+  const bool has_url = caps.is_object() && caps.contains("elicitation") &&
+                       caps.at("elicitation").is_object() && caps.at("elicitation").contains("url");
+  if (!has_url) {
+    return missing_capability(ex, client_capability_error("elicitation/create", "elicitation.url"));
+  }
+  if (ex.round()) {
+    std::vector<client_request> flows;
+    for (const auto& el : e.elicitations()) {
+      flows.push_back({"elicitation/create", el, "url:" + el.value("elicitationId", "")});
+    }
+    try {
+      ex.round()->ask(flows);
+    } catch (input_required_signal& s) {
+      return input_required_outcome(std::move(s));
+    }
+  }
+  return unexpected(ex, tool, {"url_elicitation_required", e.what(), e.elicitations().dump()});
+}
+
 method_outcome url_required(const exchange& ex, const wire::tool_facts* tool,
                             const url_elicitation_required& e) {
-  if (ex.facts.modern) {  // -32042 does not exist in 2026-07-28
-    return unexpected(ex, tool, {"url_elicitation_required", e.what(), e.elicitations().dump()});
-  }
+  if (ex.facts.modern) return url_required_modern(ex, tool, e);
   auto self = ex.session().shared_from_this();
   for (const auto& el : e.elicitations()) {
     ex.eng().remember_elicitation(el.value("elicitationId", ""), self);

@@ -165,6 +165,8 @@ class exchange {
   /// 2026-07-28: the inputs of a request that may answer input_required; make_context installs
   /// the modern ask hook from it. Set before the handler runs.
   void set_input_round(std::shared_ptr<input_round> round) { round_ = std::move(round); }
+  /// The round set by set_input_round (null for a legacy request or a method that cannot ask).
+  const std::shared_ptr<input_round>& round() const noexcept { return round_; }
 
  private:
   bool claim();

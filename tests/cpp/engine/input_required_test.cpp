@@ -88,6 +88,17 @@ class input_required_test : public ::testing::Test {
       }
       return tool_result::text("answered");
     });
+    auto linked = std::make_shared<std::atomic<bool>>(false);
+    linked_ = linked;
+    s.add_tool({.name = "needs_login"}, [linked](const json&, request_context&) {
+      if (!linked->load()) {
+        throw url_elicitation_required(json::array({{{"mode", "url"},
+                                                     {"elicitationId", "login-1"},
+                                                     {"url", "https://auth.example/login"},
+                                                     {"message", "Sign in to the tracker"}}}));
+      }
+      return tool_result::text("linked");
+    });
     auto v = version;
     s.add_tool({.name = "changing"}, [v](const json&, request_context& ctx) {
       const elicit_result r =
@@ -112,6 +123,8 @@ class input_required_test : public ::testing::Test {
     harness h(*srv);
     return h.roundtrip(frame);
   }
+
+  std::shared_ptr<std::atomic<bool>> linked_;
 };
 
 TEST_F(input_required_test, first_run_answers_input_required_with_the_question_and_a_state) {
@@ -427,6 +440,56 @@ TEST(InputRequiredOptions, BadKeysFailAtServerConstruction) {
   server_options ttl;
   ttl.request_state_ttl_s = 0;
   EXPECT_THROW(server{ttl}, std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace mcpcxx::testing
+
+namespace mcpcxx::testing {
+namespace {
+
+const json k_url_caps = {{"elicitation", {{"form", json::object()}, {"url", json::object()}}}};
+
+// -32042 does not exist on 2026-07-28: the same throw becomes URL-mode inputRequests.
+TEST_F(input_required_test, url_elicitation_required_becomes_url_input_requests_on_2026) {
+  const json first = send(call(1, "tools/call", tool("needs_login"), k_url_caps));
+  ASSERT_TRUE(first.contains("result")) << first.dump();
+  const json& res = first["result"];
+  EXPECT_EQ(res["resultType"], "input_required");
+  const json& asked = res["inputRequests"]["url:login-1"];
+  EXPECT_EQ(asked["method"], "elicitation/create");
+  EXPECT_EQ(asked["params"]["mode"], "url");
+  EXPECT_EQ(asked["params"]["url"], "https://auth.example/login");
+  EXPECT_TRUE(res["requestState"].is_string());
+
+  linked_->store(true);  // the user completed the flow; the retry runs the tool again
+  const json done = send(call(
+      2, "tools/call",
+      retry(tool("needs_login"), {{"url:login-1", {{"action", "accept"}}}}, res["requestState"]),
+      k_url_caps));
+  EXPECT_EQ(done["result"]["content"][0]["text"], "linked") << done.dump();
+}
+
+TEST_F(input_required_test, url_elicitation_required_without_the_url_capability_is_p13) {
+  const json r = send(call(1, "tools/call", tool("needs_login")));  // elicitation without url
+  ASSERT_TRUE(r.contains("error")) << r.dump();
+  EXPECT_EQ(r["error"]["code"], -32021);
+  EXPECT_EQ(r["error"]["data"]["requiredCapabilities"],
+            json({{"elicitation", {{"url", json::object()}}}}))
+      << r.dump();
+}
+
+TEST_F(input_required_test, url_flows_still_required_once_answered_are_an_internal_error) {
+  const json first = send(call(1, "tools/call", tool("needs_login"), k_url_caps))["result"];
+  const json again = send(call(
+      2, "tools/call",
+      retry(tool("needs_login"), {{"url:login-1", {{"action", "accept"}}}}, first["requestState"]),
+      k_url_caps));
+  ASSERT_TRUE(again.contains("result")) << again.dump();
+  EXPECT_EQ(again["result"]["isError"], true);
+  EXPECT_NE(again["result"]["content"][0]["text"].get<std::string>().find("reference"),
+            std::string::npos)
+      << again.dump();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "fixtures.hpp"
 #include "http_runner.hpp"
+#include "lockstep.hpp"
 #include "mcp_schema.hpp"
 #include "transcript.hpp"
 
@@ -93,7 +94,8 @@ void check_schemas(const transcript& t, const std::vector<json>& replies) {
   for (const auto& r : replies) {
     std::string method;
     bool modern = legacy.empty() && f.any_modern;
-    if (r.is_object() && r.contains("id") && !r["id"].is_null()) {
+    // A server-to-client request carries the server's own id: no client request to look up.
+    if (r.is_object() && r.contains("id") && !r["id"].is_null() && !r.contains("method")) {
       auto it = f.requests.find(r["id"].dump());
       if (it != f.requests.end()) {
         method = it->second.first;
@@ -159,7 +161,10 @@ TEST_P(golden_test, replies_match_and_conform_to_the_mcp_schema) {
   if (t.transport == "http") return check_http(c, t, f);
   std::string err;
   int exit_code = 0;
-  const auto replies = parse_lines(run(f.cmd, t, err, exit_code));
+  std::string problem;
+  const auto replies = parse_lines(t.lockstep ? run_lockstep(f.cmd, t, err, exit_code, problem)
+                                              : run(f.cmd, t, err, exit_code));
+  EXPECT_EQ(problem, "") << t.path << " (" << c.fixture << "): the lockstep run stopped";
   // A clean EOF must end the server with status 0 (sanitizer findings make it non-zero).
   EXPECT_EQ(exit_code, 0) << t.path << "\nstderr:\n" << err.substr(0, 4000);
   const char* update = std::getenv("MCPCXX_UPDATE_GOLDEN");

@@ -39,17 +39,32 @@ std::string header_value(const http_request& r, const std::string& name) {
   return "";
 }
 
-// What later requests may name: {SESSION} (the last Mcp-Session-Id the server sent) and
-// {EVENT_ID} (the id of the first SSE event of the last X-Golden-Event-Id response).
+// What later requests may name: {SESSION} (the last Mcp-Session-Id the server sent),
+// {EVENT_ID} (the id of the first SSE event of the last X-Golden-Event-Id response) and
+// {REQUEST_STATE} (the requestState of the last response body that carried one).
 struct placeholders {
   std::string session;
   std::string event_id;
+  std::string request_state;
+
+  // Takes the requestState of `response`'s body (a message or SSE messages), if any.
+  json capture(json response) {
+    const json body = response.value("body", json());
+    for (const json& m : body.is_array() ? body : json::array({body})) {
+      if (m.is_object() && m.contains("result") && m["result"].is_object() &&
+          m["result"].contains("requestState") && m["result"]["requestState"].is_string()) {
+        request_state = m["result"]["requestState"].get<std::string>();
+      }
+    }
+    return response;
+  }
 };
 
 std::string substitute(std::string s, const placeholders& v) {
   for (const auto& [name, value] :
        {std::pair<std::string, const std::string&>{"{SESSION}", v.session},
-        {"{EVENT_ID}", v.event_id}}) {
+        {"{EVENT_ID}", v.event_id},
+        {"{REQUEST_STATE}", v.request_state}}) {
     for (std::size_t at; (at = s.find(name)) != std::string::npos;)
       s.replace(at, name.size(), value);
   }
@@ -309,7 +324,8 @@ std::vector<json> run_http(const command& cmd, const transcript& t, std::string&
     for (const auto& r : http_requests(t)) {
       const wire_request w = wire_bytes(r, port, v);
       stopped = stopped || w.stop_server || w.stop_mid_body;
-      out.push_back(parse_response(round_trip(port, w, p.pid, open, v.event_id), v.session));
+      out.push_back(
+          v.capture(parse_response(round_trip(port, w, p.pid, open, v.event_id), v.session)));
     }
   }
   if (!stopped) {

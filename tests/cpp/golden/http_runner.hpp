@@ -2,7 +2,8 @@
 // only HTTP can show (H rows, an empty POST body). The client section holds raw requests
 // separated by lines "===": head lines, a blank line, then the body. The runner adds
 // "Host: 127.0.0.1:PORT", "Content-Length" and "Connection: close" unless the head has them, and
-// replaces "{SESSION}" with the last Mcp-Session-Id the server sent; a chunked body is written
+// replaces "{SESSION}" with the last Mcp-Session-Id the server sent (and "{REQUEST_STATE}" with
+// the last requestState a response body carried); a chunked body is written
 // with CRLF line ends. Runner directives, removed before sending: "X-Golden-Head-Only: yes" sends
 // the head lines alone (no blank line, nothing added), "X-Golden-Close-Write: yes" half-closes the
 // connection after sending (truncated requests), "X-Golden-Keep-Open: yes" reads only the

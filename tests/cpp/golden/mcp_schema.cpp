@@ -34,7 +34,17 @@ const std::map<std::string, std::string>& notification_defs() {
       {"notifications/tools/list_changed", "ToolListChangedNotification"},
       {"notifications/resources/list_changed", "ResourceListChangedNotification"},
       {"notifications/resources/updated", "ResourceUpdatedNotification"},
-      {"notifications/prompts/list_changed", "PromptListChangedNotification"}};
+      {"notifications/prompts/list_changed", "PromptListChangedNotification"},
+      {"notifications/cancelled", "CancelledNotification"}};
+  return m;
+}
+
+// Requests the server sends the client (lockstep transcripts).
+const std::map<std::string, std::string>& server_request_defs() {
+  static const std::map<std::string, std::string> m = {
+      {"elicitation/create", "ElicitRequest"},
+      {"sampling/createMessage", "CreateMessageRequest"},
+      {"roots/list", "ListRootsRequest"}};
   return m;
 }
 
@@ -86,6 +96,13 @@ std::string mcp_schema::check(const std::string& revision, const std::string& me
     }
     return validate(rev, draft07(rev) ? "JSONRPCError" : "JSONRPCErrorResponse", checked);
   }
+  if (message.contains("method") && message.contains("id")) {
+    auto r = server_request_defs().find(message["method"].get<std::string>());
+    const std::string envelope = validate(rev, "JSONRPCRequest", message);
+    if (r == server_request_defs().end())
+      return envelope + "not a server request: " + message.dump();
+    return envelope + validate(rev, r->second, message);
+  }
   if (message.contains("method")) {
     auto n = notification_defs().find(message["method"].get<std::string>());
     return validate(rev, n != notification_defs().end() ? n->second : "JSONRPCNotification",
@@ -95,8 +112,13 @@ std::string mcp_schema::check(const std::string& revision, const std::string& me
       validate(rev, draft07(rev) ? "JSONRPCResponse" : "JSONRPCResultResponse", message);
   auto d = result_defs().find(method);
   if (d != result_defs().end() && message.contains("result")) {
-    const std::string def = (d->second == "DiscoverResult" && rev != "2026-07-28") ? "" : d->second;
-    if (!def.empty()) out += validate(rev, def, message["result"]);
+    std::string def = (d->second == "DiscoverResult" && rev != "2026-07-28") ? "" : d->second;
+    // 2026-07-28: a call whose handler asked the client ends with the questions, not its result.
+    const json& result = message["result"];
+    if (result.is_object() && result.value("resultType", "") == "input_required") {
+      def = "InputRequiredResult";
+    }
+    if (!def.empty()) out += validate(rev, def, result);
   }
   return out;
 }

@@ -182,46 +182,11 @@ bool transcript_shows_row(const transcript& t, const doc_row& row) {
 
 // Rows no transcript can show, and why (tests/golden/README.md). A listed row that a transcript
 // names fails the test, so the list cannot go stale; an id that is no documented row fails too.
-// Each exemption names the test that asserts the row today. The issue-12 rows need a client that
-// answers (or refuses) a server-to-client request, which the golden runners cannot play yet; the
-// request-state rows past P34 need a state sealed by the running server (request_state.txtar
-// shows P34).
+// Each exemption says why no transcript can show the row and names the test that asserts it.
+// None today: the lockstep runner answers server-to-client requests and carries a requestState
+// from one reply to a later request (stdio), and the HTTP runner carries one between requests.
 const std::map<std::string, std::string>& rows_without_transcript() {
-  static const std::map<std::string, std::string> m = {
-      {"P30",
-       "needs a URL-elicitation fixture tool; "
-       "client_requests_test.url_elicitation_required_is_32042_with_the_elicitations"},
-      {"P31",
-       "needs a client that never answers; "
-       "client_requests_test.a_prompt_handler_gets_rows_P31_P32_P33"},
-      {"P32",
-       "needs a client answering with an error; "
-       "client_requests_test.a_prompt_handler_gets_rows_P31_P32_P33"},
-      {"P33",
-       "needs a client answering a wrong shape; "
-       "client_requests_test.a_prompt_handler_gets_rows_P31_P32_P33"},
-      {"P35",
-       "needs a state the running server sealed (random nonce) and a clock past its expiry; "
-       "state_refusal_test.expired_state_is_p35"},
-      {"P36",
-       "needs a state the running server sealed (random nonce); "
-       "state_refusal_test.state_of_another_method_is_p36"},
-      {"P37",
-       "needs a state the running server sealed (random nonce); "
-       "state_refusal_test.state_of_other_params_is_p37"},
-      {"P38",
-       "needs a state the running server sealed (random nonce) and an authenticated principal; "
-       "state_refusal_test.state_of_another_principal_is_p38"},
-      {"T8",
-       "needs a client that never answers; "
-       "client_requests_test.a_timeout_sends_notifications_cancelled_and_is_row_T8"},
-      {"T9",
-       "needs a client answering with an error; "
-       "client_requests_test.a_client_error_is_row_T9_with_its_code_and_message"},
-      {"T10",
-       "needs a client answering a wrong shape; "
-       "client_requests_test.content_that_breaks_the_schema_is_row_T10"},
-  };
+  static const std::map<std::string, std::string> m = {};
   return m;
 }
 

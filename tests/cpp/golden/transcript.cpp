@@ -69,11 +69,33 @@ void read_meta(transcript& t, const std::string& line, const std::string& where)
     }
   } else if (key == "signal") {
     read_signal(t, words(value), where);
+  } else if (key == "lockstep") {
+    if (words(value) != std::vector<std::string>{"yes"}) {
+      throw std::runtime_error(where + ": lockstep is yes (leave the line out for no)");
+    }
+    t.lockstep = true;
   } else if (key == "pending") {
     t.pending = value.empty() ? "pending" : value.substr(value.find_first_not_of(' '));
   } else {
     throw std::runtime_error(where + ": unknown meta key " + key);
   }
+}
+
+// "METHOD result JSON", "METHOD error JSON" or "METHOD never".
+answer parse_answer(const std::string& line, const std::string& where) {
+  std::istringstream ss(line);
+  answer a;
+  ss >> a.method >> a.kind;
+  std::string rest;
+  std::getline(ss, rest);
+  if (a.kind == "never" && rest.find_first_not_of(' ') == std::string::npos) return a;
+  if (a.kind != "result" && a.kind != "error") {
+    throw std::runtime_error(where + ": answers are METHOD result JSON, METHOD error JSON or " +
+                             "METHOD never");
+  }
+  a.value = json::parse(rest, nullptr, false);
+  if (!a.value.is_object()) throw std::runtime_error(where + ": the answer is not a JSON object");
+  return a;
 }
 
 // "STATUS" or "STATUS BODY" (BODY one JSON value) -> {"status": STATUS, "body": BODY}.
@@ -98,7 +120,8 @@ transcript load(const std::string& path) {
     const std::string where = path + ":" + std::to_string(n);
     if (line.rfind("-- ", 0) == 0 && line.size() > 6 && line.substr(line.size() - 3) == " --") {
       section = line.substr(3, line.size() - 6);
-      if (section != "meta" && section != "env" && section != "client" && section != "server") {
+      if (section != "meta" && section != "env" && section != "answers" && section != "client" &&
+          section != "server") {
         throw std::runtime_error(std::string(where).append(": unknown section ").append(section));
       }
       continue;
@@ -111,6 +134,8 @@ transcript load(const std::string& path) {
       read_meta(t, line, where);
     } else if (section == "env") {
       t.env.push_back(line);
+    } else if (section == "answers") {
+      t.answers.push_back(parse_answer(line, where));
     } else if (section == "client") {
       t.client.push_back(line);
     } else {
@@ -123,6 +148,9 @@ transcript load(const std::string& path) {
     }
   }
   if (t.fixtures.empty()) throw std::runtime_error(path + ": the meta section names no fixtures");
+  if (!t.answers.empty() && !t.lockstep) {
+    throw std::runtime_error(path + ": an answers section needs \"lockstep: yes\" in the meta");
+  }
   return t;
 }
 
@@ -137,9 +165,18 @@ void save_server_section(const transcript& t, const std::vector<json>& replies) 
   if (!t.mask.empty()) out << "mask: " << t.mask << "\n";
   if (t.transport != "stdio") out << "transport: " << t.transport << "\n";
   if (!t.signal.empty()) out << "signal: " << t.signal << " " << t.signal_after << "\n";
+  if (t.lockstep) out << "lockstep: yes\n";
   if (!t.env.empty()) {
     out << "-- env --\n";
     for (const auto& e : t.env) out << e << "\n";
+  }
+  if (!t.answers.empty()) {
+    out << "-- answers --\n";
+    for (const auto& a : t.answers) {
+      out << a.method << " " << a.kind;
+      if (a.kind != "never") out << " " << a.value.dump();
+      out << "\n";
+    }
   }
   out << "-- client --\n";
   for (const auto& c : t.client) out << c << "\n";
@@ -147,10 +184,10 @@ void save_server_section(const transcript& t, const std::vector<json>& replies) 
   for (const auto& r : replies) {
     if (t.transport == "http") {
       out << r.value("status", 0);
-      if (r.contains("body")) out << " " << r["body"].dump();
+      if (r.contains("body")) out << " " << mask_request_state(r["body"]).dump();
       out << "\n";
     } else {
-      out << r.dump() << "\n";
+      out << mask_request_state(r).dump() << "\n";
     }
   }
 }
@@ -291,9 +328,20 @@ json apply_mask(json v, const std::string& mask) {
   return v;
 }
 
+json mask_request_state(json v) {
+  if (v.is_object() && v.contains("requestState") && v["requestState"].is_string()) {
+    v["requestState"] = "{REQUEST_STATE}";
+  }
+  if (v.is_array() || v.is_object()) {
+    for (auto& child : v) child = mask_request_state(child);
+  }
+  return v;
+}
+
 json normalize(json v) {
   static const std::regex ref("ERR-[0-9a-f]{8}");
   if (v.is_string()) return std::regex_replace(v.get<std::string>(), ref, "ERR-XXXXXXXX");
+  v = mask_request_state(std::move(v));
   if (v.is_array() || v.is_object()) {
     for (auto& child : v) child = normalize(child);
   }

@@ -1,9 +1,10 @@
 // Golden transcripts: parsing, running a fixture server over stdio, and comparing.
 // Format (txtar-like, shared with pytest, see tests/golden/README.md): prose lines, then sections
 // introduced by "-- meta --" (required "fixtures: cpp python", "rows: P1 P2", optional
-// "pending: why", "transport: http", "mask: REGEX" and "signal: SIGTERM 2"), "-- env --" (optional
-// KEY=VALUE lines), "-- client --" (raw lines sent as-is, one message per line) and "-- server --"
-// (expected replies, one JSON value per line).
+// "pending: why", "transport: http", "mask: REGEX", "signal: SIGTERM 2" and "lockstep: yes"),
+// "-- env --" (optional KEY=VALUE lines), "-- answers --" (lockstep only: how the client answers
+// server-to-client requests, see lockstep.hpp), "-- client --" (raw lines sent as-is, one message
+// per line) and "-- server --" (expected replies, one JSON value per line).
 #pragma once
 
 #include <string>
@@ -13,6 +14,14 @@
 #include "mcpcxx/json.hpp"
 
 namespace mcpcxx::golden {
+
+/// How the client answers one server-to-client request ("-- answers --" line
+/// `METHOD result JSON`, `METHOD error JSON` or `METHOD never`).
+struct answer {
+  std::string method;  ///< e.g. "elicitation/create"
+  std::string kind;    ///< "result", "error" or "never" (no answer: the server's timeout runs)
+  json value;          ///< the result or error object; null for "never"
+};
 
 /// One transcript file.
 struct transcript {
@@ -27,6 +36,10 @@ struct transcript {
   /// stays open until the server exits: an EOF first would be a different stop); "" for none.
   std::string signal;
   std::size_t signal_after = 0;
+  /// stdio: send each client request only after its reply came (lockstep.hpp), answering server
+  /// requests from `answers`; needed for anything the client must react to.
+  bool lockstep = false;
+  std::vector<answer> answers;      ///< consumed in order per method
   std::vector<std::string> env;     ///< KEY=VALUE
   std::vector<std::string> client;  ///< raw lines (http: blank lines kept)
   std::vector<json> server;         ///< expected replies (http: {"status", "body"?} each)
@@ -64,7 +77,11 @@ std::string finish(process& p, std::string& stderr_text, int& exit_code);
 std::vector<std::string> run(const command& cmd, const transcript& t, std::string& stderr_text,
                              int& exit_code);
 
-/// Replaces volatile values (reference ids) so runs compare equal.
+/// `v` with every string "requestState" (sealed with a random nonce) as "{REQUEST_STATE}".
+json mask_request_state(json v);
+
+/// Replaces volatile values (reference ids; every string "requestState", sealed with a random
+/// nonce, becomes "{REQUEST_STATE}") so runs compare equal.
 json normalize(json v);
 
 /// `v` with every match of the regex `mask` cut from its strings (keys untouched); `v` itself
