@@ -67,7 +67,7 @@ void engine::add_extension(std::string id, json settings) {
       throw std::invalid_argument("extension '" + id +
                                   "' is already declared: remove it first to change its settings");
     }
-    extensions_[id] = std::move(settings);
+    extensions_[std::move(id)] = std::move(settings);
   }
 }
 
