@@ -107,16 +107,16 @@ class request_context {
   /// The request's `params._meta` object as the client sent it ({} when absent): traceparent,
   /// tracestate, baggage, progressToken, custom keys and, on 2026-07-28, the reserved
   /// io.modelcontextprotocol/* keys.
-  const json& request_meta() const noexcept { return request_meta_; }
-  /// Engine-side: sets the request's _meta.
-  void set_request_meta(json meta) { request_meta_ = std::move(meta); }
+  const json& request_meta() const noexcept;
+  /// Engine-side: sets the request's _meta (shared, never copied per handler).
+  void set_request_meta(std::shared_ptr<const json> meta) { request_meta_ = std::move(meta); }
   /// Streamable HTTP: the request's headers as {lower-case name: value} (a repeated header's
   /// values joined with ", "); Authorization, Proxy-Authorization, Cookie and Set-Cookie are
   /// withheld unless http_options::expose_headers names them. Null on stdio and in-process
   /// sessions (no HTTP request).
-  const json& http_headers() const noexcept { return http_headers_; }
-  /// Engine-side: sets the exposed HTTP headers (an object), or null when not served over HTTP.
-  void set_http_headers(json headers) { http_headers_ = std::move(headers); }
+  const json& http_headers() const noexcept;
+  /// Engine-side: sets the exposed HTTP headers (an object); unset (null) when not over HTTP.
+  void set_http_headers(std::shared_ptr<const json> headers) { http_headers_ = std::move(headers); }
   /// The settings object the client declared for extension `id` (client capabilities
   /// `extensions`: this request's on 2026-07-28, the session's initialize ones on legacy);
   /// nullptr when the client did not declare it.
@@ -160,8 +160,8 @@ class request_context {
   json client_info_;
   json client_capabilities_;
   json principal_;
-  json request_meta_ = json::object();
-  json http_headers_;
+  std::shared_ptr<const json> request_meta_;
+  std::shared_ptr<const json> http_headers_;
   std::optional<json> progress_token_;
   std::optional<log_level> min_log_level_;
   cancellation_token token_;

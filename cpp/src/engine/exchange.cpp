@@ -283,7 +283,7 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self) co
                       std::move(hooks));
   ctx.set_principal(session_->principal());
   ctx.set_request_meta(facts.request_meta);
-  if (facts.http_headers) ctx.set_http_headers(*facts.http_headers);
+  ctx.set_http_headers(facts.http_headers);
   return ctx;
 }
 

@@ -105,7 +105,7 @@ struct request_facts {
   json client_info = nullptr;
   std::optional<log_level> min_log_level;
   std::optional<json> progress_token;
-  json request_meta = json::object();  ///< params._meta as sent ({} when absent)
+  std::shared_ptr<const json> request_meta;  ///< params._meta as sent (null when absent)
   /// HTTP: the headers handlers may read (the transport withheld the credentials); else null.
   std::shared_ptr<const json> http_headers;
 };

@@ -129,7 +129,7 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
     initialized = !ex.facts.version.empty();
   }
   if (meta != nullptr) {
-    ex.facts.request_meta = *meta;
+    ex.facts.request_meta = std::make_shared<const json>(*meta);
     if (auto it = meta->find("progressToken");
         it != meta->end() && (it->is_string() || it->is_number_integer())) {
       ex.facts.progress_token = *it;
