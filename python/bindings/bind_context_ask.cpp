@@ -1,4 +1,5 @@
-// RequestContext.elicit / elicit_url / sample / list_roots: the handler asks the client.
+// RequestContext.elicit / elicit_url / sample / list_roots: the handler asks the client; and
+// RequestContext.read_resource, which runs one of this server's readers the same way.
 // Each call releases the GIL while request_context blocks (a legacy session waits for the
 // client's response; 2026-07-28 answers from inputResponses or throws the engine's
 // input-required signal). A failure becomes its typed Python exception (mcpcxx._errors) carrying
@@ -63,6 +64,8 @@ py::object error_class(const char* name) {
     raise_carrying("ClientAnswerInvalidError", py::make_tuple(e.method(), e.reason()), failure);
   } catch (const request_cancelled& e) {
     raise_carrying("RequestCancelledError", py::make_tuple(std::string(e.what())), failure);
+  } catch (const resource_not_found& e) {
+    raise_carrying("ResourceNotFoundError", py::make_tuple(e.uri()), failure);
   } catch (const std::exception&) {
     throw;
   } catch (...) {
@@ -163,7 +166,15 @@ void bind_context_ask(py::class_<py_context>& cls) {
             return ask(self, [&](request_context& ctx) { return json(ctx.ask_all(batch)); });
           },
           py::arg("requests"),
-          "Several client requests at once ({'method', 'params', 'key'}): their raw results.");
+          "Several client requests at once ({'method', 'params', 'key'}): their raw results.")
+      .def(
+          "read_resource",
+          [](const py_context& self, std::string uri) {
+            return ask(self, [&](request_context& ctx) { return ctx.read_resource(uri); });
+          },
+          py::arg("uri"),
+          "This server's resource `uri` read by its reader: the ResourceContents dicts; "
+          "ResourceNotFoundError when nothing matches.");
 }
 
 }  // namespace mcpcxx::py_bind

@@ -21,6 +21,8 @@ void bind_context(py::module_& m);
 void bind_server(py::module_& m);
 /// Registers serve_stdio, serve_http, HttpEndpoint and HttpExchange.
 void bind_transports(py::module_& m);
+/// UriTemplate: RFC 6570 parsing, matching and expansion (mcpcxx/uri_template.hpp).
+void bind_uri_template(py::module_& m);
 
 /// Owns the engine; destroys it without the GIL so worker threads finishing a Python call can
 /// still take the GIL while the pool joins.

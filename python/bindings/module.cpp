@@ -12,6 +12,7 @@ PYBIND11_MODULE(_core, m) {
   mcpcxx::py_bind::bind_context(m);
   mcpcxx::py_bind::bind_server(m);
   mcpcxx::py_bind::bind_transports(m);
+  mcpcxx::py_bind::bind_uri_template(m);
   m.attr("__version__") = std::string(mcpcxx::version_string);
   py::list versions;
   for (const char* v : mcpcxx::k_supported_versions) versions.append(v);

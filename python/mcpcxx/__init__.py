@@ -9,11 +9,14 @@ from __future__ import annotations
 from mcpcxx import _core
 from mcpcxx._asking import ElicitResult, Root, SamplingResult
 from mcpcxx._content import (
+    Annotations,
     Audio,
     Completion,
     CompletionRequest,
+    EmbeddedResource,
     Image,
     PromptMessage,
+    ResourceContents,
     ResourceLink,
     Text,
     ToolResult,
@@ -28,6 +31,7 @@ from mcpcxx._errors import (
     ErrorCategory,
     ErrorEffect,
     InputRequired,
+    LifespanError,
     McpcxxError,
     MissingClientCapability,
     MissingClientCapabilityError,
@@ -41,9 +45,13 @@ from mcpcxx._errors import (
 )
 from mcpcxx._server import Server
 
+UriTemplate = _core.UriTemplate
+"""An RFC 6570 template: .variables, .match(uri) -> dict | None, .expand(values) -> str."""
+
 __version__: str = _core.__version__  # project(VERSION) in CMakeLists.txt, via the extension
 
 __all__ = [
+    "Annotations",
     "Audio",
     "Cancelled",
     "ClientAnswerInvalidError",
@@ -54,16 +62,19 @@ __all__ = [
     "CompletionRequest",
     "Context",
     "ElicitResult",
+    "EmbeddedResource",
     "ErrorCategory",
     "ErrorEffect",
     "Image",
     "InputRequired",
+    "LifespanError",
     "McpcxxError",
     "MissingClientCapability",
     "MissingClientCapabilityError",
     "PromptMessage",
     "ProtocolError",
     "RequestCancelledError",
+    "ResourceContents",
     "ResourceLink",
     "ResourceNotFound",
     "ResourceNotFoundError",
@@ -73,6 +84,7 @@ __all__ = [
     "Text",
     "ToolError",
     "ToolResult",
+    "UriTemplate",
     "UrlElicitationRequiredError",
     "compose_error_message",
 ]

@@ -22,6 +22,7 @@ from typing import (
 
 from mcpcxx import _asking
 from mcpcxx._asking import ElicitResult, Root, SamplingResult
+from mcpcxx._content import ResourceContents
 from mcpcxx._errors import MissingClientCapabilityError, RequestCancelledError
 
 if TYPE_CHECKING:
@@ -152,6 +153,11 @@ class Context(Protocol):
         ...
 
     @property
+    def lifespan_context(self) -> Any:
+        """What the server's lifespan yielded (None when the Server has no lifespan)."""
+        ...
+
+    @property
     def cancelled(self) -> bool:
         """True once the client cancelled, the deadline passed, or the server is stopping."""
         ...
@@ -252,6 +258,14 @@ class Context(Protocol):
         """ask_all() for `def` handlers."""
         ...
 
+    async def read_resource(self, uri: str) -> list[ResourceContents]:
+        """Read one of this server's resources or templates (ResourceNotFoundError if none)."""
+        ...
+
+    def read_resource_sync(self, uri: str) -> list[ResourceContents]:
+        """read_resource() for `def` handlers."""
+        ...
+
 
 class EngineContext:
     """Context over the engine's per-request handle (mcpcxx._core.RequestContext)."""
@@ -323,6 +337,11 @@ class EngineContext:
     def server(self) -> Server | None:
         """The Server serving this request."""
         return self._server
+
+    @property
+    def lifespan_context(self) -> Any:
+        """What the server's lifespan yielded (None when the Server has no lifespan)."""
+        return None if self._server is None else self._server.lifespan_context
 
     @property
     def cancelled(self) -> bool:
@@ -470,6 +489,24 @@ class EngineContext:
         """
         _asking.refuse_on_event_loop("ask_all")
         return self._core.ask_all(_requests(requests))
+
+    # ----- reading this server's resources ---------------------------------------------------
+
+    async def read_resource(self, uri: str) -> list[ResourceContents]:
+        """Read one of this server's resources; see read_resource_sync."""
+        raw = await _asking.in_thread(self._core.read_resource, _text("uri", uri))
+        return [ResourceContents.from_json(item) for item in raw]
+
+    def read_resource_sync(self, uri: str) -> list[ResourceContents]:
+        """Read this server's resource `uri` (a concrete one, else the first matching template).
+
+        Its reader runs as for resources/read, with this request's context. Raises
+        ResourceNotFoundError when nothing matches or the reader gives no contents (uncaught in
+        a tool: an isError result of category not_found); the reader's own errors pass through.
+        """
+        _asking.refuse_on_event_loop("read_resource")
+        raw = self._core.read_resource(_text("uri", uri))
+        return [ResourceContents.from_json(item) for item in raw]
 
 
 def _text(name: str, value: object) -> str:

@@ -176,6 +176,10 @@ class ResourceNotFoundError(McpcxxError):
         self.uri = uri
 
 
+class LifespanError(McpcxxError, RuntimeError):
+    """The server's lifespan failed to start: nothing is served (the original is __cause__)."""
+
+
 class RequestCancelledError(McpcxxError):
     """Raised by Context.raise_if_cancelled() in a sync tool whose request was cancelled."""
 

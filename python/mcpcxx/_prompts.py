@@ -8,11 +8,12 @@ handler() is what the engine calls.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mcpcxx._content import PromptMessage
 from mcpcxx._docstrings import parse_docstring
+from mcpcxx._icons import check_icons
 from mcpcxx._invoke import caller
 from mcpcxx._params import plain_params
 from mcpcxx._results import content_block
@@ -41,7 +42,7 @@ def _message(item: Any) -> dict[str, Any]:
 class Prompt:
     """A function rendering a prompt; its str parameters are the prompt's arguments."""
 
-    __slots__ = ("arguments", "context_param", "description", "fn", "name", "title")
+    __slots__ = ("arguments", "context_param", "description", "fn", "icons", "name", "title")
 
     def __init__(
         self,
@@ -52,9 +53,11 @@ class Prompt:
         context_param: str | None,
         title: str | None = None,
         description: str | None = None,
+        icons: list[dict[str, Any]] | None = None,
     ) -> None:
         self.fn, self.name, self.arguments = fn, name, arguments
         self.context_param, self.title, self.description = context_param, title, description
+        self.icons = icons
 
     @classmethod
     def from_function(
@@ -64,11 +67,17 @@ class Prompt:
         name: str | None = None,
         title: str | None = None,
         description: str | None = None,
+        icons: Sequence[Mapping[str, Any]] | None = None,
     ) -> Prompt:
-        """Analyse `fn`; TypeError for a nameless callable or a parameter that is not str."""
+        """Analyse `fn`.
+
+        TypeError for a nameless callable or a parameter that is not str; TypeError/ValueError
+        for icons not of the spec's Icon shape.
+        """
         prompt_name = name or getattr(fn, "__name__", None)
         if not prompt_name or prompt_name == "<lambda>":
             raise TypeError("a lambda or nameless callable needs @prompt(name=...)")
+        checked_icons = check_icons(icons, f"prompt {prompt_name!r}")
         params, context_param = plain_params(fn, f"prompt {prompt_name!r}")
         doc = parse_docstring(inspect.getdoc(fn))
         arguments = []
@@ -85,6 +94,7 @@ class Prompt:
             context_param=context_param,
             title=title,
             description=description if description is not None else (doc.description or None),
+            icons=checked_icons,
         )
 
     def to_mcp_prompt(self) -> dict[str, Any]:
@@ -96,6 +106,8 @@ class Prompt:
             entry["title"] = self.title
         if self.description is not None:
             entry["description"] = self.description
+        if self.icons is not None:
+            entry["icons"] = self.icons
         return entry
 
     def convert_result(self, value: Any) -> dict[str, Any]:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import base64
 import inspect
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from mcpcxx._docstrings import parse_docstring
+from mcpcxx._icons import check_icons
 from mcpcxx._invoke import caller
 from mcpcxx._params import plain_params
 from mcpcxx._results import dumps, to_jsonable
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 ResourceHandler = Callable[..., list[dict[str, Any]]]
 """(uri, ctx) -> contents for a resource; (uri, variables, ctx) -> contents for a template."""
 
-_TEMPLATE_VAR = re.compile(r"\{\+?([^{}]*)\}")
-
 
 class ResourceOptions(TypedDict, total=False):
     """The keyword options of Resource.from_function, which Server.resource passes on."""
@@ -37,6 +35,42 @@ class ResourceOptions(TypedDict, total=False):
     mime_type: str | None
     annotations: dict[str, Any] | None
     size: int | None
+    icons: Sequence[Mapping[str, Any]] | None
+
+
+def template_variables(uri: str, where: str) -> tuple[list[str], list[str]]:
+    """(every variable, the variables every match defines) of `uri`; ([], []) for a plain URI.
+
+    ValueError when `uri` is a malformed RFC 6570 template (the engine's own parser says why).
+    """
+    if "{" not in uri and "}" not in uri:
+        return [], []
+    from mcpcxx import _core
+
+    try:
+        parsed = _core.UriTemplate(uri)
+    except ValueError as e:
+        raise ValueError(f"{where} is not a valid URI template: {e}") from None
+    return parsed.variables, parsed.required_variables
+
+
+def _check_variables(
+    params: list[inspect.Parameter], variables: tuple[list[str], list[str]], where: str
+) -> list[str]:
+    names, required = variables
+    wanted = {p.name for p in params}
+    if set(names) != wanted:
+        raise TypeError(
+            f"{where}: the function's parameters {sorted(wanted)} must be exactly the URI "
+            f"template's variables {sorted(set(names))}"
+        )
+    for p in params:
+        if p.name not in required and p.default is inspect.Parameter.empty:
+            raise TypeError(
+                f"{where}: variable '{p.name}' may be absent from a matching URI; give the "
+                f"parameter a default ({p.name}: str | None = None)"
+            )
+    return names
 
 
 class Resource:
@@ -50,6 +84,7 @@ class Resource:
         "context_param",
         "description",
         "fn",
+        "icons",
         "mime_type",
         "name",
         "size",
@@ -71,11 +106,12 @@ class Resource:
         mime_type: str | None = None,
         annotations: dict[str, Any] | None = None,
         size: int | None = None,
+        icons: list[dict[str, Any]] | None = None,
     ) -> None:
         self.fn, self.uri, self.name, self.variables = fn, uri, name, variables
         self.context_param = context_param
         self.title, self.description, self.mime_type = title, description, mime_type
-        self.annotations, self.size = annotations, size
+        self.annotations, self.size, self.icons = annotations, size, icons
 
     @classmethod
     def from_function(
@@ -89,22 +125,19 @@ class Resource:
         mime_type: str | None = None,
         annotations: dict[str, Any] | None = None,
         size: int | None = None,
+        icons: Sequence[Mapping[str, Any]] | None = None,
     ) -> Resource:
         """Check `fn` against `uri`.
 
-        Raises TypeError when its parameters are not exactly the template's variables.
+        Raises TypeError when its parameters are not exactly the template's variables, and
+        TypeError/ValueError for icons not of the spec's Icon shape.
         """
         if not isinstance(uri, str) or not uri:
             raise TypeError("@server.resource needs the resource URI or URI template as a str")
         where = f"resource {uri!r}"
+        checked_icons = check_icons(icons, where)
         params, context_param = plain_params(fn, where)
-        variables = _TEMPLATE_VAR.findall(uri)
-        wanted = {p.name for p in params}
-        if set(variables) != wanted:
-            raise TypeError(
-                f"{where}: the function's parameters {sorted(wanted)} must be exactly the URI "
-                f"template's variables {sorted(set(variables))}"
-            )
+        variables = _check_variables(params, template_variables(uri, where), where)
         doc = parse_docstring(inspect.getdoc(fn))
         return cls(
             fn,
@@ -117,6 +150,7 @@ class Resource:
             mime_type=mime_type,
             annotations=annotations,
             size=size,
+            icons=checked_icons,
         )
 
     @property
@@ -132,6 +166,7 @@ class Resource:
             "title": self.title,
             "description": self.description,
             "mimeType": self.mime_type,
+            "icons": self.icons,
             "annotations": self.annotations,
             "size": None if self.is_template else self.size,
         }

@@ -48,18 +48,16 @@ def content_block(item: Any) -> dict[str, Any]:
         return to_jsonable(item)  # type: ignore[no-any-return]
     raise TypeError(
         f"a {type(item).__name__} is not a content block; use str, Text, Image, Audio, "
-        "ResourceLink or a dict with a 'type' key"
+        "ResourceLink, EmbeddedResource or a dict with a 'type' key"
     )
 
 
 def is_content_list(value: Any) -> bool:
-    """True for a non-empty list of str and content helpers with at least one helper."""
-    if not isinstance(value, (list, tuple)) or not value:
+    """True for a list or tuple holding at least one content helper (Text, Image, ...).
+
+    Its other items are then content too (str, bytes, block dicts; content_block() refuses the
+    rest); a list without a helper is data, never reinterpreted.
+    """
+    if not isinstance(value, (list, tuple)):
         return False
-    has_helper = False
-    for item in value:
-        if isinstance(item, CONTENT_TYPES):
-            has_helper = True
-        elif not isinstance(item, str):
-            return False
-    return has_helper
+    return any(isinstance(item, CONTENT_TYPES) for item in value)

@@ -14,7 +14,7 @@ import math
 import sys
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -318,6 +318,9 @@ def _is_content_type(tp: Any) -> bool:
 def _unstructured(tp: Any) -> bool:
     """Return types that are content, not data (no outputSchema)."""
     if tp in (str, bytes, bytearray, type(None)) or tp is Any or _is_content_type(tp):
+        return True
+    if tp in (list, tuple, typing.Sequence, Sequence):
+        # A bare sequence may hold content helpers: its value decides (no outputSchema).
         return True
     origin = typing.get_origin(tp)
     if origin is typing.Annotated:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from mcpcxx import _core, _exit
 from mcpcxx._aio import LoopThread
+from mcpcxx._lifespan import Lifespan, LifespanFunction
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -50,6 +52,7 @@ class Server:
         max_batch_members: int | None = None,
         max_batch_reply_bytes: int | None = None,
         client_request_timeout: float | None = None,
+        lifespan: LifespanFunction | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError("Server needs a non-empty str name")
@@ -85,11 +88,15 @@ class Server:
                 )
             # Whole milliseconds, at least one: the engine's resolution.
             options["client_request_timeout"] = max(1, round(client_request_timeout * 1000)) / 1000
+        from mcpcxx._icons import check_icons
+
+        options["info"]["icons"] = check_icons(icons, f"Server {name!r}")
         self.name = name
         self.version = version
         self.expose_exception_details = bool(expose_exception_details)
         self._core = _core.Server(options, log_writer)
         self._loop = LoopThread(name)
+        self._lifespan = Lifespan(lifespan, self, self._loop)
 
     # ----- tools -----------------------------------------------------------------------------
 
@@ -172,7 +179,11 @@ class Server:
     ) -> Callable[[F], F]:
         """Register a resource reader for `uri`, or for a template such as "issues://{key}".
 
-        A template's variables become the function's parameters (all str). The function returns
+        Templates are RFC 6570 ({var}, {+var}, {#var}, {.var}, {/var}, {;var}, {?var,x},
+        {&var}, prefixes {var:3}; not the explode modifier {var*}); a malformed one raises
+        ValueError here. Its variables become the function's parameters (all str); a variable
+        that may be absent from a matching URI (all but the first of a {var} or {+var}
+        expression) needs a default. The function returns
         str (text), bytes (blob) or JSON-compatible data; raise ResourceNotFound for a URI that
         does not exist. The options are Resource.from_function's (ResourceOptions); ttl_ms and
         cache_scope are the 2026-07-28 caching hints of its list entry and reads (mcpcxx._cache).
@@ -208,6 +219,7 @@ class Server:
         name: str | None = None,
         title: str | None = None,
         description: str | None = None,
+        icons: Sequence[Mapping[str, Any]] | None = None,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
     ) -> Callable[[F], F]: ...
@@ -220,12 +232,14 @@ class Server:
         name: str | None = None,
         title: str | None = None,
         description: str | None = None,
+        icons: Sequence[Mapping[str, Any]] | None = None,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
     ) -> F | Callable[[F], F]:
         """Register a prompt: its str parameters are the prompt's arguments.
 
         The function returns a str (one user message) or a list of str / PromptMessage / dicts.
+        `icons` is a list of Icon dicts ({"src": "https://...", "mimeType"?, "sizes"?, "theme"?}).
         ttl_ms and cache_scope are its 2026-07-28 caching hints in prompts/list (mcpcxx._cache).
         """
 
@@ -233,7 +247,9 @@ class Server:
             from mcpcxx._cache import cache_args
             from mcpcxx._prompts import Prompt
 
-            prompt = Prompt.from_function(f, name=name, title=title, description=description)
+            prompt = Prompt.from_function(
+                f, name=name, title=title, description=description, icons=icons
+            )
             cache = cache_args(ttl_ms, cache_scope, f"prompt {prompt.name!r}")
             self._core.add_prompt(prompt.to_mcp_prompt(), prompt.handler(self), *cache)
             return f
@@ -277,6 +293,14 @@ class Server:
         m: dict[str, Any] = self._core.metrics()
         return m
 
+    @property
+    def lifespan_context(self) -> Any:
+        """What the lifespan yielded (ctx.lifespan_context in handlers); None without one.
+
+        RuntimeError when the Server has a lifespan that is not running.
+        """
+        return self._lifespan.value
+
     def run(self, transport: str = "stdio", **options: Any) -> int:
         """Serve until the client goes away; returns 0 on a clean end.
 
@@ -292,16 +316,26 @@ class Server:
         expose_headers=["authorization", ...] lets handlers read those credential headers in
         ctx.headers (withheld by default).
         Bearer auth is not offered from Python yet (its token verifier is a callable: issue 14).
+        The lifespan (if any) starts before serving (LifespanError, nothing served, when it
+        fails) and stops after it, also when serving failed.
         """
         if transport == "http":
-            rc = self._serve_http(options)
+            serve: Callable[[], int] = functools.partial(self._serve_http, options)
         elif transport == "stdio":
             unknown = set(options) - {"drain_grace_seconds"}
             if unknown:
                 raise TypeError(f"unexpected stdio option(s): {', '.join(sorted(unknown))}")
-            rc = self._serve_stdio(float(options.get("drain_grace_seconds", 5.0)))
+            grace = float(options.get("drain_grace_seconds", 5.0))
+            serve = functools.partial(self._serve_stdio, grace)
         else:
             raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
+        self._lifespan.acquire()
+        try:
+            rc = serve()
+        except BaseException as e:
+            self._lifespan.release(e)
+            raise
+        self._lifespan.release()
         _exit.record_run_status(rc)
         return rc
 

@@ -7,10 +7,11 @@ calls.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from mcpcxx._content import CONTENT_TYPES, ToolResult
+from mcpcxx._icons import check_icons
 from mcpcxx._invoke import caller
 from mcpcxx._results import content_block, dumps, is_content_list, to_jsonable
 from mcpcxx._schema import ToolSignature, describe_tool
@@ -29,7 +30,7 @@ class ToolOptions(TypedDict, total=False):
     annotations: Mapping[str, Any] | None
     timeout: float | None
     structured_output: bool | None
-    icons: list[dict[str, Any]] | None
+    icons: Sequence[Mapping[str, Any]] | None
     meta: dict[str, Any] | None
 
 
@@ -87,10 +88,12 @@ class Tool:
         annotations: Mapping[str, Any] | None = None,
         timeout: float | None = None,
         structured_output: bool | None = None,
-        icons: list[dict[str, Any]] | None = None,
+        icons: Sequence[Mapping[str, Any]] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> Tool:
         """Analyse `fn`; raises TypeError/ValueError for what cannot become a tool."""
+        where = f"tool {name or getattr(fn, '__name__', fn)!r}"
+        checked_icons = check_icons(icons, where)
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
         signature = describe_tool(
@@ -102,7 +105,7 @@ class Tool:
             title=title,
             annotations=_annotations(annotations),
             timeout=timeout,
-            icons=icons,
+            icons=checked_icons,
             meta=meta,
         )
 

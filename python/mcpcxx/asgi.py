@@ -34,6 +34,7 @@ class MCPApp:
     def __init__(self, server: Any, **options: Any) -> None:
         # The engine checks the options (http_options' JSON form): TypeError names a bad one.
         self._endpoint = _core.HttpEndpoint(server._core, options)
+        self._server = server
         self._max_body = int(options.get("max_body_bytes", 4 * 1024 * 1024))
         self._path = str(options.get("path", "/mcp"))
 
@@ -112,12 +113,22 @@ class MCPApp:
                 return
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
+        # The Server's own lifespan (Server(lifespan=...)) runs between these two events.
+        lifespan = self._server._lifespan
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                try:
+                    await asyncio.to_thread(lifespan.acquire)
+                except Exception as e:
+                    await send({"type": "lifespan.startup.failed", "message": str(e)})
+                    return
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                await asyncio.to_thread(self.close, 5.0)
+                try:
+                    await asyncio.to_thread(self.close, 5.0)
+                finally:
+                    await asyncio.to_thread(lifespan.release)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

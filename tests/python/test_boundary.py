@@ -185,6 +185,7 @@ def test_exceptions_share_one_base_and_old_names_alias_new_ones() -> None:
         "ClientCapabilityError",
         "ClientRequestError",
         "ClientRequestTimeoutError",
+        "LifespanError",
         "McpcxxError",
         "MissingClientCapabilityError",
         "ProtocolError",

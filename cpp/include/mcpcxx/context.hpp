@@ -62,8 +62,10 @@ struct elicit_result {
   json content;        ///< the submitted object when accepted (already validated), else null
 };
 
-/// Sink the engine installs so a context can emit request-related notifications and ask the
-/// client.
+class request_context;
+
+/// Sink the engine installs so a context can emit request-related notifications, ask the
+/// client and read the server's own resources.
 struct context_hooks {
   /// Sends a notification related to this request (progress, log message).
   std::function<void(std::string_view method, json params)> notify;
@@ -79,6 +81,10 @@ struct context_hooks {
   /// Puts several requests at once (2026-07-28: every unanswered one in the same
   /// InputRequiredResult). Empty = one by one through `ask`.
   std::function<std::vector<json>(const std::vector<client_request>&)> ask_all;
+  /// Runs this server's reader for `uri` with `ctx` and returns the ResourceContents array;
+  /// throws resource_not_found when no resource or template matches. Installed by the engine;
+  /// empty = no resources to read (request_context::read_resource throws resource_not_found).
+  std::function<json(const std::string& uri, request_context& ctx)> read_resource;
 };
 
 /// Everything a handler may know about its request.
@@ -153,6 +159,12 @@ class request_context {
   /// its `key`; legacy sessions ask them one after the other. Throws client_capability_error
   /// (nothing sent) when the client did not declare a request's capability.
   std::vector<json> ask_all(const std::vector<client_request>& requests);
+
+  /// Reads this server's own resource `uri` (a concrete resource, else the first matching
+  /// template) by running its reader with this context, as resources/read would: the
+  /// ResourceContents array (never empty). Throws resource_not_found when nothing matches or the
+  /// reader gives no contents; the reader's own exceptions pass through unchanged.
+  json read_resource(std::string_view uri);
 
  private:
   json request_id_;

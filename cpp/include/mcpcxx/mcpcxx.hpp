@@ -11,3 +11,4 @@
 #include "mcpcxx/server.hpp"
 #include "mcpcxx/session.hpp"
 #include "mcpcxx/stdio.hpp"
+#include "mcpcxx/uri_template.hpp"

@@ -93,7 +93,8 @@ struct resource_contents {
 using resource_reader =
     std::function<std::vector<resource_contents>(const std::string& uri, request_context& ctx)>;
 
-/// An RFC 6570 (level 1) resource template as listed by resources/templates/list.
+/// An RFC 6570 resource template (mcpcxx/uri_template.hpp) as listed by
+/// resources/templates/list.
 struct resource_template_spec {
   std::string uri_template;  ///< "test://template/{id}/data"
   std::string name;
@@ -106,7 +107,8 @@ struct resource_template_spec {
   cache_hint cache;  ///< resources/templates/list and resources/read hints (no wire form)
 };
 
-/// Reads a URI matching a template; `variables` holds the expanded {name} values.
+/// Reads a URI matching a template; `variables` holds the values the URI defines (percent-decoded;
+/// a variable of an absent {?x}, {/x}, ... expression is not in it).
 using resource_template_reader = std::function<std::vector<resource_contents>(
     const std::string& uri, const std::map<std::string, std::string>& variables,
     request_context& ctx)>;

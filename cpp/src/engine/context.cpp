@@ -88,6 +88,12 @@ bool request_context::log(log_level level, json data, std::optional<std::string>
   return true;
 }
 
+json request_context::read_resource(std::string_view uri) {
+  const std::string key(uri);
+  if (!hooks_.read_resource) throw resource_not_found(key);
+  return hooks_.read_resource(key, *this);
+}
+
 void request_context::require_client_capability(std::string_view name) const {
   if (client_capabilities_.is_object() && client_capabilities_.contains(name)) return;
   throw missing_client_capability(json{{std::string(name), json::object()}});

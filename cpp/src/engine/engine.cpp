@@ -147,7 +147,7 @@ void engine::add_resource_template(resource_template_spec spec, resource_templat
   check_cache_hint(spec.cache, "resource template '" + spec.name + "'");
   auto e = std::make_shared<template_entry>();
   try {
-    e->parts = parse_uri_template(spec.uri_template);
+    e->parsed = uri_template(spec.uri_template);
   } catch (const std::invalid_argument& err) {
     throw std::invalid_argument("resource template '" + spec.uri_template + "': " + err.what());
   }
@@ -191,8 +191,10 @@ std::shared_ptr<const template_entry> engine::match_template(
     std::string_view uri, std::map<std::string, std::string>& vars) const {
   std::shared_lock lock(registry_mutex_);
   for (const auto& t : templates_.all()) {
-    vars.clear();
-    if (match_uri_template(t->parts, uri, vars)) return t;
+    if (auto matched = t->parsed.match(uri)) {
+      vars = std::move(*matched);
+      return t;
+    }
   }
   return nullptr;
 }

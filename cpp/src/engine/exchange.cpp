@@ -7,6 +7,7 @@
 #include "engine/engine.hpp"
 #include "engine/input_round.hpp"
 #include "engine/log_line.hpp"
+#include "engine/method_table.hpp"
 #include "engine/outbound.hpp"
 #include "engine/session_state.hpp"
 
@@ -278,6 +279,9 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self) co
     e->log().write("info", "handler_log", fields);
   };
   install_ask_hooks(hooks, facts.modern);
+  hooks.read_resource = [e](const std::string& uri, request_context& ctx) {
+    return read_own_resource(*e, uri, ctx);
+  };
   request_context ctx(jsonrpc::id_to_json(id_), facts.version, facts.client_info,
                       facts.client_capabilities, facts.progress_token, facts.min_log_level, token_,
                       std::move(hooks));

@@ -105,6 +105,9 @@ method_outcome handle_set_level(const exchange_ptr& ex, set_level_params& p);
 method_outcome handle_list(const exchange_ptr& ex, list_params& p);
 method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p);
 method_outcome handle_resources_read(const exchange_ptr& ex, uri_params& p);
+/// request_context::read_resource: runs the reader of `uri` with `ctx` and returns its
+/// ResourceContents array; throws resource_not_found when nothing matches or it gives nothing.
+json read_own_resource(engine& e, const std::string& uri, request_context& ctx);
 method_outcome handle_resources_subscribe(const exchange_ptr& ex, uri_params& p);
 method_outcome handle_resources_unsubscribe(const exchange_ptr& ex, uri_params& p);
 method_outcome handle_prompts_get(const exchange_ptr& ex, prompts_get_params& p);

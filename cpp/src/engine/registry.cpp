@@ -1,4 +1,4 @@
-// Registries: ordering, cursors, name validation, suggestions, URI templates, listings.
+// Registries: ordering, cursors, name validation, suggestions, listings.
 #include "engine/registry.hpp"
 
 #include <algorithm>
@@ -164,59 +164,6 @@ std::vector<std::string> closest_keys(std::string_view name, const std::vector<s
   std::vector<std::string> out;
   for (std::size_t i = 0; i < scored.size() && i < max; ++i) out.push_back(scored[i].second);
   return out;
-}
-
-std::vector<template_part> parse_uri_template(std::string_view tmpl) {
-  std::vector<template_part> parts;
-  std::size_t i = 0;
-  while (i < tmpl.size()) {
-    const auto open = tmpl.find('{', i);
-    const auto stray = tmpl.find('}', i);
-    if (stray < open) throw std::invalid_argument("URI template has '}' without '{'");
-    if (open == std::string_view::npos) {
-      parts.push_back({false, false, std::string(tmpl.substr(i))});
-      break;
-    }
-    if (open > i) parts.push_back({false, false, std::string(tmpl.substr(i, open - i))});
-    const auto close = tmpl.find('}', open);
-    if (close == std::string_view::npos)
-      throw std::invalid_argument("URI template has unclosed '{'");
-    std::string_view name = tmpl.substr(open + 1, close - open - 1);
-    const bool reserved = !name.empty() && name.front() == '+';
-    if (reserved) name.remove_prefix(1);
-    if (name.empty()) throw std::invalid_argument("URI template has an empty variable name");
-    if (!parts.empty() && parts.back().variable) {
-      throw std::invalid_argument("URI template has two adjacent variables; separate them");
-    }
-    parts.push_back({true, reserved, std::string(name)});
-    i = close + 1;
-  }
-  return parts;
-}
-
-bool match_uri_template(const std::vector<template_part>& parts, std::string_view uri,
-                        std::map<std::string, std::string>& vars) {
-  std::size_t pos = 0;
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    const auto& part = parts[p];
-    if (!part.variable) {
-      if (uri.substr(pos, part.text.size()) != part.text) return false;
-      pos += part.text.size();
-      continue;
-    }
-    // A variable runs up to the next literal (or the end); plain variables stop at '/'.
-    std::size_t end = uri.size();
-    if (p + 1 < parts.size()) {
-      end = uri.find(parts[p + 1].text, pos);
-      if (end == std::string_view::npos) return false;
-    }
-    const std::string_view value = uri.substr(pos, end - pos);
-    if (value.empty() || (!part.reserved && value.find('/') != std::string_view::npos))
-      return false;
-    vars[part.text] = std::string(value);
-    pos = end;
-  }
-  return pos == uri.size();
 }
 
 // The listings are the specs' JSON forms (cpp/src/model/primitives_json.cpp).

@@ -13,6 +13,7 @@
 
 #include "mcpcxx/json_schema.hpp"
 #include "mcpcxx/primitives.hpp"
+#include "mcpcxx/uri_template.hpp"
 
 namespace mcpcxx::detail {
 
@@ -33,18 +34,11 @@ struct resource_entry {
   json listed;
 };
 
-/// One piece of a parsed RFC 6570 template: literal text or a variable.
-struct template_part {
-  bool variable = false;
-  bool reserved = false;  ///< {+name}: may match '/'
-  std::string text;       ///< literal text or variable name
-};
-
 /// A registered resource template.
 struct template_entry {
   resource_template_spec spec;
   resource_template_reader reader;
-  std::vector<template_part> parts;
+  uri_template parsed;
   json listed;
 };
 
@@ -98,11 +92,6 @@ bool valid_tool_name(std::string_view name) noexcept;
 /// Up to `max` keys closest to `name` (edit distance, then prefix), best first.
 std::vector<std::string> closest_keys(std::string_view name, const std::vector<std::string>& keys,
                                       std::size_t max = 3);
-/// Parses "a/{x}/b{+rest}"; throws std::invalid_argument naming the problem.
-std::vector<template_part> parse_uri_template(std::string_view tmpl);
-/// Matches `uri` against parsed parts, filling `vars`; false when it does not match.
-bool match_uri_template(const std::vector<template_part>& parts, std::string_view uri,
-                        std::map<std::string, std::string>& vars);
 
 /// Builds the tools/list entry for a spec.
 json tool_listing(const tool_spec& spec);

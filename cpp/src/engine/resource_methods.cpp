@@ -1,4 +1,8 @@
-// resources/read, resources/subscribe and resources/unsubscribe.
+// resources/read, resources/subscribe, resources/unsubscribe, and request_context::read_resource.
+#include <optional>
+
+#include "mcpcxx/errors.hpp"
+
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
@@ -33,26 +37,38 @@ method_outcome not_found(const exchange& ex, const std::string& uri) {
       {{"uri", uri}});
 }
 
+// The reader's contents; nullopt when no resource or template matches `uri`. `hint`, when given,
+// receives the cache hints of the resource or template read.
+std::optional<std::vector<resource_contents>> run_reader(engine& e, const std::string& uri,
+                                                         request_context& ctx,
+                                                         cache_hint* hint = nullptr) {
+  if (auto r = e.find_resource(uri)) {
+    if (hint != nullptr) *hint = r->spec.cache;
+    return r->reader(uri, ctx);
+  }
+  std::map<std::string, std::string> vars;
+  auto t = e.match_template(uri, vars);
+  if (!t) return std::nullopt;
+  if (hint != nullptr) *hint = t->spec.cache;
+  return t->reader(uri, vars, ctx);
+}
+
 }  // namespace
+
+json read_own_resource(engine& e, const std::string& uri, request_context& ctx) {
+  auto contents = run_reader(e, uri, ctx);
+  if (!contents || contents->empty()) throw resource_not_found(uri);
+  return contents_json(*contents);
+}
 
 method_outcome handle_resources_read(const exchange_ptr& ex, uri_params& p) {
   engine& e = ex->eng();
-  std::vector<resource_contents> contents;
   request_context ctx = ex->make_context(ex);
   cache_hint hint;
-  if (auto r = e.find_resource(p.uri)) {
-    hint = r->spec.cache;
-    contents = r->reader(p.uri, ctx);
-  } else {
-    std::map<std::string, std::string> vars;
-    auto t = e.match_template(p.uri, vars);
-    if (!t) return not_found(*ex, p.uri);
-    hint = t->spec.cache;
-    contents = t->reader(p.uri, vars, ctx);
-  }
+  auto contents = run_reader(e, p.uri, ctx, &hint);
   // An empty contents array must never stand in for a missing resource.
-  if (contents.empty()) return not_found(*ex, p.uri);
-  json result = {{"contents", contents_json(contents)}};
+  if (!contents || contents->empty()) return not_found(*ex, p.uri);
+  json result = {{"contents", contents_json(*contents)}};
   if (ex->facts.modern) {
     resolved_hint h = open_hint();
     combine(h, hint, e.options());

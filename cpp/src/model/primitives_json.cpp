@@ -5,6 +5,7 @@
 #include "mcpcxx/primitives.hpp"
 
 #include "model/fields.hpp"
+#include "model/icons.hpp"
 #include "wire/situation.hpp"
 
 namespace mcpcxx {
@@ -40,8 +41,8 @@ void put_decorations(json& j, const Spec& s) {
 }
 
 template <class Spec>
-void read_decorations(const json& j, Spec& s) {
-  s.icons = optional_value(j, "icons");
+void read_decorations(const json& j, const char* what, Spec& s) {
+  s.icons = model::read_icons(j, what);
   s.annotations = optional_value(j, "annotations");
   s.meta = optional_value(j, "_meta");
 }
@@ -68,7 +69,7 @@ void from_json(const json& j, tool_spec& s) {
   if (json schema = optional_value(j, "inputSchema"); !schema.is_null()) s.input_schema = schema;
   if (json schema = optional_value(j, "outputSchema"); !schema.is_null()) s.output_schema = schema;
   s.annotations = optional_value(j, "annotations");
-  s.icons = optional_value(j, "icons");
+  s.icons = model::read_icons(j, what);
   s.meta = optional_value(j, "_meta");
 }
 
@@ -115,7 +116,7 @@ void from_json(const json& j, resource_spec& s) {
     model::read(j, "size", what, size);
     s.size = size;
   }
-  read_decorations(j, s);
+  read_decorations(j, what, s);
 }
 
 void to_json(json& j, const resource_contents& c) {
@@ -151,7 +152,7 @@ void from_json(const json& j, resource_template_spec& s) {
   model::require_object(j, what);
   s.uri_template = required_string(j, "uriTemplate", what);
   read_descriptor(j, what, s);
-  read_decorations(j, s);
+  read_decorations(j, what, s);
 }
 
 void to_json(json& j, const prompt_argument& a) {
@@ -190,7 +191,7 @@ void from_json(const json& j, prompt_spec& s) {
   if (!args.is_null() && !args.is_array()) model::fail(what, "arguments", "a list", args);
   s.arguments =
       args.is_null() ? std::vector<prompt_argument>{} : args.get<std::vector<prompt_argument>>();
-  s.icons = optional_value(j, "icons");
+  s.icons = model::read_icons(j, what);
   s.meta = optional_value(j, "_meta");
 }
 

@@ -2,6 +2,7 @@
 #include "mcpcxx/server_json.hpp"
 
 #include "model/fields.hpp"
+#include "model/icons.hpp"
 
 namespace mcpcxx {
 
@@ -25,7 +26,7 @@ void from_json(const json& j, server_info& info) {
   read(j, "version", what, info.version);
   info.title = model::optional_string(j, "title", what);
   info.description = model::optional_string(j, "description", what);
-  info.icons = model::optional_value(j, "icons");
+  info.icons = model::read_icons(j, what);
   info.website_url = model::optional_string(j, "websiteUrl", what);
 }
 

@@ -100,7 +100,17 @@ class Client:
         self._cond = threading.Condition()
         self._send_lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._session = server._core.open_session(self._sink, inline)
+        # The server's lifespan (if any) runs while this client is open: close() releases it.
+        # (A stand-in server object without one is served as is.)
+        self._lifespan = getattr(server, "_lifespan", None)
+        if self._lifespan is not None:
+            self._lifespan.acquire()
+        try:
+            self._session = server._core.open_session(self._sink, inline)
+        except BaseException:
+            if self._lifespan is not None:
+                self._lifespan.release()
+            raise
         self.initialize_result: Message | None = None
         if not self.modern and initialize:
             self.initialize_result = self.initialize()
@@ -332,8 +342,15 @@ class Client:
         return self._session.in_flight
 
     def close(self, grace_seconds: float = 5.0) -> bool:
-        """Cancel what is still running; True when every handler returned within the grace."""
-        return self._session.shutdown(grace_seconds)
+        """Cancel what is still running; True when every handler returned within the grace.
+
+        The last open client of a Server with a lifespan stops it.
+        """
+        done: bool = self._session.shutdown(grace_seconds)
+        lifespan, self._lifespan = self._lifespan, None
+        if lifespan is not None:
+            lifespan.release()
+        return done
 
     def __enter__(self) -> Client:
         return self

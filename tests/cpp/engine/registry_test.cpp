@@ -91,20 +91,7 @@ TEST(registry_test, cached_lists_are_invalidated_and_legacy_sessions_notified) {
   EXPECT_EQ(h.roundtrip(request(3, "tools/list"))["result"]["tools"][0]["name"], "b");
 }
 
-TEST(registry_test, uri_templates_match_level_one_variables) {
-  auto parts = detail::parse_uri_template("test://template/{id}/data");
-  std::map<std::string, std::string> vars;
-  EXPECT_TRUE(detail::match_uri_template(parts, "test://template/123/data", vars));
-  EXPECT_EQ(vars["id"], "123");
-  EXPECT_FALSE(detail::match_uri_template(parts, "test://template/1/2/data", vars));
-  EXPECT_FALSE(detail::match_uri_template(parts, "test://template//data", vars));
-  auto rest = detail::parse_uri_template("file:///{+path}");
-  EXPECT_TRUE(detail::match_uri_template(rest, "file:///a/b/c", vars));
-  EXPECT_EQ(vars["path"], "a/b/c");
-  EXPECT_THROW(detail::parse_uri_template("x://{}"), std::invalid_argument);
-  EXPECT_THROW(detail::parse_uri_template("x://}"), std::invalid_argument);
-  EXPECT_THROW(detail::parse_uri_template("x://{a}{b}"), std::invalid_argument);
-}
+// Template matching itself is tested in uri_template_test.cpp.
 
 TEST(registry_test, resources_templates_prompts_and_not_found_per_era) {
   server srv(captured_log{}.options());

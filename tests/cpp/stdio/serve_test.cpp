@@ -88,6 +88,10 @@ class Serve : public ::testing::Test {
     return false;
   }
 
+  // Declared before srv_ so they outlive it: the server's threads (the deadline thread logging a
+  // timeout after its reply went out) write here until ~server has joined them.
+  std::mutex log_mutex_;
+  std::vector<std::string> log_;
   pipe_fds in_;
   pipe_fds out_;
   line_source replies_{out_.read};
@@ -97,8 +101,6 @@ class Serve : public ::testing::Test {
   std::promise<void> release_promise_;
   std::shared_future<void> release_ = release_promise_.get_future().share();
   std::atomic<bool> saw_cancel_{false};
-  std::mutex log_mutex_;
-  std::vector<std::string> log_;
 };
 
 TEST_F(Serve, InitializeAndPing) {
