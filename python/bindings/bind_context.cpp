@@ -17,6 +17,8 @@ context_state::context_state(request_context& ctx)
       client_info(ctx.client_info()),
       client_capabilities(ctx.client_capabilities()),
       principal(ctx.principal()),
+      request_meta(ctx.request_meta()),
+      http_headers(ctx.http_headers()),
       token(ctx.token()),
       ctx_(&ctx) {}
 
@@ -82,6 +84,10 @@ void bind_context(py::module_& m) {
       .def_property_readonly("client_capabilities",
                              [](const py_context& c) { return c.state->client_capabilities; })
       .def_property_readonly("principal", [](const py_context& c) { return c.state->principal; })
+      .def_property_readonly("request_meta",
+                             [](const py_context& c) { return c.state->request_meta; })
+      .def_property_readonly("http_headers",
+                             [](const py_context& c) { return c.state->http_headers; })
       .def_property_readonly("cancelled",
                              [](const py_context& c) {
                                // Interpreter exit asks every handler still running to stop.

@@ -88,9 +88,19 @@ void add(server_handle& h, Spec spec, py::object fn) {
   ((*h.srv).*Add)(std::move(spec), std::move(handler));
 }
 
-void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout) {
+/// add() with the primitive's cache hints (None: the server defaults); the engine checks them.
+template <class Spec, auto Add, class R, class... Payload>
+void add_cached(server_handle& h, Spec spec, py::object fn, std::optional<std::int64_t> ttl_ms,
+                std::optional<std::string> cache_scope) {
+  spec.cache = {ttl_ms, std::move(cache_scope)};
+  add<Spec, Add, R, Payload...>(h, std::move(spec), std::move(fn));
+}
+
+void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout,
+              std::optional<std::int64_t> ttl_ms, std::optional<std::string> cache_scope) {
   if (timeout) spec.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
-  add<tool_spec, &server::add_tool, tool_result, json>(h, std::move(spec), std::move(fn));
+  add_cached<tool_spec, &server::add_tool, tool_result, json>(h, std::move(spec), std::move(fn),
+                                                              ttl_ms, std::move(cache_scope));
 }
 
 void set_completion_handler(server_handle& h, py::object fn) {
@@ -135,22 +145,39 @@ void bind_server(py::module_& m) {
   py::class_<server_handle>(m, "Server", "The C++ MCP engine: registries and sessions.")
       .def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none())
       .def("add_tool", &add_tool, py::arg("spec"), py::arg("handler"),
-           py::arg("timeout_seconds") = py::none())
+           py::arg("timeout_seconds") = py::none(), py::arg("ttl_ms") = py::none(),
+           py::arg("cache_scope") = py::none())
       .def(
           "remove_tool",
           [](server_handle& h, const std::string& n) { return h.srv->remove_tool(n); },
           py::arg("name"), release())
       .def("add_resource",
-           &add<resource_spec, &server::add_resource, std::vector<resource_contents>, std::string>,
-           py::arg("spec"), py::arg("reader"))
+           &add_cached<resource_spec, &server::add_resource, std::vector<resource_contents>,
+                       std::string>,
+           py::arg("spec"), py::arg("reader"), py::arg("ttl_ms") = py::none(),
+           py::arg("cache_scope") = py::none())
       .def("add_resource_template",
-           &add<resource_template_spec, &server::add_resource_template,
-                std::vector<resource_contents>, std::string, std::map<std::string, std::string>>,
-           py::arg("spec"), py::arg("reader"))
+           &add_cached<resource_template_spec, &server::add_resource_template,
+                       std::vector<resource_contents>, std::string,
+                       std::map<std::string, std::string>>,
+           py::arg("spec"), py::arg("reader"), py::arg("ttl_ms") = py::none(),
+           py::arg("cache_scope") = py::none())
+      .def("add_prompt",
+           &add_cached<prompt_spec, &server::add_prompt, prompt_result,
+                       std::map<std::string, std::string>>,
+           py::arg("spec"), py::arg("handler"), py::arg("ttl_ms") = py::none(),
+           py::arg("cache_scope") = py::none())
       .def(
-          "add_prompt",
-          &add<prompt_spec, &server::add_prompt, prompt_result, std::map<std::string, std::string>>,
-          py::arg("spec"), py::arg("handler"))
+          "add_extension",
+          [](server_handle& h, std::string id, json settings) {
+            h.srv->add_extension(std::move(id), std::move(settings));
+          },
+          py::arg("id"), py::arg("settings"), release(),
+          "Declare extension id with its settings object (ServerCapabilities extensions).")
+      .def(
+          "remove_extension",
+          [](server_handle& h, const std::string& id) { return h.srv->remove_extension(id); },
+          py::arg("id"), release(), "Withdraw a declared extension; False when absent.")
       .def("set_completion_handler", &set_completion_handler, py::arg("handler"))
       .def("open_session", &open_session, py::arg("sink"), py::arg("inline_dispatch") = true,
            py::keep_alive<0, 1>(), "Open a session whose outbound frames go to sink(frame, kind).")

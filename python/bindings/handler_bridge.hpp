@@ -68,6 +68,8 @@ class context_state {
   const json client_info;
   const json client_capabilities;
   const json principal;
+  const json request_meta;
+  const json http_headers;  ///< null when not served over HTTP
   const cancellation_token token;
 
  private:

@@ -7,6 +7,7 @@ over the engine's per-request handle, so tests and other runtimes can pass their
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping, Sequence
+from types import MappingProxyType
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -56,6 +57,8 @@ class SamplingOptions(TypedDict, total=False):
     tool_choice: Mapping[str, Any] | None
     metadata: Mapping[str, Any] | None
 
+
+_UNREAD = object()  # EngineContext.headers not read yet
 
 _LEVELS = {10: "debug", 20: "info", 30: "warning", 40: "error", 50: "critical"}
 
@@ -124,6 +127,24 @@ class Context(Protocol):
     @property
     def client_capabilities(self) -> dict[str, Any] | None:
         """The capabilities the client declared for this request."""
+        ...
+
+    @property
+    def request_meta(self) -> dict[str, Any]:
+        """The request's `_meta` as sent ({} when absent): traceparent, tracestate, custom keys."""
+        ...
+
+    @property
+    def headers(self) -> Mapping[str, str] | None:
+        """HTTP: the request's headers, read-only, lower-case names; None on stdio.
+
+        Authorization, Proxy-Authorization, Cookie and Set-Cookie are withheld unless
+        run("http", expose_headers=[...]) names them.
+        """
+        ...
+
+    def client_extension(self, id: str) -> dict[str, Any] | None:
+        """The settings the client declared for extension `id`; None when it did not."""
         ...
 
     @property
@@ -249,12 +270,13 @@ class Context(Protocol):
 class EngineContext:
     """Context over the engine's per-request handle (mcpcxx._core.RequestContext)."""
 
-    __slots__ = ("_core", "_logger", "_server")
+    __slots__ = ("_core", "_headers", "_logger", "_server")
 
     def __init__(self, core: RequestContext, server: Server | None = None) -> None:
         self._core = core
         self._server = server
         self._logger: logging.Logger | None = None
+        self._headers: object = _UNREAD
 
     @property
     def request_id(self) -> int | str:
@@ -280,6 +302,36 @@ class EngineContext:
     def client_capabilities(self) -> dict[str, Any] | None:
         """The capabilities the client declared for this request."""
         return cast("dict[str, Any] | None", self._core.client_capabilities)
+
+    @property
+    def request_meta(self) -> dict[str, Any]:
+        """The request's `_meta` as sent ({} when absent): traceparent, tracestate, custom keys.
+
+        A fresh copy per access: changing it changes nothing the engine sees.
+        """
+        return self._core.request_meta
+
+    @property
+    def headers(self) -> Mapping[str, str] | None:
+        """HTTP: the request's headers (read-only, lower-case names; repeats joined by ", ").
+
+        None on stdio and in-process sessions. Authorization, Proxy-Authorization, Cookie and
+        Set-Cookie are withheld unless run("http", expose_headers=[...]) names them.
+        """
+        if self._headers is _UNREAD:
+            raw = self._core.http_headers
+            self._headers = None if raw is None else MappingProxyType(dict(raw))
+        return cast("Mapping[str, str] | None", self._headers)
+
+    def client_extension(self, id: str) -> dict[str, Any] | None:
+        """The settings the client declared for extension `id`; None when it did not.
+
+        2026-07-28: this request's client capabilities; legacy: the session's (initialize).
+        """
+        caps = self._core.client_capabilities
+        extensions = caps.get("extensions") if isinstance(caps, dict) else None
+        settings = extensions.get(id) if isinstance(extensions, dict) else None
+        return cast("dict[str, Any] | None", settings)
 
     @property
     def server(self) -> Server | None:

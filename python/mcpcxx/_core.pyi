@@ -36,6 +36,10 @@ class RequestContext:
     @property
     def principal(self) -> Any: ...
     @property
+    def request_meta(self) -> dict[str, Any]: ...
+    @property
+    def http_headers(self) -> dict[str, str] | None: ...
+    @property
     def cancelled(self) -> bool: ...
     def on_cancel(self, callback: Callable[[], object]) -> None: ...
     def report_progress(
@@ -67,23 +71,33 @@ class Server:
         spec: dict[str, Any],
         handler: Callable[[dict[str, Any], RequestContext], dict[str, Any]],
         timeout_seconds: float | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: str | None = None,
     ) -> None: ...
     def remove_tool(self, name: str) -> bool: ...
     def add_resource(
         self,
         spec: dict[str, Any],
         reader: Callable[[str, RequestContext], list[dict[str, Any]]],
+        ttl_ms: int | None = None,
+        cache_scope: str | None = None,
     ) -> None: ...
     def add_resource_template(
         self,
         spec: dict[str, Any],
         reader: Callable[[str, dict[str, str], RequestContext], list[dict[str, Any]]],
+        ttl_ms: int | None = None,
+        cache_scope: str | None = None,
     ) -> None: ...
     def add_prompt(
         self,
         spec: dict[str, Any],
         handler: Callable[[dict[str, str], RequestContext], dict[str, Any]],
+        ttl_ms: int | None = None,
+        cache_scope: str | None = None,
     ) -> None: ...
+    def add_extension(self, id: str, settings: dict[str, Any]) -> None: ...
+    def remove_extension(self, id: str) -> bool: ...
     def set_completion_handler(
         self, handler: Callable[[dict[str, Any], RequestContext], dict[str, Any]]
     ) -> None: ...

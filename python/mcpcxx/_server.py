@@ -14,6 +14,7 @@ from mcpcxx._lifespan import Lifespan, LifespanFunction
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from mcpcxx._cache import CacheScope
     from mcpcxx._resources import ResourceOptions
     from mcpcxx._tools import Tool, ToolOptions
 
@@ -103,19 +104,36 @@ class Server:
     def tool(self, fn: F, /) -> F: ...
 
     @overload
-    def tool(self, fn: None = None, /, **options: Unpack[ToolOptions]) -> Callable[[F], F]: ...
+    def tool(
+        self,
+        fn: None = None,
+        /,
+        *,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+        **options: Unpack[ToolOptions],
+    ) -> Callable[[F], F]: ...
 
-    def tool(self, fn: F | None = None, /, **options: Unpack[ToolOptions]) -> F | Callable[[F], F]:
+    def tool(
+        self,
+        fn: F | None = None,
+        /,
+        *,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+        **options: Unpack[ToolOptions],
+    ) -> F | Callable[[F], F]:
         """Register a function as a tool: `@server.tool` or `@server.tool(name=..., ...)`.
 
         The name comes from the function, the description from its docstring (per-parameter text
         from Google or NumPy sections), inputSchema from its type hints and outputSchema from its
-        return annotation. The options are Tool.from_function's (mcpcxx._tools.ToolOptions).
+        return annotation. The options are Tool.from_function's (mcpcxx._tools.ToolOptions);
+        ttl_ms and cache_scope are this tool's 2026-07-28 caching hints (mcpcxx._cache).
         Unsupported signatures raise TypeError here, not at call time.
         """
 
         def register(f: F) -> F:
-            self.add_tool(f, **options)
+            self.add_tool(f, ttl_ms=ttl_ms, cache_scope=cache_scope, **options)
             return f
 
         if fn is not None:
@@ -124,15 +142,24 @@ class Server:
             return register(fn)
         return register
 
-    def add_tool(self, fn: Callable[..., Any], **options: Unpack[ToolOptions]) -> None:
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        *,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+        **options: Unpack[ToolOptions],
+    ) -> None:
         """Register `fn` as a tool (the non-decorator form of tool())."""
+        from mcpcxx._cache import cache_args
         from mcpcxx._tools import Tool
 
-        self._add_tool(Tool.from_function(fn, **options))
+        tool = Tool.from_function(fn, **options)
+        self._add_tool(tool, cache_args(ttl_ms, cache_scope, f"tool {tool.name!r}"))
 
-    def _add_tool(self, tool: Tool) -> None:
+    def _add_tool(self, tool: Tool, cache: tuple[int | None, str | None] = (None, None)) -> None:
         try:
-            self._core.add_tool(tool.to_mcp_tool(), tool.handler(self), tool.timeout)
+            self._core.add_tool(tool.to_mcp_tool(), tool.handler(self), tool.timeout, *cache)
         except ValueError as e:
             raise ValueError(f"tool {tool.name!r} cannot be registered: {e}") from None
 
@@ -142,7 +169,14 @@ class Server:
 
     # ----- resources, prompts, completion --------------------------------------------------
 
-    def resource(self, uri: str, **options: Unpack[ResourceOptions]) -> Callable[[F], F]:
+    def resource(
+        self,
+        uri: str,
+        *,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+        **options: Unpack[ResourceOptions],
+    ) -> Callable[[F], F]:
         """Register a resource reader for `uri`, or for a template such as "issues://{key}".
 
         Templates are RFC 6570 ({var}, {+var}, {#var}, {.var}, {/var}, {;var}, {?var,x},
@@ -151,19 +185,24 @@ class Server:
         that may be absent from a matching URI (all but the first of a {var} or {+var}
         expression) needs a default. The function returns
         str (text), bytes (blob) or JSON-compatible data; raise ResourceNotFound for a URI that
-        does not exist. The options are Resource.from_function's (ResourceOptions).
+        does not exist. The options are Resource.from_function's (ResourceOptions); ttl_ms and
+        cache_scope are the 2026-07-28 caching hints of its list entry and reads (mcpcxx._cache).
         """
         if not isinstance(uri, str) or not uri:
             raise TypeError("@server.resource needs the resource URI or URI template as a str")
+        from mcpcxx._cache import cache_args
+
+        cache = cache_args(ttl_ms, cache_scope, f"resource {uri!r}")
 
         def register(fn: F) -> F:
             from mcpcxx._resources import Resource
 
             resource = Resource.from_function(fn, uri, **options)
+            spec, reader = resource.to_mcp_resource(), resource.handler(self)
             if resource.is_template:
-                self._core.add_resource_template(resource.to_mcp_resource(), resource.handler(self))
+                self._core.add_resource_template(spec, reader, *cache)
             else:
-                self._core.add_resource(resource.to_mcp_resource(), resource.handler(self))
+                self._core.add_resource(spec, reader, *cache)
             return fn
 
         return register
@@ -181,6 +220,8 @@ class Server:
         title: str | None = None,
         description: str | None = None,
         icons: Sequence[Mapping[str, Any]] | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
     ) -> Callable[[F], F]: ...
 
     def prompt(
@@ -192,23 +233,46 @@ class Server:
         title: str | None = None,
         description: str | None = None,
         icons: Sequence[Mapping[str, Any]] | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
     ) -> F | Callable[[F], F]:
         """Register a prompt: its str parameters are the prompt's arguments.
 
         The function returns a str (one user message) or a list of str / PromptMessage / dicts.
         `icons` is a list of Icon dicts ({"src": "https://...", "mimeType"?, "sizes"?, "theme"?}).
+        ttl_ms and cache_scope are its 2026-07-28 caching hints in prompts/list (mcpcxx._cache).
         """
 
         def register(f: F) -> F:
+            from mcpcxx._cache import cache_args
             from mcpcxx._prompts import Prompt
 
             prompt = Prompt.from_function(
                 f, name=name, title=title, description=description, icons=icons
             )
-            self._core.add_prompt(prompt.to_mcp_prompt(), prompt.handler(self))
+            cache = cache_args(ttl_ms, cache_scope, f"prompt {prompt.name!r}")
+            self._core.add_prompt(prompt.to_mcp_prompt(), prompt.handler(self), *cache)
             return f
 
         return register(fn) if fn is not None else register
+
+    def add_extension(self, id: str, settings: Mapping[str, Any] | None = None) -> None:
+        """Declare extension `id` ("com.example/feature") with its settings dict.
+
+        Advertised in ServerCapabilities `extensions` (server/discover on 2026-07-28, initialize
+        on legacy revisions). ValueError for a bad id, settings that are not a dict, or an id
+        already declared. Handlers read the client's side with ctx.client_extension(id).
+        """
+        if settings is not None and not isinstance(settings, Mapping):
+            raise ValueError(
+                f"extension {id!r} settings must be a dict (or None for {{}}), "
+                f"not {type(settings).__name__}"
+            )
+        self._core.add_extension(id, dict(settings or {}))
+
+    def remove_extension(self, id: str) -> bool:
+        """Withdraw a declared extension; False when it was not declared."""
+        return self._core.remove_extension(id)
 
     def completion(self, fn: F) -> F:
         """Install the completion handler: fn(request: CompletionRequest) -> list[str]."""
@@ -248,7 +312,9 @@ class Server:
         of the engine's http_options (docs/python.md): host="127.0.0.1", port=8000, path="/mcp",
         io_threads=1, legacy=True, max_body_bytes, max_header_bytes, max_headers, max_connections,
         max_sessions, allowed_hosts, allowed_origins, replay_buffer_events, and the durations in
-        seconds header_timeout, body_timeout, idle_timeout, session_idle_timeout, sse_keepalive.
+        seconds header_timeout, body_timeout, idle_timeout, session_idle_timeout, sse_keepalive;
+        expose_headers=["authorization", ...] lets handlers read those credential headers in
+        ctx.headers (withheld by default).
         Bearer auth is not offered from Python yet (its token verifier is a callable: issue 14).
         The lifespan (if any) starts before serving (LifespanError, nothing served, when it
         fails) and stops after it, also when serving failed.

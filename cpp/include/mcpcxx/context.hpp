@@ -1,6 +1,9 @@
 // The per-request context handed to tool, resource, prompt and completion handlers.
 // Thread-safety: a context belongs to one request. Its methods may be called from the handler's
 // thread or any thread the handler spawns; progress and log calls are internally serialized.
+// The request facts (ids, version, client info and capabilities, request_meta, http_headers,
+// client_extension, principal) are set by the engine before the handler runs and never change
+// afterwards, so any number of threads may read them at once.
 // elicit, elicit_url, sample and list_roots block the calling thread until the client answers
 // (or the wait times out or is cancelled); several may run at once from different threads.
 //
@@ -107,6 +110,23 @@ class request_context {
   const json& principal() const noexcept { return principal_; }
   /// Engine-side: sets the verified principal.
   void set_principal(json p) { principal_ = std::move(p); }
+  /// The request's `params._meta` object as the client sent it ({} when absent): traceparent,
+  /// tracestate, baggage, progressToken, custom keys and, on 2026-07-28, the reserved
+  /// io.modelcontextprotocol/* keys.
+  const json& request_meta() const noexcept;
+  /// Engine-side: sets the request's _meta (shared, never copied per handler).
+  void set_request_meta(std::shared_ptr<const json> meta) { request_meta_ = std::move(meta); }
+  /// Streamable HTTP: the request's headers as {lower-case name: value} (a repeated header's
+  /// values joined with ", "); Authorization, Proxy-Authorization, Cookie and Set-Cookie are
+  /// withheld unless http_options::expose_headers names them. Null on stdio and in-process
+  /// sessions (no HTTP request).
+  const json& http_headers() const noexcept;
+  /// Engine-side: sets the exposed HTTP headers (an object); unset (null) when not over HTTP.
+  void set_http_headers(std::shared_ptr<const json> headers) { http_headers_ = std::move(headers); }
+  /// The settings object the client declared for extension `id` (client capabilities
+  /// `extensions`: this request's on 2026-07-28, the session's initialize ones on legacy);
+  /// nullptr when the client did not declare it.
+  const json* client_extension(std::string_view id) const;
 
   /// True once cancelled (client cancel, deadline, shutdown).
   bool cancelled() const noexcept { return token_.cancelled(); }
@@ -152,6 +172,8 @@ class request_context {
   json client_info_;
   json client_capabilities_;
   json principal_;
+  std::shared_ptr<const json> request_meta_;
+  std::shared_ptr<const json> http_headers_;
   std::optional<json> progress_token_;
   std::optional<log_level> min_log_level_;
   cancellation_token token_;

@@ -118,6 +118,12 @@ struct http_options {
   std::size_t replay_buffer_events = 256;  ///< per legacy session, for Last-Event-ID resumption
   std::chrono::milliseconds sse_keepalive{15000};  ///< ":" comment interval on open SSE streams
 
+  /// Credential headers handlers may read through request_context::http_headers (any case):
+  /// "authorization", "proxy-authorization", "cookie", "set-cookie". Handlers see every other
+  /// header; these four are withheld unless named here (naming another header is refused with
+  /// std::invalid_argument, as it is never withheld).
+  std::vector<std::string> expose_headers;
+
   /// Enables bearer-token authorization on the MCP endpoint.
   std::optional<http_auth_options> auth;
 };

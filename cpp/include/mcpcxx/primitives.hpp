@@ -18,6 +18,16 @@
 
 namespace mcpcxx {
 
+/// 2026-07-28 caching hints of one primitive (ttlMs, cacheScope; spec "Caching"). Unset members
+/// take server_options::list_ttl_ms / cache_scope. A primitive has no wire field for them: a list
+/// result carries the smallest ttl_ms and the most private scope of every entry of its list (all
+/// pages alike), resources/read those of the resource or template read. Registration throws
+/// std::invalid_argument for a negative ttl_ms or a scope other than "public" / "private".
+struct cache_hint {
+  std::optional<std::int64_t> ttl_ms;  ///< milliseconds a client may reuse the result (>= 0)
+  std::optional<std::string> scope;    ///< "public" (no user data) or "private" (per user)
+};
+
 /// A tool's declaration as listed by tools/list.
 struct tool_spec {
   std::string name;  ///< 1-64 chars of [A-Za-z0-9_.-], unique per server
@@ -30,6 +40,7 @@ struct tool_spec {
   json meta = nullptr;         ///< _meta object or null
   /// Per-call deadline; exceeded -> isError with category timeout.
   std::optional<std::chrono::milliseconds> timeout;
+  cache_hint cache;  ///< tools/list hints (no wire form on Tool)
 };
 
 class tool_error;
@@ -66,6 +77,7 @@ struct resource_spec {
   json icons = nullptr;
   json annotations = nullptr;
   json meta = nullptr;
+  cache_hint cache;  ///< resources/list and resources/read hints (no wire form on Resource)
 };
 
 /// One entry of resources/read contents: text or base64 blob.
@@ -92,6 +104,7 @@ struct resource_template_spec {
   json icons = nullptr;
   json annotations = nullptr;
   json meta = nullptr;
+  cache_hint cache;  ///< resources/templates/list and resources/read hints (no wire form)
 };
 
 /// Reads a URI matching a template; `variables` holds the values the URI defines (percent-decoded;
@@ -116,6 +129,7 @@ struct prompt_spec {
   std::vector<prompt_argument> arguments;
   json icons = nullptr;
   json meta = nullptr;
+  cache_hint cache;  ///< prompts/list hints (no wire form on Prompt)
 };
 
 /// prompts/get result.
@@ -151,7 +165,8 @@ using completion_handler =
 // JSON forms (nlohmann ADL hooks, defined in cpp/src/model/): each type is its MCP wire object
 // (Tool, CallToolResult, Resource, ResourceContents, ResourceTemplate, PromptArgument, Prompt,
 // GetPromptResult, CompleteRequest params, Completion). from_json throws std::invalid_argument
-// naming the key and what it must be; tool_spec::timeout has no wire form and is left untouched.
+// naming the key and what it must be; tool_spec::timeout and the `cache` hints have no wire form
+// and are left untouched.
 
 /// tool_spec <-> Tool (the tools/list entry).
 void to_json(json& j, const tool_spec& s);

@@ -56,10 +56,13 @@ struct server_options {
   /// Put the exception text of unexpected handler failures on the wire (never by default).
   bool expose_exception_details = false;
   jsonrpc::parse_limits limits;
-  std::size_t page_size = 100;         ///< items per list page
-  std::int64_t list_ttl_ms = 60000;    ///< ttlMs on modern list/read/discover results
-  std::string cache_scope = "public";  ///< cacheScope on modern list/read/discover results
-  std::size_t worker_threads = 0;      ///< 0: max(2, hardware_concurrency)
+  std::size_t page_size = 100;  ///< items per list page
+  /// ttlMs of modern discover results and the default of every primitive's cache_hint (>= 0).
+  std::int64_t list_ttl_ms = 60000;
+  /// cacheScope of modern discover results and the default of every primitive's cache_hint
+  /// ("public" or "private").
+  std::string cache_scope = "public";
+  std::size_t worker_threads = 0;  ///< 0: max(2, hardware_concurrency)
   /// Limit, row P28: a 2025-03-26 batch with more members than this is refused as a whole
   /// (nothing runs). Default 1000.
   std::size_t max_batch_members = 1000;
@@ -138,6 +141,15 @@ class server {
   void add_prompt(prompt_spec spec, prompt_handler handler);
   /// Installs the completion handler (enables the completions capability).
   void set_completion_handler(completion_handler handler);
+  /// Declares extension `id` with its settings object: advertised in ServerCapabilities
+  /// `extensions` (server/discover on 2026-07-28; initialize on legacy revisions, whose schemas
+  /// allow the extra member). `id` follows the spec's _meta key rules with a mandatory prefix
+  /// ("com.example/feature": dot-separated labels, a slash, a name). Throws
+  /// std::invalid_argument for a bad id, settings that are not an object, or an id already
+  /// declared.
+  void add_extension(std::string id, json settings = json::object());
+  /// Withdraws extension `id`; returns false when it was not declared.
+  bool remove_extension(std::string_view id);
 
   /// Sends notifications/resources/updated to legacy sessions subscribed to `uri`.
   void notify_resource_updated(std::string_view uri);

@@ -88,6 +88,11 @@ class session {
   /// Processes an already-parsed message (the HTTP transport parses to check headers first).
   void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to = nullptr,
                era_hint hint = era_hint::unknown);
+  /// As above, for a message that came in an HTTP request: its handlers read `http_headers`
+  /// ({lower-case name: value}, already stripped of what they must not see) through
+  /// request_context::http_headers.
+  void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to, era_hint hint,
+               json http_headers);
   /// Cancels one in-flight request as if notifications/cancelled had arrived; no reply is sent.
   void cancel(const jsonrpc::request_id& id, std::string_view reason);
   /// Graceful end: waits up to `grace` for in-flight requests to finish and reply, then cancels

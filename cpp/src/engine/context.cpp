@@ -99,4 +99,22 @@ void request_context::require_client_capability(std::string_view name) const {
   throw missing_client_capability(json{{std::string(name), json::object()}});
 }
 
+const json& request_context::request_meta() const noexcept {
+  static const json empty = json::object();
+  return request_meta_ ? *request_meta_ : empty;
+}
+
+const json& request_context::http_headers() const noexcept {
+  static const json none = nullptr;
+  return http_headers_ ? *http_headers_ : none;
+}
+
+const json* request_context::client_extension(std::string_view id) const {
+  if (!client_capabilities_.is_object()) return nullptr;
+  auto ext = client_capabilities_.find("extensions");
+  if (ext == client_capabilities_.end() || !ext->is_object()) return nullptr;
+  auto it = ext->find(id);
+  return it == ext->end() ? nullptr : &*it;
+}
+
 }  // namespace mcpcxx

@@ -7,6 +7,7 @@
 
 #include "mcpcxx/json_schema.hpp"
 
+#include "engine/cache_hints.hpp"
 #include "engine/session_state.hpp"
 
 namespace mcpcxx::detail {
@@ -56,7 +57,9 @@ engine::engine(server_options options)
       request_states_(state::key_ring::from_config(options_.request_state_key,
                                                    options_.request_state_previous_keys),
                       std::chrono::seconds(options_.request_state_ttl_s)),
-      pool_(pool_size(options_.worker_threads), options_.max_stuck_workers) {}
+      pool_(pool_size(options_.worker_threads), options_.max_stuck_workers) {
+  check_default_hints(options_);
+}
 
 engine::~engine() = default;
 
@@ -99,6 +102,7 @@ void engine::add_tool(tool_spec spec, tool_handler handler) {
   if (!spec.input_schema.is_object()) {
     throw std::invalid_argument("tool '" + spec.name + "' inputSchema must be a JSON object");
   }
+  check_cache_hint(spec.cache, "tool '" + spec.name + "'");
   auto e = std::make_shared<tool_entry>();
   e->input = compile_tool_schema(spec.input_schema, options_.assert_formats,
                                  "tool '" + spec.name + "' inputSchema");
@@ -127,6 +131,7 @@ void engine::add_resource(resource_spec spec, resource_reader reader) {
   if (spec.uri.empty()) throw std::invalid_argument("resource URI must not be empty");
   if (spec.name.empty()) throw std::invalid_argument("resource '" + spec.uri + "' needs a name");
   if (!reader) throw std::invalid_argument("resource '" + spec.uri + "' has no reader");
+  check_cache_hint(spec.cache, "resource '" + spec.uri + "'");
   auto e = std::make_shared<resource_entry>();
   e->listed = resource_listing(spec);
   e->spec = std::move(spec);
@@ -139,6 +144,7 @@ void engine::add_resource(resource_spec spec, resource_reader reader) {
 void engine::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
   if (spec.name.empty()) throw std::invalid_argument("resource template needs a name");
   if (!reader) throw std::invalid_argument("resource template '" + spec.name + "' has no reader");
+  check_cache_hint(spec.cache, "resource template '" + spec.name + "'");
   auto e = std::make_shared<template_entry>();
   try {
     e->parsed = uri_template(spec.uri_template);
@@ -156,6 +162,7 @@ void engine::add_resource_template(resource_template_spec spec, resource_templat
 void engine::add_prompt(prompt_spec spec, prompt_handler handler) {
   if (spec.name.empty()) throw std::invalid_argument("prompt name must not be empty");
   if (!handler) throw std::invalid_argument("prompt '" + spec.name + "' has no handler");
+  check_cache_hint(spec.cache, "prompt '" + spec.name + "'");
   auto e = std::make_shared<prompt_entry>();
   e->listed = prompt_listing(spec);
   e->spec = std::move(spec);
@@ -223,6 +230,11 @@ json engine::capabilities() const {
   if (!prompts_.empty()) caps["prompts"] = {{"listChanged", true}};
   if (completion_) caps["completions"] = json::object();
   if (options_.logging) caps["logging"] = json::object();
+  if (!extensions_.empty()) {
+    json& ext = caps["extensions"];
+    if (!ext.is_object()) ext = json::object();
+    for (const auto& [id, settings] : extensions_.items()) ext[id] = settings;
+  }
   return caps;
 }
 

@@ -15,6 +15,7 @@
 
 #include "mcpcxx/server.hpp"
 
+#include "engine/cache_hints.hpp"
 #include "engine/deadline_scheduler.hpp"
 #include "engine/registry.hpp"
 #include "engine/server_log.hpp"
@@ -53,6 +54,10 @@ class engine : public std::enable_shared_from_this<engine> {
   void add_resource_template(resource_template_spec spec, resource_template_reader reader);
   void add_prompt(prompt_spec spec, prompt_handler handler);
   void set_completion_handler(completion_handler handler);
+  /// Declares extension `id` (see server::add_extension); throws std::invalid_argument.
+  void add_extension(std::string id, json settings);
+  /// Withdraws extension `id`; false when not declared.
+  bool remove_extension(std::string_view id);
 
   std::shared_ptr<const tool_entry> find_tool(std::string_view name) const;
   std::shared_ptr<const resource_entry> find_resource(std::string_view uri) const;
@@ -94,6 +99,8 @@ class engine : public std::enable_shared_from_this<engine> {
   std::optional<std::size_t> resolve_cursor(std::string_view method,
                                             const std::optional<std::string>& cursor) const;
   json build_list_page(std::string_view method, std::size_t start) const;
+  /// The cache hints of a list result: every entry of the list behind `method` combined.
+  resolved_hint list_hints(std::string_view method) const;
   void invalidate(std::string_view method_prefix);
   /// Adds `entry` under the registry lock (throws on a duplicate key), then calls changed().
   template <class Entry>
@@ -114,6 +121,7 @@ class engine : public std::enable_shared_from_this<engine> {
   ordered_registry<template_entry> templates_;
   ordered_registry<prompt_entry> prompts_;
   completion_handler completion_;
+  json extensions_ = json::object();  ///< declared extensions: id -> settings
 
   std::mutex cache_mutex_;
   std::unordered_map<std::string, std::shared_ptr<const std::string>> list_cache_;

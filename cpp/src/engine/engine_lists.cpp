@@ -9,6 +9,11 @@ namespace mcpcxx::detail {
 namespace {
 
 template <class Entry>
+void combine_all(resolved_hint& h, const ordered_registry<Entry>& reg, const server_options& o) {
+  for (const auto& e : reg.all()) combine(h, e->spec.cache, o);
+}
+
+template <class Entry>
 json page_json(const ordered_registry<Entry>& reg, const char* field, std::size_t start,
                std::size_t page_size) {
   auto p = reg.page_from(start, page_size);
@@ -42,6 +47,22 @@ json engine::build_list_page(std::string_view method, std::size_t start) const {
   return page_json(prompts_, "prompts", start, n);
 }
 
+resolved_hint engine::list_hints(std::string_view method) const {
+  std::shared_lock lock(registry_mutex_);
+  // The whole list, not the page: the spec wants one cacheScope on every page of a list.
+  resolved_hint h = open_hint();
+  if (method == "tools/list") {
+    combine_all(h, tools_, options_);
+  } else if (method == "resources/list") {
+    combine_all(h, resources_, options_);
+  } else if (method == "resources/templates/list") {
+    combine_all(h, templates_, options_);
+  } else {
+    combine_all(h, prompts_, options_);
+  }
+  return finish(std::move(h), options_);
+}
+
 std::shared_ptr<const std::string> engine::list_result(std::string_view method, bool modern,
                                                        const std::optional<std::string>& cursor) {
   const auto start = resolve_cursor(method, cursor);
@@ -59,8 +80,7 @@ std::shared_ptr<const std::string> engine::list_result(std::string_view method, 
   json result = build_list_page(method, *start);
   if (modern) {
     result["resultType"] = "complete";
-    result["ttlMs"] = options_.list_ttl_ms;
-    result["cacheScope"] = options_.cache_scope;
+    put_hints(result, list_hints(method));
     result["_meta"] = {{"io.modelcontextprotocol/serverInfo", server_info_}};
   }
   auto text = std::make_shared<const std::string>(result.dump());

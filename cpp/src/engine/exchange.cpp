@@ -286,6 +286,8 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self) co
                       facts.client_capabilities, facts.progress_token, facts.min_log_level, token_,
                       std::move(hooks));
   ctx.set_principal(session_->principal());
+  ctx.set_request_meta(facts.request_meta);
+  ctx.set_http_headers(facts.http_headers);
   return ctx;
 }
 

@@ -105,6 +105,9 @@ struct request_facts {
   json client_info = nullptr;
   std::optional<log_level> min_log_level;
   std::optional<json> progress_token;
+  std::shared_ptr<const json> request_meta;  ///< params._meta as sent (null when absent)
+  /// HTTP: the headers handlers may read (the transport withheld the credentials); else null.
+  std::shared_ptr<const json> http_headers;
 };
 
 /// Where a request's reply goes: the sink, or a batch reply gathering a 2025-03-26 batch.

@@ -9,10 +9,10 @@ namespace mcpcxx::detail {
 
 namespace {
 
-// Capabilities without members that an older revision does not define.
+// Capabilities without members that an older revision does not define. `extensions` stays: the
+// legacy schemas allow extra members, and a client that knows an extension looks for it there.
 json legacy_capabilities(const json& caps, std::string_view version) {
   json out = caps;
-  out.erase("extensions");
   if (version < std::string_view("2025-03-26")) out.erase("completions");
   return out;
 }

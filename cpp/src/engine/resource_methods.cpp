@@ -37,13 +37,19 @@ method_outcome not_found(const exchange& ex, const std::string& uri) {
       {{"uri", uri}});
 }
 
-// The reader's contents; nullopt when no resource or template matches `uri`.
+// The reader's contents; nullopt when no resource or template matches `uri`. `hint`, when given,
+// receives the cache hints of the resource or template read.
 std::optional<std::vector<resource_contents>> run_reader(engine& e, const std::string& uri,
-                                                         request_context& ctx) {
-  if (auto r = e.find_resource(uri)) return r->reader(uri, ctx);
+                                                         request_context& ctx,
+                                                         cache_hint* hint = nullptr) {
+  if (auto r = e.find_resource(uri)) {
+    if (hint != nullptr) *hint = r->spec.cache;
+    return r->reader(uri, ctx);
+  }
   std::map<std::string, std::string> vars;
   auto t = e.match_template(uri, vars);
   if (!t) return std::nullopt;
+  if (hint != nullptr) *hint = t->spec.cache;
   return t->reader(uri, vars, ctx);
 }
 
@@ -58,13 +64,15 @@ json read_own_resource(engine& e, const std::string& uri, request_context& ctx) 
 method_outcome handle_resources_read(const exchange_ptr& ex, uri_params& p) {
   engine& e = ex->eng();
   request_context ctx = ex->make_context(ex);
-  auto contents = run_reader(e, p.uri, ctx);
+  cache_hint hint;
+  auto contents = run_reader(e, p.uri, ctx, &hint);
   // An empty contents array must never stand in for a missing resource.
   if (!contents || contents->empty()) return not_found(*ex, p.uri);
   json result = {{"contents", contents_json(*contents)}};
   if (ex->facts.modern) {
-    result["ttlMs"] = e.options().list_ttl_ms;
-    result["cacheScope"] = e.options().cache_scope;
+    resolved_hint h = open_hint();
+    combine(h, hint, e.options());
+    put_hints(result, h);
   }
   return method_outcome::ok(std::move(result));
 }

@@ -41,6 +41,10 @@ void server::add_prompt(prompt_spec spec, prompt_handler handler) {
 void server::set_completion_handler(completion_handler handler) {
   engine_->set_completion_handler(std::move(handler));
 }
+void server::add_extension(std::string id, json settings) {
+  engine_->add_extension(std::move(id), std::move(settings));
+}
+bool server::remove_extension(std::string_view id) { return engine_->remove_extension(id); }
 void server::notify_resource_updated(std::string_view uri) {
   engine_->notify_resource_updated(uri);
 }
@@ -73,6 +77,11 @@ void session::receive(std::string_view bytes, const std::shared_ptr<frame_sink>&
 void session::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to,
                       era_hint hint) {
   state_->receive(std::move(msg), reply_to, hint);
+}
+void session::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to,
+                      era_hint hint, json http_headers) {
+  state_->receive(std::move(msg), reply_to, hint,
+                  std::make_shared<const json>(std::move(http_headers)));
 }
 void session::cancel(const jsonrpc::request_id& id, std::string_view reason) {
   state_->cancel(id, reason);

@@ -129,6 +129,7 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
     initialized = !ex.facts.version.empty();
   }
   if (meta != nullptr) {
+    ex.facts.request_meta = std::make_shared<const json>(*meta);
     if (auto it = meta->find("progressToken");
         it != meta->end() && (it->is_string() || it->is_number_integer())) {
       ex.facts.progress_token = *it;
@@ -232,19 +233,20 @@ void session_state::send_pieces(const std::shared_ptr<frame_sink>& to,
 }
 
 void session_state::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to,
-                            era_hint hint) {
+                            era_hint hint, const std::shared_ptr<const json>& headers) {
   {
     std::lock_guard lock(mutex_);
     if (closed_) return;
   }
   if (msg.kind == jsonrpc::message_kind::batch) {
-    receive_batch(std::move(msg), reply_to ? reply_to : sink_, hint);
+    receive_batch(std::move(msg), reply_to ? reply_to : sink_, hint, headers);
     return;
   }
-  receive_one(std::move(msg), reply_route{reply_to ? reply_to : sink_, nullptr}, hint);
+  receive_one(std::move(msg), reply_route{reply_to ? reply_to : sink_, nullptr}, hint, headers);
 }
 
-void session_state::receive_one(jsonrpc::message msg, const reply_route& route, era_hint hint) {
+void session_state::receive_one(jsonrpc::message msg, const reply_route& route, era_hint hint,
+                                const std::shared_ptr<const json>& headers) {
   switch (msg.kind) {
     case jsonrpc::message_kind::invalid: {
       engine_->count(outcome_class::protocol_error, "invalid_message");
@@ -266,11 +268,13 @@ void session_state::receive_one(jsonrpc::message msg, const reply_route& route, 
       return receive_response(msg);
     case jsonrpc::message_kind::notification:
       return receive_notification(msg);
-    case jsonrpc::message_kind::request:
-      dispatch(std::make_shared<exchange>(shared_from_this(), route, *msg.id, std::move(msg.method),
-                                          std::move(msg.params)),
-               hint);
+    case jsonrpc::message_kind::request: {
+      auto ex = std::make_shared<exchange>(shared_from_this(), route, *msg.id,
+                                           std::move(msg.method), std::move(msg.params));
+      ex->facts.http_headers = headers;
+      dispatch(std::move(ex), hint);
       return;
+    }
   }
 }
 
@@ -320,7 +324,7 @@ void session_state::receive_response(const jsonrpc::message& msg) {
 }
 
 void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target,
-                                  era_hint hint) {
+                                  era_hint hint, const std::shared_ptr<const json>& headers) {
   if (legacy_version() != "2025-03-26") {
     engine_->count(outcome_class::protocol_error, "batch_not_allowed");
     send(target, jsonrpc::serialize_error(std::nullopt, render(situation::P4_batch_not_allowed)),
@@ -353,7 +357,7 @@ void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<fr
       route.batch->add(
           jsonrpc::serialize_error(part.id, render(situation::P5_initialize_in_batch)));
     } else {
-      receive_one(std::move(part), route, hint);
+      receive_one(std::move(part), route, hint, headers);
     }
   }
 }

@@ -41,8 +41,10 @@ class session_state : public std::enable_shared_from_this<session_state> {
   session_state(std::shared_ptr<engine> eng, std::shared_ptr<frame_sink> sink,
                 session_options options);
 
-  /// Processes one message; `hint` is the era the transport already knows.
-  void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to, era_hint hint);
+  /// Processes one message; `hint` is the era the transport already knows, `headers` the HTTP
+  /// headers its requests' handlers may read (null: not HTTP).
+  void receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to, era_hint hint,
+               const std::shared_ptr<const json>& headers = nullptr);
   /// Abandons one in-flight request (no reply); unknown ids and initialize are ignored.
   void cancel(const jsonrpc::request_id& id, std::string_view reason);
   bool shutdown(std::chrono::milliseconds grace,
@@ -89,9 +91,10 @@ class session_state : public std::enable_shared_from_this<session_state> {
     std::shared_ptr<exchange> ex;
     bool cancellable = true;
   };
-  void receive_one(jsonrpc::message msg, const reply_route& route, era_hint hint);
-  void receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target,
-                     era_hint hint);
+  void receive_one(jsonrpc::message msg, const reply_route& route, era_hint hint,
+                   const std::shared_ptr<const json>& headers);
+  void receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target, era_hint hint,
+                     const std::shared_ptr<const json>& headers);
   void receive_notification(const jsonrpc::message& msg);
   void receive_response(const jsonrpc::message& msg);
 

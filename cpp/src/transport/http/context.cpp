@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/server_log.hpp"
+#include "transport/http/handler_headers.hpp"
 
 namespace mcpcxx::http {
 
@@ -22,7 +23,11 @@ origin_policy make_policy(const http_options& o) {
 }  // namespace
 
 transport_context::transport_context(server& s, http_options o)
-    : srv(s), opts(std::move(o)), origins(make_policy(opts)), sessions(opts.max_sessions) {}
+    : srv(s),
+      opts(std::move(o)),
+      origins(make_policy(opts)),
+      exposed_headers(exposed_credentials(opts.expose_headers)),
+      sessions(opts.max_sessions) {}
 
 std::uint64_t transport_context::exchange_started(const session& s, std::weak_ptr<cuttable> ex) {
   std::lock_guard g(flight_lock_);

@@ -44,6 +44,8 @@ class transport_context {
   server& srv;
   const http_options opts;
   const origin_policy origins;
+  /// Lower-cased credential headers handlers may read (http_options::expose_headers).
+  const std::vector<std::string> exposed_headers;
   session_table sessions;
   std::atomic<bool> stopping{false};
   std::atomic<std::uint64_t> requests{0};

@@ -31,7 +31,8 @@ void to_json(json& j, const http_options& o) {
        {"session_idle_timeout", seconds(o.session_idle_timeout)},
        {"max_sessions", o.max_sessions},
        {"replay_buffer_events", o.replay_buffer_events},
-       {"sse_keepalive", seconds(o.sse_keepalive)}};
+       {"sse_keepalive", seconds(o.sse_keepalive)},
+       {"expose_headers", o.expose_headers}};
 }
 
 void from_json(const json& j, http_options& o) {
@@ -60,7 +61,8 @@ void from_json(const json& j, http_options& o) {
                          "session_idle_timeout",
                          "max_sessions",
                          "replay_buffer_events",
-                         "sse_keepalive"});
+                         "sse_keepalive",
+                         "expose_headers"});
   read(j, "host", what, o.host);
   read(j, "port", what, o.port);
   read(j, "path", what, o.path);
@@ -84,6 +86,7 @@ void from_json(const json& j, http_options& o) {
   read(j, "max_sessions", what, o.max_sessions);
   read(j, "replay_buffer_events", what, o.replay_buffer_events);
   read(j, "sse_keepalive", what, o.sse_keepalive);
+  read(j, "expose_headers", what, o.expose_headers);
 }
 
 void to_json(json& j, const http_stats& s) {

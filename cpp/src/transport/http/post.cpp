@@ -4,6 +4,7 @@
 
 #include "transport/http/endpoint.hpp"
 #include "transport/http/exchange.hpp"
+#include "transport/http/handler_headers.hpp"
 #include "transport/http/security.hpp"
 #include "wire/era.hpp"
 #include "wire/situation.hpp"
@@ -125,7 +126,7 @@ void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
   setup.id = *msg.id;
   auto ex = std::make_shared<post_exchange>(ctx_, out, std::move(setup), s);
   ex->begin();
-  s.receive(std::move(msg), ex, era_hint::modern);
+  s.receive(std::move(msg), ex, era_hint::modern, handler_headers(req, ctx_->exposed_headers));
 }
 
 void endpoint::post_legacy(request& req, jsonrpc::message msg, json principal,
@@ -153,7 +154,8 @@ void endpoint::post_legacy(request& req, jsonrpc::message msg, json principal,
   setup.priming = s->engine().negotiated_version() >= "2025-11-25";
   auto ex = std::make_shared<post_exchange>(ctx_, out, std::move(setup), s->engine());
   ex->begin();
-  s->engine().receive(std::move(msg), ex, era_hint::legacy);
+  s->engine().receive(std::move(msg), ex, era_hint::legacy,
+                      handler_headers(req, ctx_->exposed_headers));
 }
 
 void endpoint::post_initialize(jsonrpc::message msg, json principal,
