@@ -15,6 +15,8 @@
 namespace conformance {
 /// The 2026-07-28 input-required-result fixtures (conformance_input_required.cpp).
 void add_input_required_fixtures(mcpcxx::server& s);
+/// The tasks-extension fixtures (conformance_tasks.cpp).
+void add_tasks_fixtures(mcpcxx::server& s);
 }  // namespace conformance
 
 namespace {
@@ -344,5 +346,6 @@ int main(int argc, char** argv) {
   add_resources(s);
   add_prompts(s);
   conformance::add_input_required_fixtures(s);
+  conformance::add_tasks_fixtures(s);
   return mcpcxx::serve_http(s, opts);
 }

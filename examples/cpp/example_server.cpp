@@ -22,6 +22,16 @@ namespace {
 
 using mcpcxx::json;
 
+}  // namespace
+
+namespace example {
+/// The task tools and their options (example_tasks.cpp; MCPCXX_EXAMPLE_TASKS=1).
+void configure_tasks(mcpcxx::server_options& o);
+void add_task_tools(mcpcxx::server& s);
+}  // namespace example
+
+namespace {
+
 // The inputSchema of a tool without parameters.
 const json k_no_arguments = {{"type", "object"}, {"properties", json::object()}};
 // add's arguments and result (a TypedDict "Sum" in the Python twin).
@@ -498,7 +508,13 @@ int main() {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   if (http_port != nullptr) pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  mcpcxx::server s(options_from_env());
+  // MCPCXX_EXAMPLE_TASKS=1 adds the task tools (and sequential task ids) for tasks_*.txtar.
+  const char* tasks = std::getenv("MCPCXX_EXAMPLE_TASKS");
+  const bool with_tasks = tasks != nullptr && std::string_view(tasks) == "1";
+  mcpcxx::server_options options = options_from_env();
+  if (with_tasks) example::configure_tasks(options);
+  mcpcxx::server s(std::move(options));
+  if (with_tasks) example::add_task_tools(s);
   add_tools(s);
   add_contract_tools(s);
   add_lifecycle_tools(s);

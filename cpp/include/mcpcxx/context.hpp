@@ -85,6 +85,8 @@ struct context_hooks {
   /// throws resource_not_found when no resource or template matches. Installed by the engine;
   /// empty = no resources to read (request_context::read_resource throws resource_not_found).
   std::function<json(const std::string& uri, request_context& ctx)> read_resource;
+  /// Turns the running call into a task (request_context::start_task); empty = it cannot.
+  std::function<bool()> start_task;
 };
 
 /// Everything a handler may know about its request.
@@ -165,6 +167,13 @@ class request_context {
   /// ResourceContents array (never empty). Throws resource_not_found when nothing matches or the
   /// reader gives no contents; the reader's own exceptions pass through unchanged.
   json read_resource(std::string_view uri);
+
+  /// For a tool declared with task_started_by_handler: answers the request now with a task the
+  /// client polls, and runs the rest of this handler as that task (later questions and progress
+  /// go to the task; cancelling the task cancels this context's token). False, changing
+  /// nothing, when this call cannot become a task (the client did not declare the tasks
+  /// extension, the tool does not support tasks, it already is one, or the task store is full).
+  bool start_task();
 
  private:
   json request_id_;

@@ -15,6 +15,7 @@
 
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/json.hpp"
+#include "mcpcxx/tasks.hpp"
 
 namespace mcpcxx {
 
@@ -41,6 +42,13 @@ struct tool_spec {
   /// Per-call deadline; exceeded -> isError with category timeout.
   std::optional<std::chrono::milliseconds> timeout;
   cache_hint cache;  ///< tools/list hints (no wire form on Tool)
+  /// Whether a call may run as a task (mcpcxx/tasks.hpp); listed as execution.taskSupport to
+  /// 2025-11-25 sessions.
+  task_support task = task_support::forbidden;
+  /// 2026-07-28: the handler starts in the request (its questions are input-required rounds)
+  /// and calls request_context::start_task() when the rest should run as a task. False: a call
+  /// that becomes a task is one from the start. Legacy task-augmented calls always start at once.
+  bool task_started_by_handler = false;
 };
 
 class tool_error;

@@ -24,6 +24,7 @@
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/primitives.hpp"
 #include "mcpcxx/session.hpp"
+#include "mcpcxx/tasks.hpp"
 
 namespace mcpcxx {
 
@@ -106,6 +107,8 @@ struct server_options {
   /// Called on the transport's receiving thread when a legacy client sends
   /// notifications/roots/list_changed; `s` is its session. Exceptions are logged and dropped.
   std::function<void(session s)> on_roots_list_changed;
+  /// Tasks (tools declared with tool_spec::task): the store, TTLs, poll interval, task threads.
+  task_options tasks;
 };
 
 /// Counters of outcomes since start (see docs/error-model.md for the categories).

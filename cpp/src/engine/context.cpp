@@ -94,6 +94,8 @@ json request_context::read_resource(std::string_view uri) {
   return hooks_.read_resource(key, *this);
 }
 
+bool request_context::start_task() { return hooks_.start_task ? hooks_.start_task() : false; }
+
 void request_context::require_client_capability(std::string_view name) const {
   if (client_capabilities_.is_object() && client_capabilities_.contains(name)) return;
   throw missing_client_capability(json{{std::string(name), json::object()}});

@@ -57,6 +57,7 @@ engine::engine(server_options options)
       request_states_(state::key_ring::from_config(options_.request_state_key,
                                                    options_.request_state_previous_keys),
                       std::chrono::seconds(options_.request_state_ttl_s)),
+      tasks_(std::make_unique<task_manager>(options_.tasks)),
       pool_(pool_size(options_.worker_threads), options_.max_stuck_workers) {
   check_default_hints(options_);
 }
@@ -64,6 +65,7 @@ engine::engine(server_options options)
 engine::~engine() = default;
 
 void engine::stop() {
+  tasks_->stop(options_.stop_grace);  // cancels running tasks so their handlers return
   const auto left = pool_.stop(options_.stop_grace);
   deadlines_.stop();
   if (left.detached != 0 || left.dropped != 0) {
@@ -230,12 +232,25 @@ json engine::capabilities() const {
   if (!prompts_.empty()) caps["prompts"] = {{"listChanged", true}};
   if (completion_) caps["completions"] = json::object();
   if (options_.logging) caps["logging"] = json::object();
+  if (any_task_tool()) caps["extensions"][std::string(k_tasks_extension)] = json::object();
   if (!extensions_.empty()) {
     json& ext = caps["extensions"];
     if (!ext.is_object()) ext = json::object();
     for (const auto& [id, settings] : extensions_.items()) ext[id] = settings;
   }
   return caps;
+}
+
+bool engine::any_task_tool() const {
+  for (const auto& t : tools_.all()) {
+    if (t->spec.task != task_support::forbidden) return true;
+  }
+  return false;
+}
+
+bool engine::has_task_tools() const {
+  std::shared_lock lock(registry_mutex_);
+  return any_task_tool();
 }
 
 bool engine::has_capability(std::string_view name) const {
@@ -245,6 +260,7 @@ bool engine::has_capability(std::string_view name) const {
   if (name == "prompts") return !prompts_.empty();
   if (name == "completions") return static_cast<bool>(completion_);
   if (name == "logging") return options_.logging;
+  if (name == "tasks") return any_task_tool();
   return false;
 }
 

@@ -19,6 +19,7 @@
 #include "engine/deadline_scheduler.hpp"
 #include "engine/registry.hpp"
 #include "engine/server_log.hpp"
+#include "engine/tasks.hpp"
 #include "engine/worker_pool.hpp"
 #include "state/sealer.hpp"
 
@@ -43,6 +44,10 @@ class engine : public std::enable_shared_from_this<engine> {
   server_log& log() noexcept { return log_; }
   worker_pool& pool() noexcept { return pool_; }
   deadline_scheduler& deadlines() noexcept { return deadlines_; }
+  /// Tasks: the store and the task threads.
+  task_manager& tasks() noexcept { return *tasks_; }
+  /// True when some registered tool may run as a task.
+  bool has_task_tools() const;
   /// Seals and opens 2026-07-28 requestState (keys from the options, or a random one).
   const state::sealer& request_states() const noexcept { return request_states_; }
   /// The Implementation object (serverInfo).
@@ -99,6 +104,8 @@ class engine : public std::enable_shared_from_this<engine> {
   std::optional<std::size_t> resolve_cursor(std::string_view method,
                                             const std::optional<std::string>& cursor) const;
   json build_list_page(std::string_view method, std::size_t start) const;
+  void add_task_support(json& tools_page) const;
+  bool any_task_tool() const;  // under registry_mutex_
   /// The cache hints of a list result: every entry of the list behind `method` combined.
   resolved_hint list_hints(std::string_view method) const;
   void invalidate(std::string_view method_prefix);
@@ -135,6 +142,8 @@ class engine : public std::enable_shared_from_this<engine> {
 
   mutable std::mutex metrics_mutex_;
   server_metrics metrics_;
+
+  std::unique_ptr<task_manager> tasks_;
 
   // Declared last so workers stop (and drain) before the registries they read go away.
   worker_pool pool_;

@@ -26,6 +26,16 @@ json page_json(const ordered_registry<Entry>& reg, const char* field, std::size_
 
 }  // namespace
 
+// 2025-11-25 Tool execution.taskSupport (removed from the 2026-07-28 core, so legacy pages only).
+void engine::add_task_support(json& page) const {
+  for (json& tool : page["tools"]) {
+    const auto t = find_tool(tool["name"].get<std::string>());
+    if (t && t->spec.task != task_support::forbidden) {
+      tool["execution"] = {{"taskSupport", std::string(to_string(t->spec.task))}};
+    }
+  }
+}
+
 std::optional<std::size_t> engine::resolve_cursor(std::string_view method,
                                                   const std::optional<std::string>& cursor) const {
   if (!cursor) return 0;
@@ -78,6 +88,7 @@ std::shared_ptr<const std::string> engine::list_result(std::string_view method, 
     generation = cache_generation_;
   }
   json result = build_list_page(method, *start);
+  if (!modern && method == "tools/list") add_task_support(result);
   if (modern) {
     result["resultType"] = "complete";
     put_hints(result, list_hints(method));

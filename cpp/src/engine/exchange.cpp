@@ -10,6 +10,7 @@
 #include "engine/method_table.hpp"
 #include "engine/outbound.hpp"
 #include "engine/session_state.hpp"
+#include "engine/task_calls.hpp"
 
 namespace mcpcxx::detail {
 
@@ -143,7 +144,8 @@ std::string exchange::frame_for(method_outcome& o) const {
       decorate(o.result, eng().server_info(), "input_required");
       return jsonrpc::serialize_result(id_, o.result);
     case outcome_kind::task:
-      break;
+      if (facts.modern) decorate(o.result, eng().server_info(), "task");
+      return jsonrpc::serialize_result(id_, o.result);
   }
   const std::string ref = server_log::new_reference();
   eng().log().write("error", "unsupported_outcome",
@@ -259,7 +261,8 @@ void exchange::install_ask_hooks(context_hooks& hooks, bool modern) const {
   hooks.ask_all = [r = round_](const std::vector<client_request>& qs) { return r->ask(qs); };
 }
 
-request_context exchange::make_context(const std::shared_ptr<exchange>& self) const {
+request_context exchange::make_context(const std::shared_ptr<exchange>& self,
+                                       const std::shared_ptr<task_binding>& task) const {
   context_hooks hooks;
   std::weak_ptr<exchange> weak = self;
   auto s = session_;
@@ -282,6 +285,7 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self) co
   hooks.read_resource = [e](const std::string& uri, request_context& ctx) {
     return read_own_resource(*e, uri, ctx);
   };
+  if (task) bind_task_hooks(hooks, self, task);
   request_context ctx(jsonrpc::id_to_json(id_), facts.version, facts.client_info,
                       facts.client_capabilities, facts.progress_token, facts.min_log_level, token_,
                       std::move(hooks));

@@ -26,9 +26,10 @@
 //                   tools/call, prompts/get or resources/read run stopped at an unanswered
 //                   question (engine/input_round.hpp); the exchange adds resultType
 //                   "input_required" and _meta serverInfo.
-//   task            reserved for task-augmented requests (next issues); not produced yet.
-// The exchange refuses to send a reserved kind, or input_required outside the modern era (it
-// answers the internal-error row and logs it), so a handler cannot ship one half-done.
+//   task            a CreateTaskResult (engine/task_calls.hpp): 2026-07-28 the flat task fields
+//                   with resultType "task"; 2025-11-25 {task: Task}.
+// The exchange refuses to send input_required outside the modern era (it answers the
+// internal-error row and logs it), so a handler cannot ship one half-done.
 // Thread-safety: plain values.
 #pragma once
 
@@ -96,6 +97,7 @@ class engine;
 class session_state;
 class batch_reply;
 class input_round;
+struct task_binding;
 
 /// The era facts routing decided for one request.
 struct request_facts {
@@ -158,7 +160,9 @@ class exchange {
   /// True once a reply was sent or suppressed.
   bool settled() const noexcept { return settled_.load(std::memory_order_acquire); }
   /// The context handed to user handlers (progress and log notifications stop after the reply).
-  request_context make_context(const std::shared_ptr<exchange>& self) const;
+  /// With `task`, the context of a tools/call that is or may become a task (task_calls.hpp).
+  request_context make_context(const std::shared_ptr<exchange>& self,
+                               const std::shared_ptr<task_binding>& task = nullptr) const;
 
   /// Set by session_state when the request is in its in-flight table (so settling removes it).
   void mark_registered() noexcept { registered_ = true; }

@@ -44,8 +44,15 @@ method_outcome handle_initialize(const exchange_ptr& ex, initialize_params& p) {
   });
   ex->facts.version = chosen;
   engine& e = ex->eng();
+  json caps = legacy_capabilities(e.capabilities(), chosen);
+  if (chosen == "2025-11-25" && e.has_task_tools()) {
+    // 2025-11-25 experimental tasks: tools/call may be task-augmented; tasks/list, tasks/cancel.
+    caps["tasks"] = {{"list", json::object()},
+                     {"cancel", json::object()},
+                     {"requests", {{"tools", {{"call", json::object()}}}}}};
+  }
   json result = {{"protocolVersion", chosen},
-                 {"capabilities", legacy_capabilities(e.capabilities(), chosen)},
+                 {"capabilities", std::move(caps)},
                  {"serverInfo", e.server_info()}};
   if (const auto& ins = e.options().instructions) result["instructions"] = *ins;
   return method_outcome::ok(std::move(result));

@@ -38,7 +38,7 @@ method_outcome resumable(const exchange_ptr& ex) {
   return typed<P, H>(ex);
 }
 
-constexpr std::array<method_info, 14> k_methods{{
+constexpr std::array<method_info, 19> k_methods{{
     {"initialize", in_legacy | before_init | not_cancellable, "",
      typed<initialize_params, handle_initialize>},
     {"ping", in_legacy | before_init, "", typed<no_params, handle_ping>},
@@ -56,6 +56,12 @@ constexpr std::array<method_info, 14> k_methods{{
     {"prompts/get", both | on_worker, "prompts", resumable<prompts_get_params, handle_prompts_get>},
     {"completion/complete", both | on_worker, "completions",
      typed<complete_params, handle_complete>},
+    // tasks (engine/task_methods.cpp): 2025-11-25 core, 2026-07-28 the tasks extension
+    {"tasks/get", both, "tasks", typed<task_id_params, handle_tasks_get>},
+    {"tasks/result", in_legacy | on_worker, "tasks", typed<task_id_params, handle_tasks_result>},
+    {"tasks/list", in_legacy, "tasks", typed<list_params, handle_tasks_list>},
+    {"tasks/cancel", both, "tasks", typed<task_id_params, handle_tasks_cancel>},
+    {"tasks/update", in_modern, "tasks", typed<task_update_params, handle_tasks_update>},
 }};
 
 }  // namespace
@@ -166,6 +172,29 @@ decode_result decode(json& params, std::string_view method, prompts_get_params& 
   }
   out.name = name->get<std::string>();
   return string_map(member(params, "arguments"), "arguments", out.arguments);
+}
+
+decode_result decode(json& params, std::string_view method, task_id_params& out) {
+  const json* id = member(params, "taskId");
+  if (id == nullptr || !id->is_string()) {
+    return missing(method, "taskId", ", the taskId string a CreateTaskResult returned");
+  }
+  out.task_id = id->get<std::string>();
+  return std::nullopt;
+}
+
+decode_result decode(json& params, std::string_view method, task_update_params& out) {
+  task_id_params id;
+  if (auto refusal = decode(params, method, id)) return refusal;
+  out.task_id = std::move(id.task_id);
+  const json* r = member(params, "inputResponses");
+  if (r == nullptr)
+    return missing(method, "inputResponses", ", an object keyed like inputRequests");
+  if (!r->is_object()) {
+    return invalid("params.inputResponses", "an object mapping inputRequests keys to results", r);
+  }
+  out.input_responses = std::move(params["inputResponses"]);
+  return std::nullopt;
 }
 
 decode_result decode(json& params, std::string_view method, complete_params& out) {

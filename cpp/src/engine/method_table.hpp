@@ -61,6 +61,15 @@ struct prompts_get_params {
 struct complete_params {
   completion_request request;
 };
+/// tasks/get, tasks/result, tasks/cancel.
+struct task_id_params {
+  std::string task_id;
+};
+/// tasks/update (2026-07-28).
+struct task_update_params {
+  std::string task_id;
+  json input_responses = json::object();
+};
 
 // Decoders: `params` is the request's params object (members may be moved out); `method` names
 // the method in the error text.
@@ -72,6 +81,8 @@ decode_result decode(json& params, std::string_view method, tools_call_params& o
 decode_result decode(json& params, std::string_view method, uri_params& out);
 decode_result decode(json& params, std::string_view method, prompts_get_params& out);
 decode_result decode(json& params, std::string_view method, complete_params& out);
+decode_result decode(json& params, std::string_view method, task_id_params& out);
+decode_result decode(json& params, std::string_view method, task_update_params& out);
 
 /// Flags of a method-table row.
 enum method_flags : unsigned {
@@ -112,5 +123,10 @@ method_outcome handle_resources_subscribe(const exchange_ptr& ex, uri_params& p)
 method_outcome handle_resources_unsubscribe(const exchange_ptr& ex, uri_params& p);
 method_outcome handle_prompts_get(const exchange_ptr& ex, prompts_get_params& p);
 method_outcome handle_complete(const exchange_ptr& ex, complete_params& p);
+method_outcome handle_tasks_get(const exchange_ptr& ex, task_id_params& p);
+method_outcome handle_tasks_result(const exchange_ptr& ex, task_id_params& p);
+method_outcome handle_tasks_list(const exchange_ptr& ex, list_params& p);
+method_outcome handle_tasks_cancel(const exchange_ptr& ex, task_id_params& p);
+method_outcome handle_tasks_update(const exchange_ptr& ex, task_update_params& p);
 
 }  // namespace mcpcxx::detail

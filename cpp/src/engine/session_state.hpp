@@ -18,6 +18,7 @@
 #include "mcpcxx/session.hpp"
 
 #include "engine/outbound.hpp"
+#include "engine/server_log.hpp"
 
 namespace mcpcxx::detail {
 
@@ -69,6 +70,8 @@ class session_state : public std::enable_shared_from_this<session_state> {
     std::lock_guard lock(mutex_);
     fn(legacy_);
   }
+  /// A random id naming this session as the owner of its tasks (no principal).
+  const std::string& task_scope() const noexcept { return task_scope_; }
   void set_principal(json p);
   json principal() const;
   /// The requests this session sent to its client and still waits for.
@@ -108,6 +111,7 @@ class session_state : public std::enable_shared_from_this<session_state> {
   std::size_t running_ = 0;  ///< registered requests whose handler has not returned
   legacy_state legacy_;
   json principal_;
+  std::string task_scope_ = server_log::new_reference() + server_log::new_reference();
   bool closed_ = false;
   outbound_requests outbound_;
 };

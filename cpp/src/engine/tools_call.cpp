@@ -9,6 +9,7 @@
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
+#include "engine/task_calls.hpp"
 #include "engine/wire_errors.hpp"
 
 namespace mcpcxx::detail {
@@ -95,10 +96,10 @@ method_outcome result_outcome(const exchange& ex, const tool_entry& t, tool_resu
 }
 
 // Steps d, e, f: run the handler; what it throws goes through the classifier as a tool failure.
-method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& args) {
+method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& args,
+                      request_context& ctx) {
   const wire::tool_facts tf{t.spec.name, t.read_only, has_output(t)};
   try {
-    request_context ctx = ex->make_context(ex);
     return result_outcome(*ex, t, t.handler(args, ctx));
   } catch (const tool_error& e) {  // the expected failure: no rethrow through classify()
     return classify_tool_error(e, &tf);
@@ -113,6 +114,12 @@ method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& a
 
 }  // namespace
 
+method_outcome run_tool(const exchange_ptr& ex, const tool_entry& t, const json& args,
+                        request_context& ctx) {
+  if (auto problem = argument_problem(t, args)) return std::move(*problem);
+  return invoke(ex, t, args, ctx);
+}
+
 method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p) {
   ex->set_tool(p.name);
   const auto tool = ex->eng().find_tool(p.name);
@@ -121,10 +128,20 @@ method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p) {
         situation::P17_unknown_tool,
         {{"name", p.name}, {"didYouMean", closest_keys(p.name, ex->eng().tool_names())}});
   }
+  call_plan plan = plan_call(*ex, *tool);
+  if (plan.refusal) return std::move(*plan.refusal);
+  if (plan.task && !plan.task->deferred) {
+    return run_as_task(ex, tool, std::move(p.arguments), plan.task);
+  }
   if (auto problem = argument_problem(*tool, p.arguments)) return std::move(*problem);
   arm_deadline(ex, *tool);
-  method_outcome out = invoke(ex, *tool, p.arguments);
+  request_context ctx = ex->make_context(ex, plan.task);
+  method_outcome out = invoke(ex, *tool, p.arguments, ctx);
   ex->disarm_deadline();
+  // A handler that called start_task() ran on as the task: its outcome is the task's.
+  if (plan.task && plan.task->started.load(std::memory_order_acquire)) {
+    settle_task(ex->eng(), *plan.task, out, ex->token().cancelled());
+  }
   return out;
 }
 

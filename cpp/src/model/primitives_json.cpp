@@ -71,6 +71,18 @@ void from_json(const json& j, tool_spec& s) {
   s.annotations = optional_value(j, "annotations");
   s.icons = model::read_icons(j, what);
   s.meta = optional_value(j, "_meta");
+  // 2025-11-25 execution.taskSupport; to_json leaves it out: the engine lists it to 2025-11-25
+  // sessions only (it is not in the 2026-07-28 Tool).
+  if (json exec = optional_value(j, "execution"); !exec.is_null()) {
+    model::require_object(exec, "Tool.execution");
+    if (json ts = optional_value(exec, "taskSupport"); !ts.is_null()) {
+      const auto parsed = ts.is_string() ? parse_task_support(ts.get<std::string>()) : std::nullopt;
+      if (!parsed)
+        model::fail(what, "execution.taskSupport", "\"forbidden\", \"optional\" or \"required\"",
+                    ts);
+      s.task = *parsed;
+    }
+  }
 }
 
 void to_json(json& j, const tool_result& r) {

@@ -48,9 +48,38 @@ void to_json(json& j, const server_options& o) {
        {"extra_capabilities", o.extra_capabilities},
        {"client_request_timeout", static_cast<double>(o.client_request_timeout.count()) / 1000.0},
        {"request_state_ttl_s", o.request_state_ttl_s},
-       {"request_state_key_configured", !o.request_state_key.empty()}};
+       {"request_state_key_configured", !o.request_state_key.empty()},
+       {"task_default_ttl_ms", o.tasks.default_ttl_ms},
+       {"task_max_ttl_ms", o.tasks.max_ttl_ms},
+       {"task_poll_interval_ms", o.tasks.poll_interval_ms},
+       {"task_threads", o.tasks.threads}};
   put(j, "instructions", o.instructions);
 }
+
+namespace {
+
+// The tasks options as flat keys; "max_tasks" (write-only) bounds the default in-memory store.
+void read_task_options(const json& j, task_options& t) {
+  constexpr const char* what = "server option";
+  read(j, "task_default_ttl_ms", what, t.default_ttl_ms);
+  read(j, "task_max_ttl_ms", what, t.max_ttl_ms);
+  read(j, "task_poll_interval_ms", what, t.poll_interval_ms);
+  read(j, "task_threads", what, t.threads);
+  for (const char* key : {"task_default_ttl_ms", "task_max_ttl_ms", "task_poll_interval_ms"}) {
+    const json v = model::optional_value(j, key);
+    if (!v.is_null() && v.get<std::int64_t>() <= 0) {
+      model::fail(what, key, "a positive number of milliseconds", v);
+    }
+  }
+  if (json m = model::optional_value(j, "max_tasks"); !m.is_null()) {
+    if (!m.is_number_unsigned() || m.get<std::size_t>() == 0) {
+      model::fail(what, "max_tasks", "a positive integer", m);
+    }
+    t.store = make_in_memory_task_store({m.get<std::size_t>()});
+  }
+}
+
+}  // namespace
 
 void from_json(const json& j, server_options& o) {
   constexpr const char* what = "server option";
@@ -76,7 +105,12 @@ void from_json(const json& j, server_options& o) {
                          "request_state_key",
                          "request_state_previous_keys",
                          "request_state_ttl_s",
-                         "request_state_key_configured"});
+                         "request_state_key_configured",
+                         "max_tasks",
+                         "task_default_ttl_ms",
+                         "task_max_ttl_ms",
+                         "task_poll_interval_ms",
+                         "task_threads"});
   if (auto it = j.find("info"); it != j.end() && !it->is_null()) it->get_to(o.info);
   o.instructions = model::optional_string(j, "instructions", what);
   read(j, "expose_exception_details", what, o.expose_exception_details);
@@ -96,6 +130,7 @@ void from_json(const json& j, server_options& o) {
   read(j, "request_state_key", what, o.request_state_key);
   read(j, "request_state_previous_keys", what, o.request_state_previous_keys);
   read(j, "request_state_ttl_s", what, o.request_state_ttl_s);
+  read_task_options(j, o.tasks);
   if (json caps = model::optional_value(j, "extra_capabilities"); !caps.is_null()) {
     if (!caps.is_object()) model::fail(what, "extra_capabilities", "an object", caps);
     o.extra_capabilities = std::move(caps);

@@ -91,6 +91,14 @@ enum class situation : std::uint8_t {
   P36_request_state_other_method,
   P37_request_state_other_params,
   P38_request_state_other_principal,
+  // tasks (P45-P54)
+  P45_task_not_found,
+  P46_task_cursor_invalid,
+  P47_task_already_terminal,
+  P48_task_augmentation_forbidden,
+  P49_task_augmentation_required,
+  P50_task_store_full,
+  P51_task_cancelled_no_result,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,

@@ -118,6 +118,12 @@ std::string mcp_schema::check(const std::string& revision, const std::string& me
     if (result.is_object() && result.value("resultType", "") == "input_required") {
       def = "InputRequiredResult";
     }
+    // A call that became a task: 2025-11-25 CreateTaskResult; 2026-07-28 resultType "task" is the
+    // tasks extension's (not in the core schema: the envelope check above is all there is).
+    if (method == "tools/call" && result.is_object() && result.contains("task")) {
+      def = "CreateTaskResult";
+    }
+    if (result.is_object() && result.value("resultType", "") == "task") def.clear();
     if (!def.empty()) out += validate(rev, def, result);
   }
   return out;

@@ -38,8 +38,11 @@ std::optional<std::string> single(const request& req, std::string_view name,
 }
 
 std::optional<problem> check_name(const request& req, const jsonrpc::message& msg) {
-  const char* field = msg.method == "resources/read" ? "uri" : "name";
-  if (msg.method != "tools/call" && msg.method != "resources/read" && msg.method != "prompts/get") {
+  const bool task = msg.method == "tasks/get" || msg.method == "tasks/update" ||
+                    msg.method == "tasks/cancel";  // SEP-2663: Mcp-Name is the taskId
+  const char* field = msg.method == "resources/read" ? "uri" : task ? "taskId" : "name";
+  if (msg.method != "tools/call" && msg.method != "resources/read" && msg.method != "prompts/get" &&
+      !task) {
     return std::nullopt;
   }
   if (!msg.params.is_object() || !msg.params.contains(field) || !msg.params[field].is_string()) {

@@ -1,0 +1,253 @@
+// tools/call as a task: the plan, the CreateTaskResult, the run on the task threads, the outcome.
+#include "engine/task_calls.hpp"
+
+#include "mcpcxx/errors.hpp"
+
+#include "engine/engine.hpp"
+#include "engine/outbound.hpp"
+#include "engine/session_state.hpp"
+#include "engine/wire_errors_pending.hpp"
+
+namespace mcpcxx::detail {
+
+namespace {
+
+bool declares_tasks_extension(const json& caps) {
+  const auto ext = caps.find("extensions");
+  return ext != caps.end() && ext->is_object() && ext->contains(k_tasks_extension);
+}
+
+method_outcome invalid(const char* subject, const char* expected, const json& got) {
+  return method_outcome::rendered(situation::P15b_param_invalid,
+                                  wire::param_invalid(subject, expected, &got));
+}
+
+call_plan plan_modern(const exchange& ex, const tool_entry& t) {
+  if (t.spec.task == task_support::forbidden) return {};
+  if (!declares_tasks_extension(ex.facts.client_capabilities)) {
+    if (t.spec.task != task_support::required) return {};  // runs in the request
+    const json needed = {{"extensions", {{std::string(k_tasks_extension), json::object()}}}};
+    return {nullptr, method_outcome::protocol(situation::P13_missing_client_capability,
+                                              {{"requiredCapabilities", needed}})};
+  }
+  auto b = std::make_shared<task_binding>();
+  b->modern = true;
+  b->deferred = t.spec.task_started_by_handler;
+  b->tool = t.spec.name;
+  return {b, std::nullopt};
+}
+
+// 2025-11-25 params.task {ttl?}; older revisions have no tasks (params.task is ignored there).
+call_plan plan_legacy(exchange& ex, const tool_entry& t) {
+  const json& params = ex.params();
+  const auto it = params.find("task");
+  const bool has_tasks = ex.facts.version == "2025-11-25";
+  const bool augmented = has_tasks && it != params.end() && !it->is_null();
+  const json name = {{"name", t.spec.name}};
+  if (augmented && !it->is_object()) {
+    return {nullptr, invalid("tools/call params.task", "an object {ttl?}", *it)};
+  }
+  if (augmented && t.spec.task == task_support::forbidden) {
+    return {nullptr, method_outcome::protocol(situation::P48_task_augmentation_forbidden, name)};
+  }
+  if (!augmented && t.spec.task == task_support::required) {
+    return {nullptr, method_outcome::protocol(situation::P49_task_augmentation_required, name)};
+  }
+  if (!augmented) return {};
+  auto b = std::make_shared<task_binding>();
+  b->tool = t.spec.name;
+  if (const auto ttl = it->find("ttl"); ttl != it->end() && !ttl->is_null()) {
+    if (!ttl->is_number_integer() || ttl->get<std::int64_t>() < 0) {
+      return {nullptr,
+              invalid("tools/call params.task.ttl", "a non-negative integer (milliseconds)", *ttl)};
+    }
+    b->requested_ttl_ms = ttl->get<std::int64_t>();
+  }
+  return {b, std::nullopt};
+}
+
+method_outcome created_outcome(const task_record& r, bool modern) {
+  method_outcome o =
+      method_outcome::ok(modern ? modern_task_json(r) : json{{"task", legacy_task_json(r)}});
+  o.kind = outcome_kind::task;
+  o.category = "task_created";
+  return o;
+}
+
+json error_json(const jsonrpc::error_object& e) {
+  json j = {{"code", e.code}, {"message", e.message}};  // wire-text: not wire (a rendered copy)
+  if (!e.data.is_null()) j["data"] = e.data;
+  return j;
+}
+
+// A notification of a started task: progress/log messages become its statusMessage; legacy
+// sessions also get the notification on the session's stream, tied to the task by _meta.
+void task_notify(const std::shared_ptr<session_state>& s, const task_binding& b,
+                 std::string_view method, json params) {
+  engine& e = s->eng();
+  if (method == "notifications/progress" && params.contains("message") &&
+      params["message"].is_string()) {
+    e.tasks().set_message(b.task_id, params["message"].get<std::string>());
+  }
+  if (b.modern) return;  // 2026-07-28: notifications/tasks needs a subscriptions/listen stream
+  params["_meta"][std::string(k_related_task_key)] = {{"taskId", b.task_id}};
+  s->send(nullptr, jsonrpc::serialize_notification(method, params), {frame_kind::notification});
+}
+
+std::string key_for(const client_request& q, task_binding& b) {
+  const std::size_t n = b.asked.fetch_add(1);
+  return q.key.empty() ? "ask-" + std::to_string(n) : q.key;
+}
+
+// 2026-07-28: the questions park the task (input_required) until tasks/update answers them all.
+std::vector<json> modern_task_ask(engine& e, task_binding& b,
+                                  const std::vector<client_request>& qs) {
+  json questions = json::object();
+  for (const client_request& q : qs) {
+    questions[key_for(q, b)] = {{"method", q.method}, {"params", q.params}};
+  }
+  auto answers = e.tasks().ask(b.task_id, questions);
+  if (!answers) throw request_cancelled(qs.empty() ? std::string() : qs.front().method);
+  return std::move(*answers);
+}
+
+// Legacy: a live request on the session's stream carrying the related-task _meta; the task is
+// input_required while the client answers.
+json legacy_task_ask(engine& e, task_binding& b,
+                     const std::function<json(const client_request&)>& live, client_request q) {
+  if (!q.params.is_object()) q.params = json::object();
+  q.params["_meta"][std::string(k_related_task_key)] = {{"taskId", b.task_id}};
+  e.tasks().set_input(b.task_id, {{key_for(q, b), {{"method", q.method}, {"params", q.params}}}});
+  json answer = live(q);
+  e.tasks().set_input(b.task_id, json::object());
+  return answer;
+}
+
+[[noreturn]] void cannot_ask(const client_request& q) {
+  throw client_capability_error(q.method, q.method.substr(0, q.method.find('/')));
+}
+
+// The tool's deadline applies to a task as to a request: past it, the task completes with the
+// timeout result and the handler's token fires.
+void arm_task_deadline(const exchange_ptr& ex, const tool_entry& t,
+                       const std::shared_ptr<task_binding>& b) {
+  if (!t.spec.timeout) return;
+  const double seconds = static_cast<double>(t.spec.timeout->count()) / 1000.0;
+  json a = {{"name", t.spec.name}, {"seconds", seconds}, {"timeoutSeconds", seconds}};
+  const situation row =
+      t.read_only ? situation::T5_timeout_read_only : situation::T5w_timeout_may_have_run;
+  std::weak_ptr<exchange> weak = ex;
+  ex->eng().deadlines().schedule(
+      std::chrono::steady_clock::now() + *t.spec.timeout,
+      [weak, b, a = std::move(a), row, out = t.output != nullptr] {
+        auto live = weak.lock();
+        if (!live) return;
+        const auto o = method_outcome::tool_failed(row, a, out, "timeout");
+        live->eng().tasks().settle(b->task_id, task_status::completed, o.result, nullptr);
+        live->token().cancel();
+      });
+}
+
+}  // namespace
+
+call_plan plan_call(exchange& ex, const tool_entry& t) {
+  return ex.facts.modern ? plan_modern(ex, t) : plan_legacy(ex, t);
+}
+
+std::string task_owner(const exchange& ex) {
+  const json p = ex.session().principal();
+  if (!p.is_null()) return "principal:" + p.dump();
+  if (!ex.facts.modern) return "session:" + ex.session().task_scope();
+  return {};
+}
+
+bool begin_task(const exchange_ptr& ex, task_binding& b) {
+  auto rec = ex->eng().tasks().create(task_owner(*ex), b.requested_ttl_ms, ex->token());
+  if (!rec) return false;
+  b.task_id = rec->task_id;
+  b.started.store(true, std::memory_order_release);
+  ex->finish(created_outcome(*rec, b.modern));
+  return true;
+}
+
+method_outcome run_as_task(const exchange_ptr& ex, std::shared_ptr<const tool_entry> t, json args,
+                           std::shared_ptr<task_binding> b) {
+  if (!begin_task(ex, *b)) {
+    return method_outcome::protocol(situation::P50_task_store_full, {{"name", t->spec.name}});
+  }
+  arm_task_deadline(ex, *t, b);
+  const bool modern = b->modern;
+  ex->eng().tasks().post([ex, t = std::move(t), args = std::move(args), b = std::move(b)] {
+    request_context ctx = ex->make_context(ex, b);
+    const method_outcome out = run_tool(ex, *t, args, ctx);
+    settle_task(ex->eng(), *b, out, ex->token().cancelled());
+  });
+  // Never sent: begin_task answered the request, so the exchange is settled.
+  return created_outcome(task_record{}, modern);
+}
+
+void settle_task(engine& e, const task_binding& b, const method_outcome& o, bool cancelled) {
+  auto& tasks = e.tasks();
+  if (cancelled) {
+    tasks.settle(b.task_id, task_status::cancelled, nullptr, nullptr);
+    return;
+  }
+  switch (o.kind) {
+    case outcome_kind::result:
+    case outcome_kind::tool_failure:
+      tasks.settle(b.task_id, task_status::completed, o.result, nullptr);
+      return;
+    case outcome_kind::protocol_error:
+      tasks.settle(b.task_id, task_status::failed, nullptr, error_json(o.error));
+      return;
+    case outcome_kind::cached_page:
+    case outcome_kind::input_required:
+    case outcome_kind::task:
+      break;
+  }
+  const std::string ref = server_log::new_reference();
+  e.log().write("error", "unsupported_task_outcome",
+                {{"taskId", b.task_id}, {"reference", ref}, {"kind", static_cast<int>(o.kind)}});
+  tasks.settle(
+      b.task_id, task_status::failed, nullptr,
+      error_json(::mcpcxx::wire::render(situation::P24_internal_error, {{"reference", ref}})));
+}
+
+void bind_task_hooks(context_hooks& hooks, const exchange_ptr& ex,
+                     const std::shared_ptr<task_binding>& b) {
+  auto s = ex->session().shared_from_this();
+  hooks.notify = [b, s, before = std::move(hooks.notify)](std::string_view method, json params) {
+    if (!b->started.load(std::memory_order_acquire)) {
+      if (before) before(method, std::move(params));
+      return;
+    }
+    task_notify(s, *b, method, std::move(params));
+  };
+  auto live = b->modern ? nullptr : legacy_ask_hook(s, nullptr, ex->token());
+  hooks.ask = [b, s, live, before = hooks.ask](const client_request& q) -> json {
+    if (!b->started.load(std::memory_order_acquire)) {
+      if (!before) cannot_ask(q);
+      return before(q);
+    }
+    if (b->modern) return modern_task_ask(s->eng(), *b, {q}).front();
+    return legacy_task_ask(s->eng(), *b, live, q);
+  };
+  hooks.ask_all = [b, s, before = hooks.ask_all,
+                   one = hooks.ask](const std::vector<client_request>& qs) -> std::vector<json> {
+    if (b->started.load(std::memory_order_acquire) && b->modern) {
+      return modern_task_ask(s->eng(), *b, qs);
+    }
+    if (!b->started.load(std::memory_order_acquire) && before) return before(qs);
+    std::vector<json> out;
+    for (const client_request& q : qs) out.push_back(one(q));
+    return out;
+  };
+  std::weak_ptr<exchange> weak = ex;
+  hooks.start_task = [weak, b]() -> bool {
+    auto live_ex = weak.lock();
+    if (!live_ex || !b->deferred || b->started.load(std::memory_order_acquire)) return false;
+    return begin_task(live_ex, *b);
+  };
+}
+
+}  // namespace mcpcxx::detail
