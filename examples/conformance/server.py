@@ -15,7 +15,16 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from mcpcxx import Audio, Completion, CompletionRequest, Context, Image, Server, ToolResult
+from mcpcxx import (
+    Audio,
+    Completion,
+    CompletionRequest,
+    Context,
+    Image,
+    ProtocolError,
+    Server,
+    ToolResult,
+)
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -419,6 +428,80 @@ def test_prompt_with_image() -> list[Any]:
     """Contains an image."""
     image = Image(data=PNG, mime_type="image/png").to_content()
     return [{"role": "user", "content": image}, "Please analyze the image above."]
+
+
+# ----- tasks fixtures (io.modelcontextprotocol/tasks; the C++ ones: conformance_tasks.cpp) -----
+
+
+def _sleep_unless_cancelled(ctx: Context, seconds: float) -> bool:
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        if ctx.cancelled:
+            return False
+        time.sleep(0.02)
+    return not ctx.cancelled
+
+
+_ANSWER = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "confirm": {"type": "boolean"}},
+}
+
+
+@server.tool
+def greet(name: str = "World") -> str:
+    """Greets `name` (never a task)."""
+    return f"Hello, {name}!"
+
+
+@server.tool(task="optional")
+def slow_compute(ctx: Context, seconds: float = 0, label: str = "?") -> str:
+    """Sleeps `seconds` (a task when the client supports tasks)."""
+    if not _sleep_unless_cancelled(ctx, seconds):
+        return "cancelled"
+    return f"computed {label} after {seconds} s"
+
+
+@server.tool(task="required")
+def failing_job(ctx: Context) -> ToolResult:
+    """Fails as a tool after about a second (runs only as a task)."""
+    _sleep_unless_cancelled(ctx, 1.0)
+    return ToolResult(
+        content=["failing_job failed: the job always fails. Do not retry."], is_error=True
+    )
+
+
+@server.tool(task="optional")
+def protocol_error_job(ctx: Context) -> str:
+    """Raises a protocol error after about a second."""
+    _sleep_unless_cancelled(ctx, 1.0)
+    raise ProtocolError(-31000, "protocol_error_job: the job raised a protocol error")
+
+
+@server.tool(task="optional")
+def confirm_delete(ctx: Context, filename: str = "?") -> str:
+    """Asks the user to confirm deleting `filename`."""
+    [a] = ctx.ask_all_sync([_elicitation("confirm", f"Delete {filename}?", _ANSWER)])
+    return f"deleted {filename}" if a.get("action") == "accept" else f"kept {filename}"
+
+
+@server.tool(task="optional")
+def multi_input(ctx: Context) -> str:
+    """Asks two questions at once."""
+    first, second = ctx.ask_all_sync(
+        [_elicitation("first", "First?", _ANSWER), _elicitation("second", "Second?", _ANSWER)]
+    )
+    return f"answers: {json.dumps(first)} {json.dumps(second)}"
+
+
+@server.tool(task="required", task_start="handler")
+def test_tool_with_task(ctx: Context) -> str:
+    """Asks for user_name in the request, then finishes as a task."""
+    [a] = ctx.ask_all_sync([_elicitation("user_name", "What is your name?", _ANSWER)])
+    name = (a.get("content") or {}).get("name", "?")
+    ctx.start_task()
+    _sleep_unless_cancelled(ctx, 0.5)
+    return f"Hello, {name} (from the task)"
 
 
 @server.completion

@@ -107,7 +107,15 @@ void bind_context(py::module_& m) {
           py::call_guard<py::gil_scoped_release>(),
           "Send notifications/progress when the client asked for it; progress must increase.")
       .def("log", &log, py::arg("level"), py::arg("data"), py::arg("logger") = py::none(),
-           "Log to stderr, and to the client when it asked for this level; True when sent.");
+           "Log to stderr, and to the client when it asked for this level; True when sent.")
+      .def(
+          "start_task",
+          [](const py_context& c) {
+            return c.state->with_context([](request_context& ctx) { return ctx.start_task(); });
+          },
+          py::call_guard<py::gil_scoped_release>(),
+          "Answer the request now with a task and run the rest of the handler as it (tools "
+          "registered with task_start='handler'); False when this call cannot become a task.");
   bind_context_ask(cls);
 }
 

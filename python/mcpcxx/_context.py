@@ -166,6 +166,10 @@ class Context(Protocol):
         """Raise RequestCancelledError when the request was cancelled (for sync loops)."""
         ...
 
+    def start_task(self) -> bool:
+        """Run the rest of this handler as a task (tools with task_start="handler")."""
+        ...
+
     def require_client_capability(self, name: str) -> None:
         """Raise MissingClientCapabilityError unless the client declared capability `name`."""
         ...
@@ -352,6 +356,16 @@ class EngineContext:
         """Raise RequestCancelledError when the request was cancelled (for sync tools' loops)."""
         if self._core.cancelled:
             raise RequestCancelledError(f"request {self._core.request_id!r} was cancelled")
+
+    def start_task(self) -> bool:
+        """Run the rest of this handler as a task (tools registered with task_start="handler").
+
+        The request is answered now with a task the client polls; later questions and progress go
+        to the task, and tasks/cancel sets `cancelled`. False, changing nothing, when this call
+        cannot become a task (the client did not declare the tasks extension, or it already is).
+        """
+        started: bool = self._core.start_task()
+        return started
 
     def require_client_capability(self, name: str) -> None:
         """Raise MissingClientCapability (-32021) unless the client declared capability `name`."""

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from mcpcxx import _core, _exit
 from mcpcxx._aio import LoopThread
 from mcpcxx._lifespan import Lifespan, LifespanFunction
+from mcpcxx._task_options import TaskOptions, task_options
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -55,6 +56,7 @@ class Server:
         lifespan: LifespanFunction | None = None,
         list_ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        tasks: TaskOptions | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError("Server needs a non-empty str name")
@@ -91,6 +93,8 @@ class Server:
             # Whole milliseconds, at least one: the engine's resolution.
             options["client_request_timeout"] = max(1, round(client_request_timeout * 1000)) / 1000
         from mcpcxx._cache import cache_args
+
+        options.update(task_options(tasks))
         from mcpcxx._icons import check_icons
 
         # The defaults of every primitive's hints and the hints of server/discover.
@@ -167,7 +171,13 @@ class Server:
 
     def _add_tool(self, tool: Tool, cache: tuple[int | None, str | None] = (None, None)) -> None:
         try:
-            self._core.add_tool(tool.to_mcp_tool(), tool.handler(self), tool.timeout, *cache)
+            self._core.add_tool(
+                tool.to_mcp_tool(),
+                tool.handler(self),
+                tool.timeout,
+                *cache,
+                task_started_by_handler=tool.task_start == "handler",
+            )
         except ValueError as e:
             raise ValueError(f"tool {tool.name!r} cannot be registered: {e}") from None
 

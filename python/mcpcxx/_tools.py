@@ -8,7 +8,7 @@ calls.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from mcpcxx._content import CONTENT_TYPES, ToolResult
 from mcpcxx._icons import check_icons
@@ -33,6 +33,25 @@ class ToolOptions(TypedDict, total=False):
     icons: Sequence[Mapping[str, Any]] | None
     meta: dict[str, Any] | None
     input_schema: Mapping[str, Any] | None
+    task: TaskSupport | None
+    task_start: TaskStart
+
+
+TaskSupport = Literal["forbidden", "optional", "required"]
+TaskStart = Literal["call", "handler"]
+_TASK_SUPPORT = ("forbidden", "optional", "required")
+_TASK_START = ("call", "handler")
+
+
+def _check_task(task: object, task_start: object, where: str) -> None:
+    if task is not None and task not in _TASK_SUPPORT:
+        raise ValueError(
+            f"{where}: task must be 'forbidden', 'optional' or 'required', got {task!r}"
+        )
+    if task_start not in _TASK_START:
+        raise ValueError(f"{where}: task_start must be 'call' or 'handler', got {task_start!r}")
+    if task_start == "handler" and task in (None, "forbidden"):
+        raise ValueError(f"{where}: task_start='handler' needs task='optional' or 'required'")
 
 
 ToolHandler = Callable[[dict[str, Any], "RequestContext"], dict[str, Any]]
@@ -57,7 +76,17 @@ def _annotations(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
 class Tool:
     """A function registered as a tool, with everything derived from it at decoration time."""
 
-    __slots__ = ("annotations", "fn", "icons", "meta", "signature", "timeout", "title")
+    __slots__ = (
+        "annotations",
+        "fn",
+        "icons",
+        "meta",
+        "signature",
+        "task",
+        "task_start",
+        "timeout",
+        "title",
+    )
 
     def __init__(
         self,
@@ -69,8 +98,12 @@ class Tool:
         timeout: float | None = None,
         icons: list[dict[str, Any]] | None = None,
         meta: dict[str, Any] | None = None,
+        task: TaskSupport | None = None,
+        task_start: TaskStart = "call",
     ) -> None:
         self.fn = fn
+        self.task = task
+        self.task_start = task_start
         self.signature = signature
         self.title = title
         self.annotations = annotations
@@ -92,9 +125,17 @@ class Tool:
         icons: Sequence[Mapping[str, Any]] | None = None,
         meta: dict[str, Any] | None = None,
         input_schema: Mapping[str, Any] | None = None,
+        task: TaskSupport | None = None,
+        task_start: TaskStart = "call",
     ) -> Tool:
-        """Analyse `fn`; raises TypeError/ValueError for what cannot become a tool."""
+        """Analyse `fn`; raises TypeError/ValueError for what cannot become a tool.
+
+        task: whether a call may run as a task ("optional", "required"; None or "forbidden":
+        never). task_start="handler": the handler starts in the request and calls
+        ctx.start_task() when the rest should run as the task (docs/python.md, "Tasks").
+        """
         where = f"tool {name or getattr(fn, '__name__', fn)!r}"
+        _check_task(task, task_start, where)
         checked_icons = check_icons(icons, where)
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
@@ -113,6 +154,8 @@ class Tool:
             timeout=timeout,
             icons=checked_icons,
             meta=meta,
+            task=task,
+            task_start=task_start,
         )
 
     @property
@@ -133,6 +176,8 @@ class Tool:
             "_meta": self.meta,
         }
         tool.update((k, v) for k, v in optional.items() if v is not None)
+        if self.task not in (None, "forbidden"):
+            tool["execution"] = {"taskSupport": self.task}
         return tool
 
     def convert_result(self, value: Any) -> dict[str, Any]:

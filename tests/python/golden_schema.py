@@ -127,6 +127,10 @@ def check(revision: str, method: str, message: Any) -> str:
     result = message.get("result")
     if isinstance(result, dict) and result.get("resultType") == "input_required":
         definition = "InputRequiredResult"  # 2026-07-28: the questions instead of the result
+    if method == "tools/call" and isinstance(result, dict) and "task" in result:
+        definition = "CreateTaskResult"  # 2025-11-25: the call became a task
+    if isinstance(result, dict) and result.get("resultType") == "task":
+        definition = ""  # 2026-07-28: the tasks extension's result, not in the core schema
     if definition and "result" in message:
         out += _validate(rev, definition, message["result"])
     return out
