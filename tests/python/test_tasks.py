@@ -283,3 +283,39 @@ def test_tasks_are_private_to_their_session(tasks_server: mcpcxx.Server) -> None
         tid = a.request("tools/call", {"name": "quick", "task": {}})["result"]["task"]["taskId"]
         assert b.request("tasks/get", {"taskId": tid})["error"]["code"] == -32602
         assert a.request("tasks/result", {"taskId": tid})["result"]["content"]
+
+
+def test_legacy_task_progress_and_questions_carry_the_related_task() -> None:
+    srv = mcpcxx.Server("tasks-live", "1", workers=2)
+
+    @srv.tool(task="optional")
+    def reports(ctx: Context) -> str:
+        """Reports progress, then asks."""
+        ctx.report_progress(1, 2, message="half way")
+        answer = ctx.elicit_sync("Go on?", {"type": "object", "properties": {}})
+        return f"answer: {answer.action}"
+
+    asked: list[dict[str, Any]] = []
+
+    def answer(params: dict[str, Any]) -> dict[str, Any]:
+        asked.append(params)
+        return {"action": "accept", "content": {}}
+
+    with Client(srv, protocol_version=LEGACY, elicitation_handler=answer) as c:
+        created = c.request(
+            "tools/call",
+            {"name": "reports", "task": {}, "_meta": {"progressToken": "p1"}},
+        )["result"]["task"]
+        tid = created["taskId"]
+        result = c.request("tasks/result", {"taskId": tid})["result"]
+        assert result["content"][0]["text"] == "answer: accept"
+        related = {"taskId": tid}
+        progress = [n for n in c.notifications if n["method"] == "notifications/progress"]
+        assert progress and progress[0]["params"]["_meta"][
+            "io.modelcontextprotocol/related-task"
+        ] == (related)
+        assert progress[0]["params"]["progressToken"] == "p1"
+        assert asked and asked[0]["_meta"]["io.modelcontextprotocol/related-task"] == related
+        done = c.request("tasks/get", {"taskId": tid})["result"]
+        assert done["status"] == "completed" and done["statusMessage"] == "half way"
+    srv.close()
