@@ -3,6 +3,9 @@
 // Usage: node interop_ts.mjs URL  (run by scripts/test-http-interop.sh with .tools/ on NODE_PATH)
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+// The SDK's 2025-11-25 task result schemas (its public entry exports no task API).
+import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema, ListTasksResultSchema }
+  from '@modelcontextprotocol/core/internal';
 
 const url = new URL(process.argv[2]);
 const text = (r) => r.content.map((b) => b.text ?? '').join('');
@@ -26,6 +29,26 @@ async function asking(client, era, tools) {
   assert.equal(sampled.isError ?? false, false);
   assert.match(text(sampled), /sampled<two words>/);
   console.log(`ok ${era} sampling answered by the SDK's handler`);
+}
+
+// 2025-11-25 experimental tasks through the SDK's task schemas (the fixture's slow_compute):
+// a task-augmented call, tasks/result (the call's result), tasks/get, tasks/list, each result
+// validated by the SDK's own schema.
+async function tasks(client) {
+  const created = await client.request(
+    { method: 'tools/call',
+      params: { name: 'slow_compute', arguments: { seconds: 0, label: 'ts' }, task: { ttl: 60000 } } },
+    CreateTaskResultSchema);
+  const id = created.task.taskId;
+  const result = await client.request({ method: 'tasks/result', params: { taskId: id } },
+                                      CallToolResultSchema);
+  assert.match(text(result), /computed ts/);
+  const got = await client.request({ method: 'tasks/get', params: { taskId: id } },
+                                   GetTaskResultSchema);
+  assert.equal(got.status, 'completed');
+  const listed = await client.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema);
+  assert.ok(listed.tasks.some((t) => t.taskId === id));
+  console.log('ok legacy task: CreateTaskResult, tasks/result, tasks/get, tasks/list');
 }
 
 async function run(era, mode) {
@@ -76,6 +99,7 @@ async function run(era, mode) {
   console.log(`ok ${era} prompts/get`);
 
   await asking(client, era, tools);
+  if (era === 'legacy') await tasks(client);
   await client.close();
 }
 
