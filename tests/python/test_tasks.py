@@ -319,3 +319,32 @@ def test_legacy_task_progress_and_questions_carry_the_related_task() -> None:
         done = c.request("tasks/get", {"taskId": tid})["result"]
         assert done["status"] == "completed" and done["statusMessage"] == "half way"
     srv.close()
+
+
+def test_max_tasks_bounds_the_store() -> None:
+    srv = mcpcxx.Server("tasks-full", "1", tasks={"max_tasks": 1})
+    stop = threading.Event()
+
+    @srv.tool(task="optional")
+    def hold(ctx: Context) -> str:
+        """Runs until cancelled."""
+        while not ctx.cancelled and not stop.is_set():
+            time.sleep(0.01)
+        return "held"
+
+    with modern(srv) as c:
+        tid = c.call_tool("hold")["result"]["taskId"]
+        full = c.call_tool("hold")["error"]
+        assert full["code"] == -32603 and "task store is full" in full["message"]
+        c.request("tasks/cancel", {"taskId": tid})
+    stop.set()
+    srv.close()
+
+
+def test_start_task_is_false_where_no_task_can_start(tasks_server: mcpcxx.Server) -> None:
+    with modern(tasks_server, {"elicitation": {}}) as c:
+        assert c.call_tool("starts_itself")["error"]["code"] == -32021  # required, no extension
+    with legacy(tasks_server) as c:
+        created = c.request("tools/call", {"name": "starts_itself", "task": {}})["result"]
+        result = c.request("tasks/result", {"taskId": created["task"]["taskId"]})["result"]
+        assert result["content"][0]["text"] == "started=False"  # legacy tasks start at the call

@@ -154,14 +154,26 @@ std::shared_ptr<live_task> task_manager::live(const std::string& task_id) {
   return it == live_.end() ? nullptr : it->second;
 }
 
-void task_manager::changed() {
-  { std::lock_guard lock(mutex_); }
+void task_manager::changed(const std::optional<task_record>& after) {
+  status_listener listener;
+  {
+    std::lock_guard lock(mutex_);
+    listener = listener_;
+  }
   changed_cv_.notify_all();
+  if (listener && after) listener(*after);
+}
+
+void task_manager::set_status_listener(status_listener fn) {
+  std::lock_guard lock(mutex_);
+  listener_ = std::move(fn);
 }
 
 void task_manager::settle(const std::string& task_id, task_status status, json result, json error) {
-  store_->update(task_id, [&](task_record& r) {
+  bool done = false;
+  const auto after = store_->update(task_id, [&](task_record& r) {
     if (is_terminal(r.status)) return;
+    done = true;
     r.status = status;
     r.result = std::move(result);
     r.error = std::move(error);
@@ -172,16 +184,15 @@ void task_manager::settle(const std::string& task_id, task_status status, json r
     std::lock_guard lock(mutex_);
     live_.erase(task_id);
   }
-  changed();
+  changed(done ? after : std::nullopt);
 }
 
 void task_manager::set_message(const std::string& task_id, std::string message) {
-  store_->update(task_id, [&](task_record& r) {
+  changed(store_->update(task_id, [&](task_record& r) {
     if (is_terminal(r.status)) return;
     r.status_message = std::move(message);
     r.last_updated_at = sys_clock::now();
-  });
-  changed();
+  }));
 }
 
 std::optional<task_record> task_manager::cancel(const std::string& task_id,
@@ -189,7 +200,7 @@ std::optional<task_record> task_manager::cancel(const std::string& task_id,
   auto before = store_->get(task_id, owner);
   if (!before) return std::nullopt;
   if (is_terminal(before->status)) return before;
-  store_->update(task_id, [](task_record& r) {
+  const auto after = store_->update(task_id, [](task_record& r) {
     if (is_terminal(r.status)) return;
     r.status = task_status::cancelled;
     r.status_message = "cancelled by the client (tasks/cancel)";
@@ -200,7 +211,7 @@ std::optional<task_record> task_manager::cancel(const std::string& task_id,
     l->token().cancel();
     l->wake();
   }
-  changed();
+  changed(after);
   return before;
 }
 
@@ -218,13 +229,12 @@ std::optional<std::vector<json>> task_manager::ask(const std::string& task_id,
 }
 
 void task_manager::set_input(const std::string& task_id, const json& pending) {
-  store_->update(task_id, [&](task_record& r) {
+  changed(store_->update(task_id, [&](task_record& r) {
     if (is_terminal(r.status)) return;
     r.status = pending.empty() ? task_status::working : task_status::input_required;
     r.input_requests = pending;
     r.last_updated_at = sys_clock::now();
-  });
-  changed();
+  }));
 }
 
 bool task_manager::answer(const std::string& task_id, const std::string& owner,
@@ -234,11 +244,10 @@ bool task_manager::answer(const std::string& task_id, const std::string& owner,
   if (!l) return true;  // terminal or running elsewhere: acknowledged, nothing waits here
   const auto taken = l->deliver(responses);
   if (!taken.empty()) {
-    store_->update(task_id, [&](task_record& r) {
+    changed(store_->update(task_id, [&](task_record& r) {
       for (const auto& k : taken) r.input_requests.erase(k);
       r.last_updated_at = sys_clock::now();
-    });
-    changed();
+    }));
   }
   return true;
 }
@@ -267,7 +276,7 @@ void task_manager::stop(std::chrono::milliseconds grace) {
     l->token().cancel();
     l->wake();
   }
-  changed();
+  changed(std::nullopt);
   pool_.stop(grace);
 }
 

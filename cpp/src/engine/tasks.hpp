@@ -104,18 +104,25 @@ class task_manager {
   /// goes); the last record seen, nullopt when unknown.
   std::optional<task_record> wait_terminal(const std::string& task_id, const std::string& owner,
                                            const cancellation_token& token);
+  /// Called with the record after every change of a task (status, message, pending questions),
+  /// on the thread that changed it, outside the manager's locks. The seam for status
+  /// notifications (2026-07-28 notifications/tasks on subscriptions/listen streams; 2025-11-25
+  /// notifications/tasks/status): nothing is installed yet. Empty: none.
+  using status_listener = std::function<void(const task_record&)>;
+  void set_status_listener(status_listener fn);
   /// Cancels every live task (server stop) and stops the task threads.
   void stop(std::chrono::milliseconds grace);
 
  private:
   std::shared_ptr<live_task> live(const std::string& task_id);
-  void changed();
+  void changed(const std::optional<task_record>& after);
 
   task_options options_;
   std::shared_ptr<task_store> store_;
   std::mutex mutex_;
   std::condition_variable changed_cv_;  // any record changed (tasks/result waiters)
   std::unordered_map<std::string, std::shared_ptr<live_task>> live_;
+  status_listener listener_;
   worker_pool pool_;
 };
 

@@ -72,7 +72,7 @@ void read_task_options(const json& j, task_options& t) {
     }
   }
   if (json m = model::optional_value(j, "max_tasks"); !m.is_null()) {
-    if (!m.is_number_unsigned() || m.get<std::size_t>() == 0) {
+    if (!m.is_number_integer() || m.get<std::int64_t>() <= 0) {
       model::fail(what, "max_tasks", "a positive integer", m);
     }
     t.store = make_in_memory_task_store({m.get<std::size_t>()});

@@ -11,6 +11,7 @@
 
 #include "mcpcxx/errors.hpp"
 
+#include "engine/tasks.hpp"
 #include "support/collecting_sink.hpp"
 
 namespace mcpcxx::testing {
@@ -98,6 +99,31 @@ TEST(TaskVocabulary, NamesAndTerminalStates) {
   EXPECT_FALSE(is_terminal(task_status::working));
   EXPECT_EQ(parse_task_support("required"), task_support::required);
   EXPECT_FALSE(parse_task_support("Required"));
+}
+
+TEST(TaskManager, StatusListenerSeesEveryChangeOnce) {
+  task_options o;
+  o.threads = 1;
+  detail::task_manager m(o);
+  std::vector<std::string> seen;
+  std::mutex mu;
+  m.set_status_listener([&](const task_record& r) {
+    std::lock_guard lock(mu);
+    seen.push_back(std::string(to_string(r.status)) + ":" + r.status_message.value_or(""));
+  });
+  cancellation_token token;
+  auto r = m.create("o", std::nullopt, token);
+  ASSERT_TRUE(r);
+  m.set_message(r->task_id, "half");
+  m.set_input(r->task_id, {{"k", {{"method", "elicitation/create"}}}});
+  m.settle(r->task_id, task_status::completed, json::object(), nullptr);
+  m.settle(r->task_id, task_status::failed, nullptr, json::object());  // terminal: no change
+  EXPECT_FALSE(m.cancel(r->task_id, "other owner"));
+  ASSERT_TRUE(m.cancel(r->task_id, "o"));  // terminal: returned unchanged
+  std::lock_guard lock(mu);
+  EXPECT_EQ(seen,
+            (std::vector<std::string>{"working:half", "input_required:half", "completed:half"}));
+  EXPECT_FALSE(token.cancelled()) << "cancelling a terminal task fires nobody's token";
 }
 
 // ---- the engine ----

@@ -147,7 +147,8 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
             "cache_scope, worker_threads, max_stuck_workers, max_batch_members, "
             "max_batch_reply_bytes, assert_formats, log_requests, logging, extra_capabilities, "
             "client_request_timeout, request_state_key, request_state_previous_keys, "
-            "request_state_ttl_s, request_state_key_configured");
+            "request_state_ttl_s, request_state_key_configured, max_tasks, task_default_ttl_ms, "
+            "task_max_ttl_ms, task_poll_interval_ms, task_threads");
   const json timeout = {{"client_request_timeout", 2.5}};
   EXPECT_EQ(timeout.get<server_options>().client_request_timeout, std::chrono::milliseconds(2500));
   const auto batch = json{{"max_batch_members", 5}}.get<server_options>();
@@ -173,6 +174,40 @@ TEST(ModelJson, RequestStateKeysAreReadButNeverWritten) {
   EXPECT_EQ(json(server_options{})["request_state_key_configured"], false);
   EXPECT_THAT(refusal<server_options>({{"request_state_previous_keys", "one"}}),
               HasSubstr("request_state_previous_keys"));
+}
+
+TEST(ModelJson, TaskOptionsAreFlatKeys) {
+  const auto o = json{
+      {"max_tasks", 2},
+      {"task_default_ttl_ms", 1000},
+      {"task_max_ttl_ms", 5000},
+      {"task_poll_interval_ms", 50},
+      {"task_threads",
+       3}}.get<server_options>();
+  EXPECT_EQ(o.tasks.default_ttl_ms, 1000);
+  EXPECT_EQ(o.tasks.max_ttl_ms, 5000);
+  EXPECT_EQ(o.tasks.poll_interval_ms, 50);
+  EXPECT_EQ(o.tasks.threads, 3u);
+  ASSERT_TRUE(o.tasks.store);
+  task_record r;
+  r.ttl_ms = 60000;
+  r.created_at = task_record::clock::now();
+  for (const char* id : {"a", "b", "c"}) {
+    r.task_id = id;
+    o.tasks.store->create(r);
+  }
+  EXPECT_FALSE(o.tasks.store->get("c", "")) << "max_tasks bounds the store it makes";
+  EXPECT_FALSE(json(o).contains("max_tasks")) << "a store is not a JSON value";
+  EXPECT_EQ(json(o)["task_poll_interval_ms"], 50);
+  EXPECT_THAT(refusal<server_options>({{"max_tasks", 0}}),
+              HasSubstr("'max_tasks' must be a positive integer"));
+  EXPECT_THAT(refusal<server_options>({{"task_max_ttl_ms", -5}}),
+              HasSubstr("'task_max_ttl_ms' must be a positive number of milliseconds"));
+  tool_spec t = json{{"name", "t"}, {"execution", {{"taskSupport", "required"}}}}.get<tool_spec>();
+  EXPECT_EQ(t.task, task_support::required);
+  EXPECT_FALSE(json(t).contains("execution")) << "listed per era by the engine";
+  EXPECT_THAT(refusal<tool_spec>({{"name", "t"}, {"execution", {{"taskSupport", "always"}}}}),
+              HasSubstr("execution.taskSupport"));
 }
 
 TEST(ModelJson, HttpOptionsDurationsAreSeconds) {
