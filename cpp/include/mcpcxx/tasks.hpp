@@ -110,9 +110,9 @@ struct task_options {
   /// The store; null: make_in_memory_task_store() with defaults.
   std::shared_ptr<task_store> store;
   /// TTL when the client asks for none (2025-11-25 params.task without ttl; 2026-07-28 always).
-  std::int64_t default_ttl_ms = 10 * 60 * 1000;
+  std::int64_t default_ttl_ms = std::int64_t{10} * 60 * 1000;
   /// Upper bound of a TTL the client asks for (a larger request gets this).
-  std::int64_t max_ttl_ms = 60 * 60 * 1000;
+  std::int64_t max_ttl_ms = std::int64_t{60} * 60 * 1000;
   /// pollInterval / pollIntervalMs suggested to clients.
   std::int64_t poll_interval_ms = 500;
   /// Threads running task handlers (apart from the request workers): tasks beyond this many

@@ -239,6 +239,7 @@ void bind_task_hooks(context_hooks& hooks, const exchange_ptr& ex,
     }
     if (!b->started.load(std::memory_order_acquire) && before) return before(qs);
     std::vector<json> out;
+    out.reserve(qs.size());
     for (const client_request& q : qs) out.push_back(one(q));
     return out;
   };

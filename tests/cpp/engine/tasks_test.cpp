@@ -82,6 +82,7 @@ TEST(InMemoryTaskStore, UpdateIsAtomicUnderConcurrency) {
   auto store = make_in_memory_task_store();
   ASSERT_TRUE(store->create(record("n", "o")));
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 500; ++i) {
