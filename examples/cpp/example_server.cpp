@@ -2,7 +2,8 @@
 // throws an unexpected exception, a tool with an outputSchema (and one breaking it), a slow tool
 // with a deadline, read-only twins of the failing tools, one reporting its own error, a
 // progress/logging tool, a resource, a template, a prompt and completion; with
-// MCPCXX_EXAMPLE_ASKING=1 also tools and a prompt that ask the client. The golden transcripts
+// MCPCXX_EXAMPLE_ASKING=1 also tools and a prompt that ask the client; with MCPCXX_EXAMPLE_LISTEN=1
+// tools that change the server (touch, grow, shrink). The golden transcripts
 // (tests/golden) and the benchmarks run against this binary, and against its Python twin
 // examples/python/fixture_server.py, which must answer identically. The schemas are written as the
 // Python decorators generate them (pydantic adds a "title" per property and the defaults, and
@@ -231,6 +232,45 @@ void add_variant_tools(mcpcxx::server& s) {
              });
 }
 
+// A tool whose one argument is the string `field` (titled `title`, as pydantic writes it).
+json one_string(const char* field, const char* title) {
+  return {{"type", "object"},
+          {"properties", {{field, {{"type", "string"}, {"title", title}}}}},
+          {"required", {field}}};
+}
+
+// Tools that change the server while it serves, so a subscriptions/listen stream has something
+// to report (listen_*.txtar). Only with MCPCXX_EXAMPLE_LISTEN=1.
+void add_listen_tools(mcpcxx::server& s) {
+  s.add_tool({.name = "touch",
+              .description = "Tells clients watching a resource URI that it changed.",
+              .input_schema = one_string("uri", "Uri")},
+             [&s](const json& args, mcpcxx::request_context&) {
+               const auto uri = args["uri"].get<std::string>();
+               s.notify_resource_updated(uri);
+               return mcpcxx::tool_result::text("Notified the watchers of " + uri);
+             });
+  s.add_tool({.name = "grow",
+              .description = "Adds a tool with the given name.",
+              .input_schema = one_string("name", "Name")},
+             [&s](const json& args, mcpcxx::request_context&) {
+               const auto name = args["name"].get<std::string>();
+               s.add_tool({.name = name, .input_schema = k_no_arguments},
+                          [name](const json&, mcpcxx::request_context&) {
+                            return mcpcxx::tool_result::text("I am " + name);
+                          });
+               return mcpcxx::tool_result::text("Added the tool " + name);
+             });
+  s.add_tool({.name = "shrink",
+              .description = "Removes the tool with the given name.",
+              .input_schema = one_string("name", "Name")},
+             [&s](const json& args, mcpcxx::request_context&) {
+               const auto name = args["name"].get<std::string>();
+               return mcpcxx::tool_result::text(s.remove_tool(name) ? "Removed the tool " + name
+                                                                    : "There is no tool " + name);
+             });
+}
+
 void add_other_primitives(mcpcxx::server& s) {
   s.add_resource(
       {.uri = "memo://broken", .name = "broken", .mime_type = "text/plain"},
@@ -441,6 +481,14 @@ mcpcxx::server_options options_from_env() {
   if (const char* v = std::getenv("MCPCXX_CLIENT_REQUEST_TIMEOUT_MS"); v != nullptr) {
     opts.client_request_timeout = std::chrono::milliseconds(std::strtoll(v, nullptr, 10));
   }
+  // MCPCXX_MAX_LISTENERS and MCPCXX_MAX_LISTEN_URIS lower the subscriptions/listen limits (rows
+  // P43 and P42).
+  if (const char* v = std::getenv("MCPCXX_MAX_LISTENERS"); v != nullptr) {
+    opts.max_listeners = std::strtoull(v, nullptr, 10);
+  }
+  if (const char* v = std::getenv("MCPCXX_MAX_LISTEN_URIS"); v != nullptr) {
+    opts.max_listen_uris = std::strtoull(v, nullptr, 10);
+  }
   // MCPCXX_REQUEST_STATE_TTL_S shortens a requestState's life (row P35).
   if (const char* v = std::getenv("MCPCXX_REQUEST_STATE_TTL_S"); v != nullptr) {
     opts.request_state_ttl_s = std::strtoll(v, nullptr, 10);
@@ -473,6 +521,11 @@ int main() {
   if (const char* a = std::getenv("MCPCXX_EXAMPLE_ASKING");
       a != nullptr && std::string_view(a) == "1") {
     add_asking_tools(s);
+  }
+  // MCPCXX_EXAMPLE_LISTEN=1 adds the tools that change the server (subscriptions/listen).
+  if (const char* l = std::getenv("MCPCXX_EXAMPLE_LISTEN");
+      l != nullptr && std::string_view(l) == "1") {
+    add_listen_tools(s);
   }
   if (http_port != nullptr) return serve_http_until_signal(s, stop_signals, std::atoi(http_port));
   mcpcxx::stdio_options stdio;

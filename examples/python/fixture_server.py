@@ -14,6 +14,10 @@ Environment, as for the C++ server:
     MCPCXX_EXAMPLE_ASKING=1   add the tools and the prompt that ask the client (elicit, elicit_url,
                               url_elicitation_required, sample, list_roots; prompt greet)
     MCPCXX_CLIENT_REQUEST_TIMEOUT_MS  how long an ask waits for the client (default 300000)
+    MCPCXX_EXAMPLE_LISTEN=1   add the tools that change the server (touch, grow, shrink), so a
+                              subscriptions/listen stream has something to report
+    MCPCXX_MAX_LISTENERS      the open subscriptions/listen stream limit (default 10000)
+    MCPCXX_MAX_LISTEN_URIS    the resourceSubscriptions limit of one listen (default 1000)
     MCPCXX_EXAMPLE_HTTP_PORT  serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) until SIGTERM
     MCPCXX_EXAMPLE_HTTP_LEGACY=0  HTTP serves 2026-07-28 only
     MCPCXX_MAX_BODY_BYTES     the HTTP body limit (default 4 MiB)
@@ -282,6 +286,33 @@ def add_asking_tools(server: Server) -> None:
         return f"{greeting}{who}!"
 
 
+def add_listen_tools(server: Server) -> None:
+    """Tools that change the server while it serves (listen_*.txtar)."""
+
+    @server.tool
+    def touch(uri: str) -> str:
+        """Tells clients watching a resource URI that it changed."""
+        server.notify_resource_updated(uri)
+        return f"Notified the watchers of {uri}"
+
+    @server.tool
+    def grow(name: str) -> str:
+        """Adds a tool with the given name."""
+
+        def made() -> str:
+            return f"I am {name}"
+
+        server.add_tool(made, name=name)
+        return f"Added the tool {name}"
+
+    @server.tool
+    def shrink(name: str) -> str:
+        """Removes the tool with the given name."""
+        if server.remove_tool(name):
+            return f"Removed the tool {name}"
+        return f"There is no tool {name}"
+
+
 def build() -> Server:
     """The fixture server, configured from the environment like the C++ one."""
     server = Server(
@@ -296,6 +327,8 @@ def build() -> Server:
         max_batch_reply_bytes=int(os.environ.get("MCPCXX_MAX_BATCH_REPLY_BYTES", 16 * 1024 * 1024)),
         client_request_timeout=int(os.environ.get("MCPCXX_CLIENT_REQUEST_TIMEOUT_MS", 300000))
         / 1000,
+        max_listeners=int(os.environ.get("MCPCXX_MAX_LISTENERS", 10000)),
+        max_listen_uris=int(os.environ.get("MCPCXX_MAX_LISTEN_URIS", 1000)),
     )
     add_tools(server)
     add_contract_tools(server)
@@ -305,6 +338,8 @@ def build() -> Server:
         add_other_primitives(server)
     if os.environ.get("MCPCXX_EXAMPLE_ASKING") == "1":
         add_asking_tools(server)
+    if os.environ.get("MCPCXX_EXAMPLE_LISTEN") == "1":
+        add_listen_tools(server)
     return server
 
 

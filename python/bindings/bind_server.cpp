@@ -178,6 +178,22 @@ void bind_server(py::module_& m) {
           "remove_extension",
           [](server_handle& h, const std::string& id) { return h.srv->remove_extension(id); },
           py::arg("id"), release(), "Withdraw a declared extension; False when absent.")
+      .def(
+          "remove_resource",
+          [](server_handle& h, const std::string& uri) {
+            return h.srv->remove_resource(uri) || h.srv->remove_resource_template(uri);
+          },
+          py::arg("uri"), release(),
+          "Remove a resource (or a template by its uriTemplate); False when absent.")
+      .def(
+          "remove_prompt",
+          [](server_handle& h, const std::string& n) { return h.srv->remove_prompt(n); },
+          py::arg("name"), release(), "Remove a prompt; False when absent.")
+      .def(
+          "notify_resource_updated",
+          [](server_handle& h, const std::string& uri) { h.srv->notify_resource_updated(uri); },
+          py::arg("uri"), release(),
+          "Send notifications/resources/updated to legacy subscribers and listen streams.")
       .def("set_completion_handler", &set_completion_handler, py::arg("handler"))
       .def("open_session", &open_session, py::arg("sink"), py::arg("inline_dispatch") = true,
            py::keep_alive<0, 1>(), "Open a session whose outbound frames go to sink(frame, kind).")

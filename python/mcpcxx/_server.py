@@ -53,6 +53,9 @@ class Server:
         max_batch_reply_bytes: int | None = None,
         client_request_timeout: float | None = None,
         lifespan: LifespanFunction | None = None,
+        max_listeners: int | None = None,
+        max_listen_uris: int | None = None,
+        listener_queue: int | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError("Server needs a non-empty str name")
@@ -78,6 +81,10 @@ class Server:
             "max_stuck_workers": max_stuck_workers,
             "max_batch_members": max_batch_members,
             "max_batch_reply_bytes": max_batch_reply_bytes,
+            # subscriptions/listen bounds (docs/listen.md).
+            "max_listeners": max_listeners,
+            "max_listen_uris": max_listen_uris,
+            "listener_queue": listener_queue,
         }
         if client_request_timeout is not None:
             # How long a legacy session's ctx.elicit/sample/list_roots waits for the client.
@@ -255,6 +262,27 @@ class Server:
             return f
 
         return register(fn) if fn is not None else register
+
+    def remove_resource(self, uri: str) -> bool:
+        """Unregister a resource (or a template, by its URI template); False when absent.
+
+        Clients that follow the resource list get notifications/resources/list_changed.
+        """
+        return self._core.remove_resource(uri)
+
+    def remove_prompt(self, name: str) -> bool:
+        """Unregister a prompt; False when there was none by that name."""
+        return self._core.remove_prompt(name)
+
+    def notify_resource_updated(self, uri: str) -> None:
+        """Tell clients watching `uri` that it changed (notifications/resources/updated).
+
+        Reaches legacy sessions that sent resources/subscribe for it and 2026-07-28
+        subscriptions/listen streams whose resourceSubscriptions name it. Any thread.
+        """
+        if not isinstance(uri, str) or not uri:
+            raise TypeError("notify_resource_updated needs the resource URI as a non-empty str")
+        self._core.notify_resource_updated(uri)
 
     def add_extension(self, id: str, settings: Mapping[str, Any] | None = None) -> None:
         """Declare extension `id` ("com.example/feature") with its settings dict.

@@ -106,6 +106,14 @@ struct server_options {
   /// Called on the transport's receiving thread when a legacy client sends
   /// notifications/roots/list_changed; `s` is its session. Exceptions are logged and dropped.
   std::function<void(session s)> on_roots_list_changed;
+  /// Limit, row P43: open 2026-07-28 subscriptions/listen streams per server. Default 10000.
+  std::size_t max_listeners = 10000;
+  /// Limit, row P42: resourceSubscriptions URIs of one subscriptions/listen. Default 1000.
+  std::size_t max_listen_uris = 1000;
+  /// Limit (no error row): notifications one listen stream may hold while its client does not
+  /// read (list_changed and resources/updated coalesce, so this counts distinct ones). Past it
+  /// the stream is ended gracefully (the client may listen again and re-read). Default 256.
+  std::size_t listener_queue = 256;
 };
 
 /// Counters of outcomes since start (see docs/error-model.md for the categories).
@@ -135,10 +143,16 @@ class server {
   bool remove_tool(std::string_view name);
   /// Registers a concrete resource; throws std::invalid_argument for an empty or duplicate URI.
   void add_resource(resource_spec spec, resource_reader reader);
+  /// Removes a concrete resource; returns false when absent.
+  bool remove_resource(std::string_view uri);
   /// Registers a resource template; throws std::invalid_argument for a malformed template.
   void add_resource_template(resource_template_spec spec, resource_template_reader reader);
+  /// Removes a resource template by its uriTemplate; returns false when absent.
+  bool remove_resource_template(std::string_view uri_template);
   /// Registers a prompt; throws std::invalid_argument for an empty or duplicate name.
   void add_prompt(prompt_spec spec, prompt_handler handler);
+  /// Removes a prompt; returns false when absent.
+  bool remove_prompt(std::string_view name);
   /// Installs the completion handler (enables the completions capability).
   void set_completion_handler(completion_handler handler);
   /// Declares extension `id` with its settings object: advertised in ServerCapabilities
@@ -151,7 +165,10 @@ class server {
   /// Withdraws extension `id`; returns false when it was not declared.
   bool remove_extension(std::string_view id);
 
-  /// Sends notifications/resources/updated to legacy sessions subscribed to `uri`.
+  /// Sends notifications/resources/updated {uri} to legacy sessions subscribed to `uri`
+  /// (resources/subscribe) and to 2026-07-28 listen streams whose resourceSubscriptions name it.
+  /// Any thread. Registration changes (add_* / remove_* after start) send list_changed by
+  /// themselves (docs/listen.md: coalesced per family within 20 ms).
   void notify_resource_updated(std::string_view uri);
   /// Sends notifications/elicitation/complete {elicitationId} to the legacy session that was asked
   /// for URL-mode elicitation `elicitation_id` (request_context::elicit_url or a thrown

@@ -64,6 +64,7 @@ engine::engine(server_options options)
 engine::~engine() = default;
 
 void engine::stop() {
+  listeners_.end(nullptr, "the server is stopping");
   const auto left = pool_.stop(options_.stop_grace);
   deadlines_.stop();
   if (left.detached != 0 || left.dropped != 0) {
@@ -90,7 +91,66 @@ void engine::publish(ordered_registry<Entry>& reg, const std::string& key,
 
 void engine::changed(std::string_view family) {
   invalidate(std::string(family) + "/");
-  broadcast_legacy("notifications/" + std::string(family) + "/list_changed", nullptr);
+  announce(family);
+}
+
+void engine::announce(std::string_view family) {
+  const auto now = std::chrono::steady_clock::now();
+  std::string name(family);
+  if (!has_audience(name)) return;
+  {
+    std::lock_guard lock(announce_mutex_);
+    announcement& a = announced_[name];
+    if (a.trailing) return;  // the scheduled announcement covers this change too
+    if (now - a.last >= k_list_changed_window) {
+      a.last = now;
+    } else {
+      a.trailing = true;
+      std::weak_ptr<engine> weak = weak_from_this();
+      deadlines_.schedule(a.last + k_list_changed_window, [weak, name] {
+        auto self = weak.lock();
+        if (!self) return;
+        {
+          std::lock_guard lock(self->announce_mutex_);
+          announcement& t = self->announced_[name];
+          t.trailing = false;
+          t.last = std::chrono::steady_clock::now();
+        }
+        self->announce_now(name);
+      });
+      return;
+    }
+  }
+  announce_now(name);
+}
+
+namespace {
+
+// Whether listener `l` asked for the list_changed of `family`.
+bool follows(const listener& l, const std::string& family) {
+  const auto& f = l.filter();
+  if (family == "tools") return f.tools_list_changed;
+  if (family == "prompts") return f.prompts_list_changed;
+  return f.resources_list_changed;
+}
+
+}  // namespace
+
+bool engine::has_audience(const std::string& family) {
+  {
+    std::lock_guard lock(sessions_mutex_);
+    for (const auto& w : sessions_) {
+      if (auto s = w.lock(); s && s->legacy_ready()) return true;
+    }
+  }
+  return listeners_.any([&family](const listener& l) { return follows(l, family); });
+}
+
+void engine::announce_now(const std::string& family) {
+  const std::string method = "notifications/" + family + "/list_changed";
+  broadcast_legacy(method, nullptr);
+  listeners_.publish({method, json::object(), method},
+                     [&family](const listener& l) { return follows(l, family); });
 }
 
 void engine::add_tool(tool_spec spec, tool_handler handler) {
@@ -141,6 +201,24 @@ void engine::add_resource(resource_spec spec, resource_reader reader) {
           "resources");
 }
 
+bool engine::remove_resource(std::string_view uri) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!resources_.remove(uri)) return false;
+  }
+  changed("resources");
+  return true;
+}
+
+bool engine::remove_resource_template(std::string_view uri_template) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!templates_.remove(uri_template)) return false;
+  }
+  changed("resources");
+  return true;
+}
+
 void engine::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
   if (spec.name.empty()) throw std::invalid_argument("resource template needs a name");
   if (!reader) throw std::invalid_argument("resource template '" + spec.name + "' has no reader");
@@ -170,6 +248,15 @@ void engine::add_prompt(prompt_spec spec, prompt_handler handler) {
   const std::string name = e->spec.name;
   publish(prompts_, name, std::shared_ptr<const prompt_entry>(std::move(e)), "prompt name",
           "prompts");
+}
+
+bool engine::remove_prompt(std::string_view name) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!prompts_.remove(name)) return false;
+  }
+  changed("prompts");
+  return true;
 }
 
 void engine::set_completion_handler(completion_handler handler) {

@@ -101,6 +101,12 @@ method_outcome method_outcome::rendered_tool_failed(situation row, json result,
   return o;
 }
 
+method_outcome method_outcome::pending() {
+  method_outcome o;
+  o.kind = outcome_kind::pending;
+  return o;
+}
+
 exchange::exchange(std::shared_ptr<session_state> session, reply_route route,
                    jsonrpc::request_id id, std::string method, json params)
     : session_(std::move(session)),
@@ -143,6 +149,7 @@ std::string exchange::frame_for(method_outcome& o) const {
       decorate(o.result, eng().server_info(), "input_required");
       return jsonrpc::serialize_result(id_, o.result);
     case outcome_kind::task:
+    case outcome_kind::pending:
       break;
   }
   const std::string ref = server_log::new_reference();

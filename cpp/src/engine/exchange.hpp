@@ -27,6 +27,9 @@
 //                   question (engine/input_round.hpp); the exchange adds resultType
 //                   "input_required" and _meta serverInfo.
 //   task            reserved for task-augmented requests (next issues); not produced yet.
+//   pending         the handler handed the exchange to something that settles it later (a
+//                   subscriptions/listen stream, engine/listeners.hpp); the dispatcher does not
+//                   finish it. Never sent: finish() with it answers the internal-error row.
 // The exchange refuses to send a reserved kind, or input_required outside the modern era (it
 // answers the internal-error row and logs it), so a handler cannot ship one half-done.
 // Thread-safety: plain values.
@@ -54,7 +57,15 @@ namespace mcpcxx::detail {
 using situation = ::mcpcxx::wire::situation;
 
 /// Which kind of reply a handler produced (see the file comment).
-enum class outcome_kind { result, cached_page, protocol_error, tool_failure, input_required, task };
+enum class outcome_kind {
+  result,
+  cached_page,
+  protocol_error,
+  tool_failure,
+  input_required,
+  task,
+  pending
+};
 
 /// A handler's answer; build it with the named constructors.
 struct method_outcome {
@@ -90,6 +101,8 @@ struct method_outcome {
   static method_outcome rendered(situation row, jsonrpc::error_object error);
   /// An isError tool result of T row `row` already rendered by a wire factory.
   static method_outcome rendered_tool_failed(situation row, json result, std::string category);
+  /// The exchange was handed over and settles later (see `pending` in the file comment).
+  static method_outcome pending();
 };
 
 class engine;
@@ -131,6 +144,9 @@ class exchange {
 
   const jsonrpc::request_id& id() const noexcept { return id_; }
   const std::string& method() const noexcept { return method_; }
+  /// Where the reply and the request's notifications go (the session's sink unless the
+  /// transport gave the request a stream of its own, as HTTP does).
+  const std::shared_ptr<frame_sink>& reply_sink() const noexcept { return route_.sink; }
   /// The request params (always an object once routing accepted the request). Decoders may move
   /// members out of it.
   json& params() noexcept { return params_; }

@@ -38,7 +38,7 @@ method_outcome resumable(const exchange_ptr& ex) {
   return typed<P, H>(ex);
 }
 
-constexpr std::array<method_info, 14> k_methods{{
+constexpr std::array<method_info, 15> k_methods{{
     {"initialize", in_legacy | before_init | not_cancellable, "",
      typed<initialize_params, handle_initialize>},
     {"ping", in_legacy | before_init, "", typed<no_params, handle_ping>},
@@ -56,6 +56,7 @@ constexpr std::array<method_info, 14> k_methods{{
     {"prompts/get", both | on_worker, "prompts", resumable<prompts_get_params, handle_prompts_get>},
     {"completion/complete", both | on_worker, "completions",
      typed<complete_params, handle_complete>},
+    {"subscriptions/listen", in_modern, "", typed<listen_params, handle_listen>},
 }};
 
 }  // namespace

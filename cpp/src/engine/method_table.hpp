@@ -61,6 +61,10 @@ struct prompts_get_params {
 struct complete_params {
   completion_request request;
 };
+/// subscriptions/listen (2026-07-28): params.notifications as asked (before honoring).
+struct listen_params {
+  listen_filter filter;
+};
 
 // Decoders: `params` is the request's params object (members may be moved out); `method` names
 // the method in the error text.
@@ -72,6 +76,8 @@ decode_result decode(json& params, std::string_view method, tools_call_params& o
 decode_result decode(json& params, std::string_view method, uri_params& out);
 decode_result decode(json& params, std::string_view method, prompts_get_params& out);
 decode_result decode(json& params, std::string_view method, complete_params& out);
+/// Defined in listen_methods.cpp (rows P39-P41, P44).
+decode_result decode(json& params, std::string_view method, listen_params& out);
 
 /// Flags of a method-table row.
 enum method_flags : unsigned {
@@ -112,5 +118,7 @@ method_outcome handle_resources_subscribe(const exchange_ptr& ex, uri_params& p)
 method_outcome handle_resources_unsubscribe(const exchange_ptr& ex, uri_params& p);
 method_outcome handle_prompts_get(const exchange_ptr& ex, prompts_get_params& p);
 method_outcome handle_complete(const exchange_ptr& ex, complete_params& p);
+/// Opens a listen stream (engine/listeners.hpp); the exchange settles when the stream ends.
+method_outcome handle_listen(const exchange_ptr& ex, listen_params& p);
 
 }  // namespace mcpcxx::detail

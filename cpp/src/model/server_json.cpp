@@ -42,6 +42,9 @@ void to_json(json& j, const server_options& o) {
        {"max_stuck_workers", o.max_stuck_workers},
        {"max_batch_members", o.max_batch_members},
        {"max_batch_reply_bytes", o.max_batch_reply_bytes},
+       {"max_listeners", o.max_listeners},
+       {"max_listen_uris", o.max_listen_uris},
+       {"listener_queue", o.listener_queue},
        {"assert_formats", o.assert_formats},
        {"log_requests", o.log_requests},
        {"logging", o.logging},
@@ -68,6 +71,9 @@ void from_json(const json& j, server_options& o) {
                          "max_stuck_workers",
                          "max_batch_members",
                          "max_batch_reply_bytes",
+                         "max_listeners",
+                         "max_listen_uris",
+                         "listener_queue",
                          "assert_formats",
                          "log_requests",
                          "logging",
@@ -89,6 +95,9 @@ void from_json(const json& j, server_options& o) {
   read(j, "max_stuck_workers", what, o.max_stuck_workers);
   read(j, "max_batch_members", what, o.max_batch_members);
   read(j, "max_batch_reply_bytes", what, o.max_batch_reply_bytes);
+  read(j, "max_listeners", what, o.max_listeners);
+  read(j, "max_listen_uris", what, o.max_listen_uris);
+  read(j, "listener_queue", what, o.listener_queue);
   read(j, "assert_formats", what, o.assert_formats);
   read(j, "log_requests", what, o.log_requests);
   read(j, "logging", what, o.logging);

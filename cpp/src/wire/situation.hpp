@@ -91,6 +91,12 @@ enum class situation : std::uint8_t {
   P36_request_state_other_method,
   P37_request_state_other_params,
   P38_request_state_other_principal,
+  P39_listen_filter_missing,
+  P40_listen_flag_not_boolean,
+  P41_listen_uris_not_array,
+  P42_listen_too_many_uris,
+  P43_listen_too_many_listeners,
+  P44_listen_uri_invalid,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,

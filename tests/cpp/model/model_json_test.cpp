@@ -145,7 +145,8 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
             "unexpected server option 'workers'; known options: info, instructions, "
             "expose_exception_details, max_message_bytes, max_depth, page_size, list_ttl_ms, "
             "cache_scope, worker_threads, max_stuck_workers, max_batch_members, "
-            "max_batch_reply_bytes, assert_formats, log_requests, logging, extra_capabilities, "
+            "max_batch_reply_bytes, max_listeners, max_listen_uris, listener_queue, "
+            "assert_formats, log_requests, logging, extra_capabilities, "
             "client_request_timeout, request_state_key, request_state_previous_keys, "
             "request_state_ttl_s, request_state_key_configured");
   const json timeout = {{"client_request_timeout", 2.5}};
