@@ -234,7 +234,7 @@ constexpr std::array k_rows{
     "Server busy: it already holds {limit} subscriptions/listen streams, its limit; nothing was subscribed. Close a stream you no longer need, or retry later",
     "limit", "2026-07-28 `subscriptions/listen` while `server_options::max_listeners` (default 10000) streams are open", ""),
   P(s::P44_listen_uri_invalid, "P44", modern, ec::invalid_params, 200, 200,
-    "Invalid params: subscriptions/listen params.notifications.resourceSubscriptions[{index}] must be a non-empty resource URI string, got {got}; send the URIs to watch, e.g. [\"file:///notes.txt\"]. Nothing was subscribed",
+    "Invalid params: subscriptions/listen params.notifications.resourceSubscriptions member {index} (counting from 0) must be a non-empty resource URI string, got {got}; send the URIs to watch, e.g. [\"file:///notes.txt\"]. Nothing was subscribed",
     "index", "2026-07-28 `subscriptions/listen` whose `resourceSubscriptions` holds a member that is not a non-empty string", "listen_errors.txtar"),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
