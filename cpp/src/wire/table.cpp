@@ -225,7 +225,7 @@ constexpr std::array k_rows{
     "Invalid params: subscriptions/listen params.notifications.{field} must be true or false, got {got}; set it to true to receive those notifications or leave it out. Nothing was subscribed",
     "field", "2026-07-28 `subscriptions/listen` whose `toolsListChanged`, `promptsListChanged` or `resourcesListChanged` is not a boolean", "listen_errors.txtar"),
   P(s::P41_listen_uris_not_array, "P41", modern, ec::invalid_params, 200, 200,
-    "Invalid params: subscriptions/listen params.notifications.resourceSubscriptions must be an array of resource URI strings, got {got}; send the URIs to watch, e.g. [\"file:///notes.txt\"]. Nothing was subscribed",
+    "Invalid params: subscriptions/listen params.notifications.resourceSubscriptions must be an array of resource URI strings, got {got}; send the URIs to watch as strings such as \"file:///notes.txt\". Nothing was subscribed",
     "", "2026-07-28 `subscriptions/listen` whose `resourceSubscriptions` is not an array", "listen_errors.txtar"),
   P(s::P42_listen_too_many_uris, "P42", modern, ec::invalid_params, 200, 200,
     "Invalid params: subscriptions/listen asks for {count} resourceSubscriptions, over the limit of {limit}; nothing was subscribed. Watch at most {limit} URIs per stream (open another subscriptions/listen for the rest)",
@@ -234,7 +234,7 @@ constexpr std::array k_rows{
     "Server busy: it already holds {limit} subscriptions/listen streams, its limit; nothing was subscribed. Close a stream you no longer need, or retry later",
     "limit", "2026-07-28 `subscriptions/listen` while `server_options::max_listeners` (default 10000) streams are open", ""),
   P(s::P44_listen_uri_invalid, "P44", modern, ec::invalid_params, 200, 200,
-    "Invalid params: subscriptions/listen params.notifications.resourceSubscriptions member {index} (counting from 0) must be a non-empty resource URI string, got {got}; send the URIs to watch, e.g. [\"file:///notes.txt\"]. Nothing was subscribed",
+    "Invalid params: subscriptions/listen params.notifications.resourceSubscriptions member {index} (counting from 0) must be a non-empty resource URI string, got {got}; send the URIs to watch as strings such as \"file:///notes.txt\". Nothing was subscribed",
     "index", "2026-07-28 `subscriptions/listen` whose `resourceSubscriptions` holds a member that is not a non-empty string", "listen_errors.txtar"),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
