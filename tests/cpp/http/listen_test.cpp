@@ -108,6 +108,33 @@ TEST(HttpListen, ManyListenersEachGetTheirOwnStream) {
   }
 }
 
+// A client that does not read: the server writes until the connection holds
+// k_listen_backlog_bytes unwritten, then coalesces (the same URI again takes no new entry), so
+// what it holds stays bounded; once the client reads, it gets the latest state, then the result.
+TEST(HttpListen, ASlowReaderIsBoundedByCoalescing) {
+  http_fixture f;
+  f.srv->add_resource({.uri = "memo://a", .name = "a"}, text_of);
+  client c(f.port(), 30000);
+  json ack = open_listen(c, 3, {{"resourceSubscriptions", {"memo://a"}}});
+  ASSERT_EQ(ack["method"], "notifications/subscriptions/acknowledged");
+  constexpr int k_sent = 100000;  // ~15 MB of events if nothing were coalesced
+  for (int i = 0; i < k_sent; ++i) f.srv->notify_resource_updated("memo://a");
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    f.http->stop(std::chrono::milliseconds(5000));
+  });
+  int updates = 0;
+  json last;
+  for (json e = next_event(c); !e.is_null(); e = next_event(c)) {
+    if (e.value("method", "") == "notifications/resources/updated") ++updates;
+    last = e;
+  }
+  stopper.join();
+  EXPECT_GT(updates, 0);
+  EXPECT_LT(updates, k_sent) << "nothing was coalesced: the backlog was not bounded";
+  EXPECT_EQ(last["id"], 3) << "the stream ends with the listen result";
+}
+
 TEST(HttpListen, BadParamsAre200WithTheRow) {
   http_fixture f;
   client c(f.port());
