@@ -64,7 +64,7 @@ engine::engine(server_options options)
 engine::~engine() = default;
 
 void engine::stop() {
-  listeners_.end(nullptr, "the server is stopping");
+  listeners_.close("the server is stopping");
   const auto left = pool_.stop(options_.stop_grace);
   deadlines_.stop();
   if (left.detached != 0 || left.dropped != 0) {

@@ -79,6 +79,11 @@ method_outcome handle_listen(const exchange_ptr& ex, listen_params& p) {
   const bool resources = e.has_capability("resources");
   f.resources_list_changed = f.resources_list_changed && resources;
   if (!resources) f.resource_subscriptions.clear();
+  if (e.listeners().closed()) {
+    // The server is stopping: the stream ends at once, as every open one just did.
+    return method_outcome::ok(
+        {{"_meta", {{k_subscription_id_key, jsonrpc::id_to_json(ex->id())}}}});
+  }
   if (!e.listeners().open(ex, std::move(f))) {
     return refuse(situation::P43_listen_too_many_listeners, {{"limit", e.options().max_listeners}});
   }

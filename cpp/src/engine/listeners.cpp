@@ -123,7 +123,7 @@ std::shared_ptr<listener> listener_registry::open(const std::shared_ptr<exchange
                                                   listen_filter filter) {
   {
     std::lock_guard lock(mutex_);
-    if (open_.size() >= engine_.options().max_listeners) return nullptr;
+    if (closed_ || open_.size() >= engine_.options().max_listeners) return nullptr;
   }
   auto l = std::make_shared<listener>(ex, std::move(filter), engine_.options().listener_queue);
   // The acknowledgement is the stream's first message; nothing is published to it before.
@@ -134,6 +134,14 @@ std::shared_ptr<listener> listener_registry::open(const std::shared_ptr<exchange
   {
     std::lock_guard lock(mutex_);
     open_.emplace(l.get(), l);
+    if (closed_) {  // the engine stopped meanwhile: end at once rather than leak the stream
+      open_.erase(l.get());
+      l->drop();
+    }
+  }
+  if (l->ended()) {
+    l->end("the server is stopping");
+    return l;
   }
   std::weak_ptr<listener> weak = l;
   ex->token().on_cancel([this, weak] {
@@ -183,6 +191,19 @@ std::size_t listener_registry::end(const session_state* s, std::string_view reas
     ++ended;
   }
   return ended;
+}
+
+void listener_registry::close(std::string_view reason) {
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+  }
+  end(nullptr, reason);
+}
+
+bool listener_registry::closed() const {
+  std::lock_guard lock(mutex_);
+  return closed_;
 }
 
 bool listener_registry::remove(const listener* l) {

@@ -129,7 +129,7 @@ class listener_registry {
 
   /// Opens a stream for `ex`: sends notifications/subscriptions/acknowledged {honored subset}
   /// first, then registers the listener and ties it to the request's cancellation. Returns null
-  /// (nothing sent) when server_options::max_listeners streams are open.
+  /// (nothing sent) when server_options::max_listeners streams are open or after close().
   std::shared_ptr<listener> open(const std::shared_ptr<exchange>& ex, listen_filter filter);
   /// Publishes `n` to every open listener for which `wants` is true; returns how many took it.
   /// A listener whose queue overflows is ended. Any thread; never blocks on a slow client.
@@ -139,6 +139,10 @@ class listener_registry {
   bool any(const std::function<bool(const listener&)>& wants) const;
   /// Ends the listeners of `s` (nullptr: all) gracefully; returns how many ended.
   std::size_t end(const session_state* s, std::string_view reason);
+  /// Ends every listener and refuses new ones (the engine stops): open() returns null.
+  void close(std::string_view reason);
+  /// True after close().
+  bool closed() const;
   /// Removes `l` without writing (its request was cancelled); false when already removed.
   bool remove(const listener* l);
   /// Open listeners.
@@ -150,6 +154,7 @@ class listener_registry {
   engine& engine_;
   mutable std::mutex mutex_;
   std::unordered_map<const listener*, std::shared_ptr<listener>> open_;
+  bool closed_ = false;
 };
 
 }  // namespace mcpcxx::detail

@@ -1,6 +1,7 @@
 // subscriptions/listen in process: acknowledgement, filtering, subscriptionId, teardown (client
 // cancel, server stop, overflow), bad params, the bounded queue, and automatic list_changed.
 #include <atomic>
+#include <optional>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -180,6 +181,21 @@ TEST_F(listen_test, destroying_the_server_ends_every_listen) {
   int results = 0;
   for (const auto& f : frames) results += f.frame.contains("result") ? 1 : 0;
   EXPECT_EQ(results, 2);
+}
+
+TEST_F(listen_test, a_listen_after_the_server_stopped_ends_at_once) {
+  auto sink = std::make_shared<collecting_sink>();
+  std::optional<session> late;
+  {
+    server s(opts());
+    late.emplace(s.open_session(sink, {.inline_dispatch = true}));
+  }  // ~server: the engine stops, the session handle keeps it alive
+  late->receive(listen(4, json::object()));
+  auto frames = sink->frames();
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_EQ(frames[0].frame["id"], 4);
+  EXPECT_EQ(frames[0].frame["result"]["_meta"][k_sub], 4);
+  EXPECT_EQ(late->in_flight(), 0u);
 }
 
 TEST_F(listen_test, bad_params_get_their_rows) {
