@@ -21,9 +21,8 @@ Environment, as for the C++ server:
     MCPCXX_HTTP_HEADER_TIMEOUT_MS  how long the request head may take (default 10000)
 The C++ server also reads MCPCXX_REQUEST_STATE_TTL_S (a 2026-07-28 requestState's life in
 seconds, row P35; Server() has no such option yet, so request_state_expired.txtar names the C++
-fixture alone) and MCPCXX_HTTP_AUTH=1 (bearer auth with a fixed token check): a token verifier
-written in Python is issue 14's, so the auth transcript (http_auth.txtar) names the C++ fixture
-alone.
+fixture alone). Both read MCPCXX_HTTP_AUTH=1: bearer auth with a fixed token check ("good" and
+"other" are two principals, "narrow" lacks issues:write, "crash" makes the verifier raise).
 
 Run: python examples/python/fixture_server.py (mcpcxx must be importable).
 """
@@ -33,7 +32,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import Field
 from typing_extensions import TypedDict
@@ -49,6 +48,9 @@ from mcpcxx import (
     ToolResult,
     UrlElicitationRequiredError,
 )
+
+if TYPE_CHECKING:
+    from mcpcxx.auth import Principal
 
 
 # The outputSchema of add and broken_add (no docstring: pydantic would make it a "description").
@@ -308,10 +310,33 @@ def build() -> Server:
     return server
 
 
+def golden_verifier(token: str) -> Principal | None:
+    """The C++ fixture's golden_auth() token check, as a Python token verifier."""
+    from mcpcxx.auth import InsufficientScopeError, Principal
+
+    if token in ("good", "other"):
+        return Principal("golden" if token == "good" else "other")
+    if token == "narrow":
+        raise InsufficientScopeError(["issues:write"])
+    if token == "crash":
+        raise RuntimeError("token store unreachable at auth.internal:7000")
+    return None
+
+
 def http_options(port: int) -> dict[str, object]:
     """run("http") options from the environment, the same settings the C++ fixture reads."""
     env = os.environ
+    auth = None
+    if env.get("MCPCXX_HTTP_AUTH") == "1":
+        from mcpcxx.auth import BearerAuth
+
+        auth = BearerAuth(
+            golden_verifier,
+            authorization_servers=["https://auth.example.invalid"],
+            scopes_supported=["issues:read", "issues:write"],
+        )
     return {
+        "auth": auth,
         "host": "127.0.0.1",
         "port": port,
         "legacy": env.get("MCPCXX_EXAMPLE_HTTP_LEGACY") != "0",

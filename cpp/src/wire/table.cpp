@@ -218,6 +218,12 @@ constexpr std::array k_rows{
   P(s::P38_request_state_other_principal, "P38", modern, ec::invalid_params, 200, 200,
     "Invalid params: requestState was issued to another authenticated principal; nothing was executed. Send the request without requestState and inputResponses to start over as yourself",
     "", "2026-07-28 `requestState` that authenticates but was issued to another principal (or with/without one), e.g. replayed by another user", "http_request_state_principal.txtar"),
+  P(s::P55_tool_insufficient_scope, "P55", both, ec::invalid_params, 200, 200,
+    "Invalid params: tool {name} needs the scope(s) {scopes} and the access token lacks {missing}; nothing was executed. Obtain a token that grants them (step-up authorization) and call again; the same token fails the same way",
+    "name scopes missing", "`tools/call` of a tool with `scopes` by a principal lacking one, where the transport did not refuse it first with HTTP 403 (H42): a legacy batch member", ""),
+  P(s::P56_tool_needs_authentication, "P56", both, ec::invalid_params, 200, 200,
+    "Invalid params: tool {name} is served only to authenticated callers holding the scope(s) {scopes}, and this request carries no verified access token; nothing was executed. Call it over HTTP with a bearer access token that grants them",
+    "name scopes", "`tools/call` of a tool with `scopes` without a principal (stdio, or HTTP without auth): such a tool is also left out of tools/list", ""),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
     "Invalid arguments for tool {name}; nothing was executed. Fix the following and call again:\n{violations_text:bullets}",
@@ -407,6 +413,12 @@ constexpr std::array k_rows{
   H(s::H41_request_cancelled, "H41", legacy, ec::internal_error, 200,
     "Request cancelled: this request was cancelled before it finished (notifications/cancelled, DELETE or server stop) and has no result; send it again if you still need one",
     "", "Last-Event-ID resumption of a POST stream whose request was cancelled: the replayed events, then this error with the request's id, then the stream ends"),
+  H(s::H42_tool_insufficient_scope, "H42", both, ec::invalid_request, 403,
+    "Forbidden: tool {name} needs the scope(s) {scopes}, which the access token lacks; nothing was executed. Obtain a token that grants them (step-up authorization) and retry",
+    "", "A `tools/call` POST (one message) of a tool with `scopes` by a principal lacking one (with `WWW-Authenticate: Bearer error=\"insufficient_scope\", scope=...` naming the tool's scopes)"),
+  H(s::H43_auth_unavailable, "H43", both, ec::internal_error, 503,
+    "Service unavailable: the access token cannot be verified right now (the authorization server or its keys are unreachable); nothing was executed. Retry later",
+    "", "The token verifier could not reach what it verifies against (JWKS or introspection endpoint down); `Retry-After` is set"),
 };
 // clang-format on
 
@@ -417,7 +429,7 @@ constexpr bool in_enum_order() {
   return true;
 }
 static_assert(in_enum_order(), "k_rows must list every situation once, in enum order");
-static_assert(k_rows.size() == static_cast<std::size_t>(situation::H41_request_cancelled) + 1,
+static_assert(k_rows.size() == static_cast<std::size_t>(situation::H43_auth_unavailable) + 1,
               "every situation needs a row");
 
 }  // namespace
