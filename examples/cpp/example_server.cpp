@@ -388,8 +388,8 @@ mcpcxx::http_auth_options golden_auth() {
 }
 
 // HTTP settings from the environment: MCPCXX_EXAMPLE_HTTP_LEGACY=0 (modern only),
-// MCPCXX_MAX_BODY_BYTES, MCPCXX_HTTP_MAX_SESSIONS and MCPCXX_HTTP_HEADER_TIMEOUT_MS, which the
-// Python twin maps too; MCPCXX_HTTP_AUTH=1, which it cannot (a Python token verifier is issue 14).
+// MCPCXX_MAX_BODY_BYTES, MCPCXX_HTTP_MAX_SESSIONS, MCPCXX_HTTP_HEADER_TIMEOUT_MS and
+// MCPCXX_HTTP_AUTH=1, which the Python twin maps too (its auth: the same check, in Python).
 mcpcxx::http_options http_options_from_env(int port) {
   mcpcxx::http_options o;
   o.port = static_cast<std::uint16_t>(port);
