@@ -10,8 +10,8 @@ import json
 import logging
 import threading
 import time
-import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from typing import Any
 
 import jwt
@@ -19,6 +19,14 @@ import jwt
 from mcpcxx.auth._errors import InvalidTokenError, VerifierUnavailableError
 
 _log = logging.getLogger("mcpcxx.auth")
+
+
+@dataclass(frozen=True)
+class SigningKey:
+    """One key of the set, with the algorithm its JWK declares (None: any of the key's type)."""
+
+    jwk: jwt.PyJWK
+    alg: str | None
 
 
 class JWKSCache:
@@ -34,13 +42,13 @@ class JWKSCache:
         self._min_interval = min_refetch_interval
         self._timeout = timeout
         self._lock = threading.Lock()
-        self._keys: dict[str | None, jwt.PyJWK] = {}
+        self._keys: dict[str | None, SigningKey] = {}
         self._fetched_at = float("-inf")
         self._attempted_at = float("-inf")
         self.fetches = 0
         """How many times the key set was requested (tests check the refetch bound)."""
 
-    def key(self, kid: str | None) -> jwt.PyJWK:
+    def key(self, kid: str | None) -> SigningKey:
         """The key `kid` names (None: the only key of a one-key set)."""
         with self._lock:
             now = time.monotonic()
@@ -53,7 +61,7 @@ class JWKSCache:
             raise InvalidTokenError("The access token's signing key is unknown")
         return found
 
-    def _lookup(self, kid: str | None) -> jwt.PyJWK | None:
+    def _lookup(self, kid: str | None) -> SigningKey | None:
         if kid is None and len(self._keys) == 1:
             return next(iter(self._keys.values()))
         return self._keys.get(kid)
@@ -78,10 +86,10 @@ class JWKSCache:
             return json.loads(response.read(1024 * 1024))
 
 
-def _parse(document: Any) -> dict[str | None, jwt.PyJWK]:
+def _parse(document: Any) -> dict[str | None, SigningKey]:
     if not isinstance(document, dict) or not isinstance(document.get("keys"), list):
         raise ValueError("not a JWK Set (no 'keys' array)")
-    keys: dict[str | None, jwt.PyJWK] = {}
+    keys: dict[str | None, SigningKey] = {}
     for data in document["keys"]:
         if not isinstance(data, dict) or data.get("use", "sig") != "sig":
             continue
@@ -89,7 +97,8 @@ def _parse(document: Any) -> dict[str | None, jwt.PyJWK]:
             key = jwt.PyJWK.from_dict(data)
         except (jwt.PyJWKError, jwt.InvalidKeyError):
             continue  # a key type or curve this server cannot use: skip it, keep the rest
-        keys[key.key_id] = key
+        alg = data.get("alg")
+        keys[key.key_id] = SigningKey(key, alg if isinstance(alg, str) else None)
     if not keys:
         raise ValueError("the JWK Set has no usable signing key")
     return keys

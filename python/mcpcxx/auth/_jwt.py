@@ -83,9 +83,9 @@ class JWTVerifier:
             raise InvalidTokenError("The access token's algorithm is not accepted")
         kid = header.get("kid")
         key = self.keys.key(kid if isinstance(kid, str) else None)
-        if key.algorithm_name != alg and "alg" in key._jwk_data:
+        if key.alg is not None and key.alg != alg:
             raise InvalidTokenError("The access token's algorithm does not match its key")
-        claims = self._decode(token, key, alg)
+        claims = self._decode(token, key.jwk, alg)
         return self._principal(claims)
 
     def _decode(self, token: str, key: jwt.PyJWK, alg: str) -> dict[str, Any]:
