@@ -51,7 +51,11 @@ class SigningKey:
         }
         claims.update(overrides)
         claims = {k: v for k, v in claims.items() if v is not None}
-        return jwt.encode(claims, self.private, algorithm=self.alg, headers={"kid": self.kid})
+        return self.signed(claims, self.alg)
+
+    def signed(self, claims: dict[str, Any], alg: str) -> str:
+        """`claims` signed with this key under `alg` (which may not be the key's own)."""
+        return jwt.encode(claims, self.private, algorithm=alg, headers={"kid": self.kid})
 
 
 def tampered(token: str) -> str:

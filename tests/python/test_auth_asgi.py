@@ -8,6 +8,7 @@ import asyncio
 import base64
 import json
 import socket
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -321,3 +322,26 @@ def test_request_state_is_bound_to_the_principal() -> None:
     )
     _, _, done = request(app, "tools/call", retry, "tok-ann", meta=meta)
     assert text(done) == "ann: {'t': 'x'}"
+
+
+def test_jwt_verifier_details(loopback: LoopbackServer) -> None:
+    key = SigningKey("k1", "RS256")
+    loopback.keys = [{**key.jwk, "alg": "RS256"}]
+    verifier = JWTVerifier(
+        jwks_url=loopback.url + "/jwks",
+        issuer=ISSUER,
+        audience=AUDIENCE,
+        algorithms=["RS256", "RS384"],
+        scope_claim="scp",
+    )
+    now = int(time.time())
+    p = verifier(key.token(exp=now - 10, scp=["a", "b", 7], scope=None, client_id=None, azp="web"))
+    assert p.scopes == {"a", "b"} and p.client_id == "web"  # expired 10 s ago: within leeway
+    assert Principal.from_json(p.to_json()) == p
+    with pytest.raises(InvalidTokenError, match="expired"):
+        verifier(key.token(exp=now - 60))
+    with pytest.raises(InvalidTokenError, match="does not match its key"):
+        verifier(key.signed({"sub": "x"}, "RS384"))
+    with pytest.raises(InvalidTokenError, match="not issued for this resource"):
+        verifier(key.token(aud=["https://a", "https://b"]))
+    assert verifier(key.token(aud=["https://a", AUDIENCE])).subject == "alice"
