@@ -151,5 +151,15 @@ TEST(HttpAuthScopes, BadScopesAreRefusedAtRegistration) {
   }
 }
 
+TEST(HttpAuthScopes, PrincipalScopesReadTheScopesArrayOnly) {
+  json p = {{"sub", "x"}, {"scopes", {"a", 7, "b"}}};
+  EXPECT_EQ(principal_scopes(p), (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(principal_scopes(nullptr).empty());
+  EXPECT_TRUE(principal_scopes({{"sub", "x"}, {"scope", "a b"}}).empty());
+  EXPECT_EQ(missing_scopes(p, {"b", "c", "a", "d"}), (std::vector<std::string>{"c", "d"}));
+  EXPECT_EQ(missing_scopes(nullptr, {"a"}), (std::vector<std::string>{"a"}));
+  EXPECT_TRUE(missing_scopes(nullptr, {}).empty());
+}
+
 }  // namespace
 }  // namespace mcpcxx::http_test
