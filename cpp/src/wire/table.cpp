@@ -220,10 +220,10 @@ constexpr std::array k_rows{
     "", "2026-07-28 `requestState` that authenticates but was issued to another principal (or with/without one), e.g. replayed by another user", "http_request_state_principal.txtar"),
   P(s::P55_tool_insufficient_scope, "P55", both, ec::invalid_params, 200, 200,
     "Invalid params: tool {name} needs the scope(s) {scopes} and the access token lacks {missing}; nothing was executed. Obtain a token that grants them (step-up authorization) and call again; the same token fails the same way",
-    "name scopes missing", "`tools/call` of a tool with `scopes` by a principal lacking one, where the transport did not refuse it first with HTTP 403 (H42): a legacy batch member", ""),
+    "name scopes missing", "`tools/call` of a tool with `scopes` by a principal lacking one, where the transport did not refuse it first with HTTP 403 (H42): a legacy batch member", "http_auth_scopes.txtar"),
   P(s::P56_tool_needs_authentication, "P56", both, ec::invalid_params, 200, 200,
     "Invalid params: tool {name} is served only to authenticated callers holding the scope(s) {scopes}, and this request carries no verified access token; nothing was executed. Call it over HTTP with a bearer access token that grants them",
-    "name scopes", "`tools/call` of a tool with `scopes` without a principal (stdio, or HTTP without auth): such a tool is also left out of tools/list", ""),
+    "name scopes", "`tools/call` of a tool with `scopes` without a principal (stdio, or HTTP without auth): such a tool is also left out of tools/list", "tools_scopes.txtar"),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
     "Invalid arguments for tool {name}; nothing was executed. Fix the following and call again:\n{violations_text:bullets}",
