@@ -229,9 +229,15 @@ def test_key_rotation_unknown_kid_refetches_the_jwks(
 ) -> None:
     token = used(keys["new"].token())
     assert running.call("whoami", token)[0] == 401  # not published yet
+    published = jwks.keys
     jwks.keys = [keys["new"].jwk, keys["es"].jwk]  # rotation: rs-1 retired, rs-2 published
-    status, _, reply = running.call("whoami", token)
-    assert status == 200, reply
+    try:
+        status, _, reply = running.call("whoami", token)
+        assert status == 200, reply
+        status, _, _ = running.call("whoami", used(keys["rs"].token()))
+        assert status == 401  # the retired key's tokens stop working once the set is refetched
+    finally:
+        jwks.keys = published
 
 
 def test_tool_scopes_hide_the_tool_and_refuse_the_call_with_403(
