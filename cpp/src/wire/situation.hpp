@@ -97,6 +97,8 @@ enum class situation : std::uint8_t {
   P42_listen_too_many_uris,
   P43_listen_too_many_listeners,
   P44_listen_uri_invalid,
+  P55_tool_insufficient_scope,
+  P56_tool_needs_authentication,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,
@@ -157,6 +159,8 @@ enum class situation : std::uint8_t {
   H39_param_header_mismatch,
   H40_header_repeated,
   H41_request_cancelled,
+  H42_tool_insufficient_scope,
+  H43_auth_unavailable,
 };
 
 /// Which protocol eras a row applies to.

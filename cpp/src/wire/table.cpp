@@ -236,6 +236,12 @@ constexpr std::array k_rows{
   P(s::P44_listen_uri_invalid, "P44", modern, ec::invalid_params, 200, 200,
     "Invalid params: subscriptions/listen params.notifications.resourceSubscriptions member {index} (counting from 0) must be a non-empty resource URI string, got {got}; send the URIs to watch as strings such as \"file:///notes.txt\". Nothing was subscribed",
     "index", "2026-07-28 `subscriptions/listen` whose `resourceSubscriptions` holds a member that is not a non-empty string", "listen_errors.txtar"),
+  P(s::P55_tool_insufficient_scope, "P55", both, ec::invalid_params, 200, 200,
+    "Invalid params: tool {name} needs the scope(s) {scopes} and the access token lacks {missing}; nothing was executed. Obtain a token that grants them (step-up authorization) and call again; the same token fails the same way",
+    "name scopes missing", "`tools/call` of a tool with `scopes` by a principal lacking one, where the transport did not refuse it first with HTTP 403 (H42): a legacy batch member", "http_auth_scopes.txtar"),
+  P(s::P56_tool_needs_authentication, "P56", both, ec::invalid_params, 200, 200,
+    "Invalid params: tool {name} is served only to authenticated callers holding the scope(s) {scopes}, and this request carries no verified access token; nothing was executed. Call it over HTTP with a bearer access token that grants them",
+    "name scopes", "`tools/call` of a tool with `scopes` without a principal (stdio, or HTTP without auth): such a tool is also left out of tools/list", "tools_scopes.txtar"),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
     "Invalid arguments for tool {name}; nothing was executed. Fix the following and call again:\n{violations_text:bullets}",
@@ -425,6 +431,12 @@ constexpr std::array k_rows{
   H(s::H41_request_cancelled, "H41", legacy, ec::internal_error, 200,
     "Request cancelled: this request was cancelled before it finished (notifications/cancelled, DELETE or server stop) and has no result; send it again if you still need one",
     "", "Last-Event-ID resumption of a POST stream whose request was cancelled: the replayed events, then this error with the request's id, then the stream ends"),
+  H(s::H42_tool_insufficient_scope, "H42", both, ec::invalid_request, 403,
+    "Forbidden: tool {name} needs the scope(s) {scopes}, which the access token lacks; nothing was executed. Obtain a token that grants them (step-up authorization) and retry",
+    "", "A `tools/call` POST (one message) of a tool with `scopes` by a principal lacking one (with `WWW-Authenticate: Bearer error=\"insufficient_scope\", scope=...` naming the tool's scopes)"),
+  H(s::H43_auth_unavailable, "H43", both, ec::internal_error, 503,
+    "Service unavailable: the access token cannot be verified right now (the authorization server or its keys are unreachable); nothing was executed. Retry later",
+    "", "The token verifier could not reach what it verifies against (JWKS or introspection endpoint down); `Retry-After` is set"),
 };
 // clang-format on
 
@@ -435,7 +447,7 @@ constexpr bool in_enum_order() {
   return true;
 }
 static_assert(in_enum_order(), "k_rows must list every situation once, in enum order");
-static_assert(k_rows.size() == static_cast<std::size_t>(situation::H41_request_cancelled) + 1,
+static_assert(k_rows.size() == static_cast<std::size_t>(situation::H43_auth_unavailable) + 1,
               "every situation needs a row");
 
 }  // namespace
