@@ -169,6 +169,12 @@ class server {
   const server_options& options() const;
   /// A snapshot of the outcome counters.
   server_metrics metrics() const;
+  /// Every metric in the Prometheus text exposition format 0.0.4 (names and labels:
+  /// docs/observability.md). Any thread.
+  std::string metrics_text() const;
+  /// Installs what the mcpcxx_listeners gauge reads at each rendering (null: 0). Any thread;
+  /// `source` is called from the thread rendering the metrics.
+  void set_listener_gauge(std::function<std::size_t()> source);
 
  private:
   std::shared_ptr<detail::engine> engine_;

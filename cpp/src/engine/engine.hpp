@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -17,6 +18,7 @@
 
 #include "engine/cache_hints.hpp"
 #include "engine/deadline_scheduler.hpp"
+#include "engine/metrics_registry.hpp"
 #include "engine/registry.hpp"
 #include "engine/server_log.hpp"
 #include "engine/worker_pool.hpp"
@@ -91,9 +93,15 @@ class engine : public std::enable_shared_from_this<engine> {
   /// Sends notifications/elicitation/complete to the session remembered for `id` (once).
   bool notify_elicitation_complete(std::string_view id);
 
-  /// Counts one outcome.
+  /// Counts a message that never became a request (refused, or a notification).
   void count(outcome_class o, std::string_view category);
   server_metrics metrics() const;
+  /// The request metrics (exchanges record into them).
+  metrics_registry& stats() noexcept { return stats_; }
+  /// Every metric in the Prometheus text format.
+  std::string metrics_text() const;
+  /// Installs the source of the listeners gauge (null: 0).
+  void set_listener_gauge(std::function<std::size_t()> source);
 
  private:
   std::optional<std::size_t> resolve_cursor(std::string_view method,
@@ -127,14 +135,15 @@ class engine : public std::enable_shared_from_this<engine> {
   std::unordered_map<std::string, std::shared_ptr<const std::string>> list_cache_;
   std::uint64_t cache_generation_ = 0;
 
-  std::mutex sessions_mutex_;
+  mutable std::mutex sessions_mutex_;
   std::vector<std::weak_ptr<session_state>> sessions_;
 
   std::mutex elicitations_mutex_;
   std::unordered_map<std::string, std::weak_ptr<session_state>> elicitations_;
 
-  mutable std::mutex metrics_mutex_;
-  server_metrics metrics_;
+  metrics_registry stats_;
+  mutable std::mutex gauges_mutex_;
+  std::function<std::size_t()> listener_gauge_;
 
   // Declared last so workers stop (and drain) before the registries they read go away.
   worker_pool pool_;

@@ -107,12 +107,19 @@ exchange::exchange(std::shared_ptr<session_state> session, reply_route route,
       route_(std::move(route)),
       id_(std::move(id)),
       method_(std::move(method)),
-      params_(std::move(params)) {}
+      params_(std::move(params)) {
+  eng().stats().started();
+}
+
+exchange::~exchange() {
+  if (!settled()) eng().stats().stopped();
+}
 
 engine& exchange::eng() const noexcept { return session_->eng(); }
 
 bool exchange::claim() {
   if (settled_.exchange(true, std::memory_order_acq_rel)) return false;
+  eng().stats().stopped();
   if (registered_) session_->forget(id_);
   return true;
 }
@@ -163,7 +170,9 @@ void exchange::deliver(std::string frame, std::string_view row) {
 bool exchange::abandon(std::string_view why) {
   if (!claim()) return false;
   if (route_.batch) route_.batch->skip();
-  eng().count(outcome_class::cancelled, "cancelled");
+  request_sample s{method_, tool_slot_, outcome_class::cancelled, "cancelled"};
+  s.timed = false;
+  eng().stats().record(s);
   eng().log().write("info", "request_cancelled",
                     {{"id", jsonrpc::id_to_json(id_)}, {"reason", std::string(why)}});
   token_.cancel();
@@ -217,11 +226,12 @@ void exchange::disarm_deadline() {
 // The request line is written member by member into a per-thread buffer (log_line.hpp): it is
 // on by default, so it must cost a fraction of the dispatch it describes.
 void exchange::log_outcome(const method_outcome& o) const {
-  eng().count(o.counted_as, o.category);
-  if (!eng().options().log_requests) return;
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                       std::chrono::steady_clock::now() - started_)
                       .count();
+  eng().stats().record(
+      {method_, tool_slot_, o.counted_as, o.category, us, !o.reference.empty(), true});
+  if (!eng().options().log_requests) return;
   thread_local std::string buf;
   log_line line(buf, o.counted_as == outcome_class::ok ? "info" : "warning", "request");
   line.str("method", method_);

@@ -123,6 +123,8 @@ class exchange {
   /// A request received on `session`; `params` is an object or null.
   exchange(std::shared_ptr<session_state> session, reply_route route, jsonrpc::request_id id,
            std::string method, json params);
+  /// Settles the in-flight gauge of a request dropped without a reply.
+  ~exchange();
   exchange(const exchange&) = delete;
   exchange& operator=(const exchange&) = delete;
 
@@ -138,8 +140,14 @@ class exchange {
   session_state& session() const noexcept { return *session_; }
   /// Cancelled by notifications/cancelled, shutdown or the deadline.
   const cancellation_token& token() const noexcept { return token_; }
-  /// Names the tool of a tools/call in the request log line.
-  void set_tool(std::string name) { tool_ = std::move(name); }
+  /// Names the tool of a tools/call in the request log line (its metrics label stays
+  /// "_unknown" until set_tool_slot names a registered tool).
+  void set_tool(std::string name) {
+    tool_ = std::move(name);
+    tool_slot_ = k_unknown_tool_slot;
+  }
+  /// The metrics label slot of the registered tool this request calls.
+  void set_tool_slot(std::uint32_t slot) noexcept { tool_slot_ = slot; }
   const std::string& tool() const noexcept { return tool_; }
 
   /// Sends the single reply for `o` and settles; false (nothing sent) when already settled.
@@ -182,6 +190,7 @@ class exchange {
   std::string method_;
   json params_;
   std::string tool_;
+  std::uint32_t tool_slot_ = k_no_tool_slot;
   std::shared_ptr<input_round> round_;
   cancellation_token token_;
   std::atomic<bool> settled_{false};

@@ -121,6 +121,7 @@ method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p) {
         situation::P17_unknown_tool,
         {{"name", p.name}, {"didYouMean", closest_keys(p.name, ex->eng().tool_names())}});
   }
+  ex->set_tool_slot(tool->metrics_slot);
   if (auto problem = argument_problem(*tool, p.arguments)) return std::move(*problem);
   arm_deadline(ex, *tool);
   method_outcome out = invoke(ex, *tool, p.arguments);

@@ -151,6 +151,7 @@ enum class situation : std::uint8_t {
   H39_param_header_mismatch,
   H40_header_repeated,
   H41_request_cancelled,
+  H50_metrics_method_not_allowed,
 };
 
 /// Which protocol eras a row applies to.

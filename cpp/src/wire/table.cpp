@@ -407,6 +407,9 @@ constexpr std::array k_rows{
   H(s::H41_request_cancelled, "H41", legacy, ec::internal_error, 200,
     "Request cancelled: this request was cancelled before it finished (notifications/cancelled, DELETE or server stop) and has no result; send it again if you still need one",
     "", "Last-Event-ID resumption of a POST stream whose request was cancelled: the replayed events, then this error with the request's id, then the stream ends"),
+  H(s::H50_metrics_method_not_allowed, "H50", both, ec::invalid_request, 405,
+    "Method not allowed: the metrics endpoint accepts GET",
+    "", "A non-GET request for the Prometheus metrics path (http_options::metrics on; `Allow: GET`). With metrics off the path is unknown (H3)"),
 };
 // clang-format on
 
@@ -417,7 +420,7 @@ constexpr bool in_enum_order() {
   return true;
 }
 static_assert(in_enum_order(), "k_rows must list every situation once, in enum order");
-static_assert(k_rows.size() == static_cast<std::size_t>(situation::H41_request_cancelled) + 1,
+static_assert(k_rows.size() == static_cast<std::size_t>(situation::H50_metrics_method_not_allowed) + 1,
               "every situation needs a row");
 
 }  // namespace
