@@ -22,8 +22,10 @@
 #include <vector>
 
 #include "mcpcxx/jsonrpc.hpp"
+#include "mcpcxx/log_level.hpp"
 #include "mcpcxx/primitives.hpp"
 #include "mcpcxx/session.hpp"
+#include "mcpcxx/tracing.hpp"
 
 namespace mcpcxx {
 
@@ -94,6 +96,9 @@ struct server_options {
   std::function<void(std::string_view line)> log_writer;
   /// Log one JSON line per request outcome (method, tool, id, category, latency, reference).
   bool log_requests = true;
+  /// Server-log lines below this level are not written (request lines are info when ok, warning
+  /// otherwise; unexpected failures error). Default debug: everything.
+  log_level log_threshold = log_level::debug;
   /// Advertise and implement the logging capability.
   bool logging = true;
   /// Extra capabilities merged into the advertised ServerCapabilities (e.g. experimental).
@@ -175,6 +180,9 @@ class server {
   /// Installs what the mcpcxx_listeners gauge reads at each rendering (null: 0). Any thread;
   /// `source` is called from the thread rendering the metrics.
   void set_listener_gauge(std::function<std::size_t()> source);
+  /// Attaches `t` (null detaches): one span per request from then on (tracing.hpp). Call it
+  /// before sessions serve requests; it must not race with request handling.
+  void set_tracer(std::shared_ptr<tracer> t);
 
  private:
   std::shared_ptr<detail::engine> engine_;

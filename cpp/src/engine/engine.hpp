@@ -100,6 +100,10 @@ class engine : public std::enable_shared_from_this<engine> {
   metrics_registry& stats() noexcept { return stats_; }
   /// Every metric in the Prometheus text format.
   std::string metrics_text() const;
+  /// The attached tracer; null when none (the only per-request cost of tracing).
+  tracer* tracer_ptr() const noexcept { return tracer_.get(); }
+  /// Attaches a tracer (before serving; see server::set_tracer).
+  void set_tracer(std::shared_ptr<tracer> t) { tracer_ = std::move(t); }
   /// Installs the source of the listeners gauge (null: 0).
   void set_listener_gauge(std::function<std::size_t()> source);
 
@@ -142,6 +146,7 @@ class engine : public std::enable_shared_from_this<engine> {
   std::unordered_map<std::string, std::weak_ptr<session_state>> elicitations_;
 
   metrics_registry stats_;
+  std::shared_ptr<tracer> tracer_;
   mutable std::mutex gauges_mutex_;
   std::function<std::size_t()> listener_gauge_;
 

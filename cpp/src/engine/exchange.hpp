@@ -44,6 +44,7 @@
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
+#include "mcpcxx/tracing.hpp"
 
 #include "engine/engine.hpp"
 #include "wire/situation.hpp"
@@ -165,6 +166,11 @@ class exchange {
   void disarm_deadline();
   /// True once a reply was sent or suppressed.
   bool settled() const noexcept { return settled_.load(std::memory_order_acquire); }
+  /// Starts the request span when a tracer is attached (after routing filled the facts).
+  void begin_span();
+  /// The W3C parent the client sent: params._meta traceparent/tracestate, else the HTTP
+  /// headers'; nullopt when none or malformed.
+  std::optional<trace_parent> incoming_parent() const;
   /// The context handed to user handlers (progress and log notifications stop after the reply).
   request_context make_context(const std::shared_ptr<exchange>& self) const;
 
@@ -182,6 +188,7 @@ class exchange {
   void deliver(std::string frame, std::string_view row);
   std::string frame_for(method_outcome& o) const;
   void log_outcome(const method_outcome& o) const;
+  void end_span(std::string_view outcome, const method_outcome* o) noexcept;
   void install_ask_hooks(context_hooks& hooks, bool modern) const;
 
   std::shared_ptr<session_state> session_;
@@ -192,6 +199,7 @@ class exchange {
   std::string tool_;
   std::uint32_t tool_slot_ = k_no_tool_slot;
   std::shared_ptr<input_round> round_;
+  std::unique_ptr<span> span_;
   cancellation_token token_;
   std::atomic<bool> settled_{false};
   bool registered_ = false;

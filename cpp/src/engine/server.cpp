@@ -65,6 +65,8 @@ server_metrics server::metrics() const { return engine_->metrics(); }
 
 std::string server::metrics_text() const { return engine_->metrics_text(); }
 
+void server::set_tracer(std::shared_ptr<tracer> t) { engine_->set_tracer(std::move(t)); }
+
 void server::set_listener_gauge(std::function<std::size_t()> source) {
   engine_->set_listener_gauge(std::move(source));
 }
