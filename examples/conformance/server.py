@@ -204,6 +204,37 @@ def test_custom_header(
     return f"region={region}"
 
 
+_JSON_SCHEMA_2020_12: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {
+        "address": {
+            "$anchor": "addressDef",
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+        }
+    },
+    "properties": {
+        "name": {"type": "string"},
+        "address": {"$ref": "#/$defs/address"},
+        "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+        "phone": {"type": "string"},
+        "email": {"type": "string"},
+    },
+    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then": {"required": ["phone"]},
+    "else": {"required": ["email"]},
+    "additionalProperties": False,
+}
+
+
+@server.tool(input_schema=_JSON_SCHEMA_2020_12)
+def json_schema_2020_12_tool(**arguments: Any) -> str:
+    """Takes a JSON Schema 2020-12 input with $defs."""
+    return "ok"
+
+
 @server.tool
 def echo(text: str) -> str:
     """Returns its text argument (the bench/http_load workload)."""

@@ -2,10 +2,11 @@
 // throws an unexpected exception, a tool with an outputSchema (and one breaking it), a slow tool
 // with a deadline, read-only twins of the failing tools, one reporting its own error, a
 // progress/logging tool, a resource, a template, a prompt and completion; with
-// MCPCXX_EXAMPLE_ASKING=1 also tools and a prompt that ask the client. The golden transcripts
-// (tests/golden) and the benchmarks run against this binary, and against its Python twin
-// examples/python/fixture_server.py, which must answer identically. The schemas are written as the
-// Python decorators generate them (pydantic adds a "title" per property and the defaults, and
+// MCPCXX_EXAMPLE_ASKING=1 also tools and a prompt that ask the client, with
+// MCPCXX_EXAMPLE_CONTEXT=1 a declared extension and tools showing the request context. The golden
+// transcripts (tests/golden) and the benchmarks run against this binary, and against its Python
+// twin examples/python/fixture_server.py, which must answer identically. The schemas are written as
+// the Python decorators generate them (pydantic adds a "title" per property and the defaults, and
 // writes "properties" even when empty), so both servers list the same tools.
 #include <chrono>
 #include <csignal>
@@ -365,6 +366,44 @@ void add_asking_tools(mcpcxx::server& s) {
                });
 }
 
+// What a handler reads about its request (context_probe): the request's _meta, the client's
+// com.example/trace settings and, over HTTP, the X-Probe-* headers plus the two credential
+// headers, which must arrive withheld.
+json context_facts(mcpcxx::request_context& ctx) {
+  json headers = nullptr;
+  if (const json& h = ctx.http_headers(); h.is_object()) {
+    headers = json::object();
+    for (const auto& [name, value] : h.items()) {
+      if (name.starts_with("x-probe-") || name == "authorization" || name == "cookie") {
+        headers[name] = value;
+      }
+    }
+  }
+  const json* trace = ctx.client_extension("com.example/trace");
+  return {{"meta", ctx.request_meta()},
+          {"trace", trace != nullptr ? *trace : json(nullptr)},
+          {"headers", headers}};
+}
+
+// The request-context fixtures (MCPCXX_EXAMPLE_CONTEXT=1 only): a declared extension, a probe of
+// the request facts and a tool with its own cache hints.
+void add_context_tools(mcpcxx::server& s) {
+  s.add_extension("com.example/trace", {{"sampling", "head"}});
+  s.add_tool({.name = "context_probe",
+              .description = "Shows what the handler sees of its request: _meta, the client's "
+                             "com.example/trace settings and the X-Probe-* HTTP headers.",
+              .input_schema = k_no_arguments},
+             [](const json&, mcpcxx::request_context& ctx) {
+               return mcpcxx::tool_result::text(context_facts(ctx).dump());
+             });
+  s.add_tool(
+      {.name = "cached_probe",
+       .description = "A tool whose listing a client may reuse for 1.5 s, per user.",
+       .input_schema = k_no_arguments,
+       .cache = {.ttl_ms = 1500, .scope = "private"}},
+      [](const json&, mcpcxx::request_context&) { return mcpcxx::tool_result::text("cached"); });
+}
+
 std::size_t env_number(const char* name, std::size_t fallback) {
   const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
@@ -473,6 +512,11 @@ int main() {
   if (const char* a = std::getenv("MCPCXX_EXAMPLE_ASKING");
       a != nullptr && std::string_view(a) == "1") {
     add_asking_tools(s);
+  }
+  // MCPCXX_EXAMPLE_CONTEXT=1 adds the request-context fixtures (extension, probe, cache hints).
+  if (const char* c = std::getenv("MCPCXX_EXAMPLE_CONTEXT");
+      c != nullptr && std::string_view(c) == "1") {
+    add_context_tools(s);
   }
   if (http_port != nullptr) return serve_http_until_signal(s, stop_signals, std::atoi(http_port));
   mcpcxx::stdio_options stdio;

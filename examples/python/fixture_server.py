@@ -30,6 +30,7 @@ Run: python examples/python/fixture_server.py (mcpcxx must be importable).
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -282,6 +283,33 @@ def add_asking_tools(server: Server) -> None:
         return f"{greeting}{who}!"
 
 
+def add_context_tools(server: Server) -> None:
+    """The request-context fixtures (MCPCXX_EXAMPLE_CONTEXT=1 only, as in C++)."""
+    server.add_extension("com.example/trace", {"sampling": "head"})
+
+    @server.tool
+    def context_probe(ctx: Context) -> str:
+        """Shows what the handler sees of its request: _meta, the client's com.example/trace settings and the X-Probe-* HTTP headers."""  # noqa: E501
+        headers = ctx.headers
+        shown = None
+        if headers is not None:
+            credentials = ("authorization", "cookie")
+            shown = {
+                k: v for k, v in headers.items() if k.startswith("x-probe-") or k in credentials
+            }
+        facts = {
+            "meta": ctx.request_meta,
+            "trace": ctx.client_extension("com.example/trace"),
+            "headers": shown,
+        }
+        return json.dumps(facts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @server.tool(ttl_ms=1500, cache_scope="private")
+    def cached_probe() -> str:
+        """A tool whose listing a client may reuse for 1.5 s, per user."""
+        return "cached"
+
+
 def build() -> Server:
     """The fixture server, configured from the environment like the C++ one."""
     server = Server(
@@ -305,6 +333,8 @@ def build() -> Server:
         add_other_primitives(server)
     if os.environ.get("MCPCXX_EXAMPLE_ASKING") == "1":
         add_asking_tools(server)
+    if os.environ.get("MCPCXX_EXAMPLE_CONTEXT") == "1":
+        add_context_tools(server)
     return server
 
 

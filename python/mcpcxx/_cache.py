@@ -13,15 +13,15 @@ CacheScope = Literal["public", "private"]
 
 
 def cache_args(
-    ttl_ms: int | None, cache_scope: str | None, what: str
+    ttl_ms: int | None, cache_scope: str | None, what: str, ttl_name: str = "ttl_ms"
 ) -> tuple[int | None, str | None]:
     """The hints checked for the engine; TypeError/ValueError naming `what` when malformed."""
     if ttl_ms is not None:
         if isinstance(ttl_ms, bool) or not isinstance(ttl_ms, int):
-            raise TypeError(f"{what}: ttl_ms must be an int of milliseconds, not {ttl_ms!r}")
+            raise TypeError(f"{what}: {ttl_name} must be an int of milliseconds, not {ttl_ms!r}")
         if ttl_ms < 0:
             raise ValueError(
-                f"{what}: ttl_ms must be >= 0 (milliseconds a client may reuse the result), "
+                f"{what}: {ttl_name} must be >= 0 (milliseconds a client may reuse the result), "
                 f"got {ttl_ms}"
             )
     if cache_scope is not None and cache_scope not in ("public", "private"):

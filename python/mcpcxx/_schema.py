@@ -402,6 +402,7 @@ def describe_tool(
     name: str | None,
     description: str | None,
     structured_output: bool | None,
+    input_schema: Mapping[str, Any] | None = None,
 ) -> ToolSignature:
     """Analyse `fn` for @server.tool; raises TypeError for anything unsupported."""
     if not callable(fn):
@@ -413,7 +414,12 @@ def describe_tool(
         raise TypeError("a lambda or nameless callable needs @tool(name=...)")
     where = f"tool {tool_name!r}"
     doc = parse_docstring(inspect.getdoc(fn))
-    schema, convert, context_param = build_input(fn, tool_name, where, doc.params)
+    if input_schema is not None:
+        from mcpcxx._given_schema import given_input
+
+        schema, convert, context_param = given_input(fn, input_schema, where, _is_context)
+    else:
+        schema, convert, context_param = build_input(fn, tool_name, where, doc.params)
     output_schema, wrap = build_output(fn, where, structured_output)
     return ToolSignature(
         name=tool_name,

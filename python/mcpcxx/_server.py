@@ -54,6 +54,8 @@ class Server:
         max_batch_reply_bytes: int | None = None,
         client_request_timeout: float | None = None,
         lifespan: LifespanFunction | None = None,
+        list_ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError("Server needs a non-empty str name")
@@ -90,7 +92,13 @@ class Server:
                 )
             # Whole milliseconds, at least one: the engine's resolution.
             options["client_request_timeout"] = max(1, round(client_request_timeout * 1000)) / 1000
+        from mcpcxx._cache import cache_args
         from mcpcxx._icons import check_icons
+
+        # The defaults of every primitive's hints and the hints of server/discover.
+        options["list_ttl_ms"], options["cache_scope"] = cache_args(
+            list_ttl_ms, cache_scope, f"Server {name!r}", "list_ttl_ms"
+        )
 
         options["info"]["icons"] = check_icons(icons, f"Server {name!r}")
         self.name = name

@@ -32,6 +32,7 @@ class ToolOptions(TypedDict, total=False):
     structured_output: bool | None
     icons: Sequence[Mapping[str, Any]] | None
     meta: dict[str, Any] | None
+    input_schema: Mapping[str, Any] | None
 
 
 ToolHandler = Callable[[dict[str, Any], "RequestContext"], dict[str, Any]]
@@ -90,6 +91,7 @@ class Tool:
         structured_output: bool | None = None,
         icons: Sequence[Mapping[str, Any]] | None = None,
         meta: dict[str, Any] | None = None,
+        input_schema: Mapping[str, Any] | None = None,
     ) -> Tool:
         """Analyse `fn`; raises TypeError/ValueError for what cannot become a tool."""
         where = f"tool {name or getattr(fn, '__name__', fn)!r}"
@@ -97,7 +99,11 @@ class Tool:
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
         signature = describe_tool(
-            fn, name=name, description=description, structured_output=structured_output
+            fn,
+            name=name,
+            description=description,
+            structured_output=structured_output,
+            input_schema=input_schema,
         )
         return cls(
             fn,

@@ -255,3 +255,41 @@ def test_bad_cache_hints_are_refused_at_registration(
 
     assert server.capabilities().get("tools") is None
     assert server.capabilities().get("resources") is None
+
+
+def test_server_wide_cache_defaults() -> None:
+    server = mcpcxx.Server("defaults", list_ttl_ms=250, cache_scope="private")
+    try:
+
+        @server.tool
+        def plain() -> str:
+            return "p"
+
+        @server.prompt(ttl_ms=9, cache_scope="public")
+        def greet() -> str:
+            return "hi"
+
+        with Client(server, protocol_version=MODERN) as c:
+            tools = result_of(c.list_tools())
+            prompts = result_of(c.list_prompts())
+            discover = result_of(c.request("server/discover", {}))
+        assert (tools["ttlMs"], tools["cacheScope"]) == (250, "private")
+        assert (prompts["ttlMs"], prompts["cacheScope"]) == (9, "public")
+        assert (discover["ttlMs"], discover["cacheScope"]) == (250, "private")
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"list_ttl_ms": -5}, ValueError, r"Server 'x': list_ttl_ms must be >= 0"),
+        ({"list_ttl_ms": "60"}, TypeError, "int of milliseconds"),
+        ({"cache_scope": "everyone"}, ValueError, '"private"'),
+    ],
+)
+def test_bad_server_wide_cache_defaults(
+    kwargs: dict[str, Any], error: type[Exception], match: str
+) -> None:
+    with pytest.raises(error, match=match):
+        mcpcxx.Server("x", **kwargs)

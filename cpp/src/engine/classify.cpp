@@ -7,6 +7,8 @@
 
 #include "mcpcxx/errors.hpp"
 
+#include "engine/client_caps.hpp"
+#include "engine/client_caps.hpp"
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
 #include "engine/input_round.hpp"
@@ -93,10 +95,7 @@ method_outcome client_failure(const exchange& ex, const wire::tool_facts* tool, 
 // retries; a handler that still requires them once they are answered is a server bug.
 method_outcome url_required_modern(const exchange& ex, const wire::tool_facts* tool,
                                    const url_elicitation_required& e) {
-  const json& caps = ex.facts.client_capabilities;
-  const bool has_url = caps.is_object() && caps.contains("elicitation") &&
-                       caps.at("elicitation").is_object() && caps.at("elicitation").contains("url");
-  if (!has_url) {
+  if (!detail::declares_url_elicitation(ex.facts.client_capabilities)) {
     return missing_capability(ex, client_capability_error("elicitation/create", "elicitation.url"));
   }
   if (ex.round()) {

@@ -6,11 +6,14 @@
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/errors.hpp"
 
+#include "engine/client_caps.hpp"
 #include "engine/elicit_schema.hpp"
 
 namespace mcpcxx {
 
 namespace {
+
+using detail::declares;
 
 constexpr std::string_view k_elicit = "elicitation/create";
 constexpr std::string_view k_sample = "sampling/createMessage";
@@ -19,10 +22,6 @@ constexpr std::string_view k_roots = "roots/list";
 // Protocol revisions are ISO dates, so string order is release order.
 bool at_least(const std::string& version, std::string_view revision) {
   return std::string_view(version) >= revision;
-}
-
-bool declares(const json& caps, std::string_view name) {
-  return caps.is_object() && caps.contains(name) && caps.at(std::string(name)).is_object();
 }
 
 [[noreturn]] void refuse(std::string_view method, std::string capability) {
@@ -82,9 +81,10 @@ elicit_result request_context::elicit(std::string_view message, const json& requ
 
 elicit_result request_context::elicit_url(std::string_view message, std::string_view url,
                                           std::string_view elicitation_id) {
-  const bool has_url = declares(client_capabilities_, "elicitation") &&
-                       client_capabilities_.at("elicitation").contains("url");
-  if (!at_least(protocol_version_, "2025-11-25") || !has_url) refuse(k_elicit, "elicitation.url");
+  if (!at_least(protocol_version_, "2025-11-25") ||
+      !detail::declares_url_elicitation(client_capabilities_)) {
+    refuse(k_elicit, "elicitation.url");
+  }
   json params = {{"mode", "url"},
                  {"message", std::string(message)},
                  {"url", std::string(url)},
