@@ -129,8 +129,14 @@ bool exchange::finish(method_outcome o) {
   const std::string_view row =
       o.kind == outcome_kind::protocol_error ? o.row_id : std::string_view{};
   std::string frame = frame_for(o);
+  // Counted before the reply leaves, so a client that got its reply sees it in the metrics.
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - started_)
+                      .count();
+  eng().stats().record(
+      {method_, tool_slot_, o.counted_as, o.category, us, !o.reference.empty(), true});
   deliver(std::move(frame), row);
-  log_outcome(o);
+  log_outcome(o, us);
   if (span_) end_span(k_class_names[static_cast<int>(o.counted_as)], &o);
   return true;
 }
@@ -227,12 +233,7 @@ void exchange::disarm_deadline() {
 
 // The request line is written member by member into a per-thread buffer (log_line.hpp): it is
 // on by default, so it must cost a fraction of the dispatch it describes.
-void exchange::log_outcome(const method_outcome& o) const {
-  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::steady_clock::now() - started_)
-                      .count();
-  eng().stats().record(
-      {method_, tool_slot_, o.counted_as, o.category, us, !o.reference.empty(), true});
+void exchange::log_outcome(const method_outcome& o, std::int64_t us) const {
   if (!eng().options().log_requests) return;
   const std::string_view level = o.counted_as == outcome_class::ok ? "info" : "warning";
   if (!eng().log().enabled(level)) return;

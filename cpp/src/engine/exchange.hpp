@@ -187,7 +187,7 @@ class exchange {
   void release_worker(std::uint64_t job) const;
   void deliver(std::string frame, std::string_view row);
   std::string frame_for(method_outcome& o) const;
-  void log_outcome(const method_outcome& o) const;
+  void log_outcome(const method_outcome& o, std::int64_t micros) const;
   void end_span(std::string_view outcome, const method_outcome* o) noexcept;
   void install_ask_hooks(context_hooks& hooks, bool modern) const;
 
