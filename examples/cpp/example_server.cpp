@@ -417,19 +417,43 @@ mcpcxx::http_auth_options golden_auth() {
   a.authorization_servers = {"https://auth.example.invalid"};
   a.scopes_supported = {"issues:read", "issues:write"};
   a.verifier = [](std::string_view token, const mcpcxx::http_auth_request&) {
-    if (token == "good") return mcpcxx::http_auth_result::allow({{"sub", "golden"}});
+    if (token == "good") {
+      return mcpcxx::http_auth_result::allow({{"sub", "golden"}, {"scopes", {"issues:read"}}});
+    }
+    if (token == "writer") {
+      return mcpcxx::http_auth_result::allow(
+          {{"sub", "writer"}, {"scopes", {"issues:read", "issues:write"}}});
+    }
     if (token == "other") return mcpcxx::http_auth_result::allow({{"sub", "other"}});
     if (token == "narrow") return mcpcxx::http_auth_result::insufficient({"issues:write"});
+    if (token == "down")
+      return mcpcxx::http_auth_result::unavailable("jwks auth.internal:7000 down");
     if (token == "crash") throw std::runtime_error("token store unreachable at auth.internal:7000");
     return mcpcxx::http_auth_result::invalid();
   };
   return a;
 }
 
+// With MCPCXX_HTTP_AUTH=1 or MCPCXX_EXAMPLE_SCOPED=1 only: a tool needing the issues:write scope
+// (hidden from, and refused to, principals without it: http_auth_scopes.txtar, tools_scopes.txtar).
+void add_scoped_tool(mcpcxx::server& s) {
+  mcpcxx::tool_spec spec;
+  spec.name = "close_issue";
+  spec.description = "Close an issue (needs the issues:write scope).";
+  spec.input_schema = {{"type", "object"},
+                       {"properties", {{"key", {{"title", "Key"}, {"type", "string"}}}}},
+                       {"required", {"key"}}};
+  spec.scopes = {"issues:write"};
+  s.add_tool(spec, [](const mcpcxx::json& args, mcpcxx::request_context& ctx) {
+    return mcpcxx::tool_result::text("closed " + args["key"].get<std::string>() + " as " +
+                                     ctx.principal().value("sub", std::string()));
+  });
+}
+
 // HTTP settings from the environment: MCPCXX_EXAMPLE_HTTP_LEGACY=0 (modern only),
 // MCPCXX_MAX_BODY_BYTES, MCPCXX_HTTP_MAX_SESSIONS, MCPCXX_HTTP_HEADER_TIMEOUT_MS and
-// MCPCXX_HTTP_METRICS=1 (GET /metrics), which the
-// Python twin maps too; MCPCXX_HTTP_AUTH=1, which it cannot (a Python token verifier is issue 14).
+// MCPCXX_HTTP_METRICS=1 (GET /metrics), which the Python twin maps too; MCPCXX_HTTP_AUTH=1, which
+// it maps too (its auth: the same check, in Python).
 mcpcxx::http_options http_options_from_env(int port) {
   mcpcxx::http_options o;
   o.port = static_cast<std::uint16_t>(port);
@@ -520,6 +544,12 @@ int main() {
   if (const char* c = std::getenv("MCPCXX_EXAMPLE_CONTEXT");
       c != nullptr && std::string_view(c) == "1") {
     add_context_tools(s);
+  }
+  const char* auth = std::getenv("MCPCXX_HTTP_AUTH");
+  const char* scoped = std::getenv("MCPCXX_EXAMPLE_SCOPED");
+  if ((auth != nullptr && std::string_view(auth) == "1") ||
+      (scoped != nullptr && std::string_view(scoped) == "1")) {
+    add_scoped_tool(s);
   }
   if (http_port != nullptr) return serve_http_until_signal(s, stop_signals, std::atoi(http_port));
   mcpcxx::stdio_options stdio;

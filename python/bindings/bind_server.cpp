@@ -98,8 +98,10 @@ void add_cached(server_handle& h, Spec spec, py::object fn, std::optional<std::i
 }
 
 void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout,
-              std::optional<std::int64_t> ttl_ms, std::optional<std::string> cache_scope) {
+              std::optional<std::int64_t> ttl_ms, std::optional<std::string> cache_scope,
+              std::vector<std::string> scopes) {
   if (timeout) spec.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
+  spec.scopes = std::move(scopes);
   add_cached<tool_spec, &server::add_tool, tool_result, json>(h, std::move(spec), std::move(fn),
                                                               ttl_ms, std::move(cache_scope));
 }
@@ -147,7 +149,7 @@ void bind_server(py::module_& m) {
       .def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none())
       .def("add_tool", &add_tool, py::arg("spec"), py::arg("handler"),
            py::arg("timeout_seconds") = py::none(), py::arg("ttl_ms") = py::none(),
-           py::arg("cache_scope") = py::none())
+           py::arg("cache_scope") = py::none(), py::arg("scopes") = std::vector<std::string>{})
       .def(
           "remove_tool",
           [](server_handle& h, const std::string& n) { return h.srv->remove_tool(n); },

@@ -122,6 +122,7 @@ class Server:
         *,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        scopes: Sequence[str] | None = None,
         **options: Unpack[ToolOptions],
     ) -> Callable[[F], F]: ...
 
@@ -132,6 +133,7 @@ class Server:
         *,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        scopes: Sequence[str] | None = None,
         **options: Unpack[ToolOptions],
     ) -> F | Callable[[F], F]:
         """Register a function as a tool: `@server.tool` or `@server.tool(name=..., ...)`.
@@ -140,11 +142,13 @@ class Server:
         from Google or NumPy sections), inputSchema from its type hints and outputSchema from its
         return annotation. The options are Tool.from_function's (mcpcxx._tools.ToolOptions);
         ttl_ms and cache_scope are this tool's 2026-07-28 caching hints (mcpcxx._cache).
+        scopes=["issues:write", ...]: OAuth scopes a caller must all hold (run("http", auth=...));
+        without them the tool is left out of tools/list and refused (docs/auth.md).
         Unsupported signatures raise TypeError here, not at call time.
         """
 
         def register(f: F) -> F:
-            self.add_tool(f, ttl_ms=ttl_ms, cache_scope=cache_scope, **options)
+            self.add_tool(f, ttl_ms=ttl_ms, cache_scope=cache_scope, scopes=scopes, **options)
             return f
 
         if fn is not None:
@@ -159,6 +163,7 @@ class Server:
         *,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        scopes: Sequence[str] | None = None,
         **options: Unpack[ToolOptions],
     ) -> None:
         """Register `fn` as a tool (the non-decorator form of tool())."""
@@ -166,11 +171,19 @@ class Server:
         from mcpcxx._tools import Tool
 
         tool = Tool.from_function(fn, **options)
-        self._add_tool(tool, cache_args(ttl_ms, cache_scope, f"tool {tool.name!r}"))
+        where = f"tool {tool.name!r}"
+        self._add_tool(tool, cache_args(ttl_ms, cache_scope, where), _tool_scopes(scopes, where))
 
-    def _add_tool(self, tool: Tool, cache: tuple[int | None, str | None] = (None, None)) -> None:
+    def _add_tool(
+        self,
+        tool: Tool,
+        cache: tuple[int | None, str | None] = (None, None),
+        scopes: list[str] | None = None,
+    ) -> None:
         try:
-            self._core.add_tool(tool.to_mcp_tool(), tool.handler(self), tool.timeout, *cache)
+            self._core.add_tool(
+                tool.to_mcp_tool(), tool.handler(self), tool.timeout, *cache, scopes or []
+            )
         except ValueError as e:
             raise ValueError(f"tool {tool.name!r} cannot be registered: {e}") from None
 
@@ -344,7 +357,8 @@ class Server:
         seconds header_timeout, body_timeout, idle_timeout, session_idle_timeout, sse_keepalive;
         expose_headers=["authorization", ...] lets handlers read those credential headers in
         ctx.headers (withheld by default).
-        Bearer auth is not offered from Python yet (its token verifier is a callable: issue 14).
+        auth=mcpcxx.auth.BearerAuth(verifier, ...) (or a JWTVerifier alone) requires a bearer
+        access token on every request and serves the RFC 9728 metadata (docs/auth.md).
         The lifespan (if any) starts before serving (LifespanError, nothing served, when it
         fails) and stops after it, also when serving failed.
         """
@@ -390,7 +404,13 @@ class Server:
 
     def _serve_http(self, options: dict[str, Any]) -> int:
         # The engine checks the options (http_options' JSON form): TypeError names a bad one.
-        rc: int = _core.serve_http(self._core, {"port": 8000, **options})
+        auth = options.pop("auth", None)
+        hook = None
+        if auth is not None:
+            from mcpcxx.auth import BearerAuth
+
+            hook = BearerAuth.of(auth).hook(self._loop)
+        rc: int = _core.serve_http(self._core, {"port": 8000, **options}, hook)
         return rc
 
     def close(self) -> None:
@@ -399,3 +419,11 @@ class Server:
 
     def __repr__(self) -> str:
         return f"Server({self.name!r}, version={self.version!r})"
+
+
+def _tool_scopes(scopes: Sequence[str] | None, where: str) -> list[str]:
+    if scopes is None:
+        return []
+    if isinstance(scopes, str) or not all(isinstance(s, str) for s in scopes):
+        raise TypeError(f"{where}: scopes must be a list of str, e.g. scopes=['issues:write']")
+    return list(scopes)

@@ -107,7 +107,8 @@ class request_context {
   const json& client_info() const noexcept { return client_info_; }
   /// The client's declared capabilities for this request.
   const json& client_capabilities() const noexcept { return client_capabilities_; }
-  /// Verified principal from the HTTP auth hook (null on stdio or without auth).
+  /// Verified principal from the HTTP auth hook (null on stdio or without auth): an object
+  /// {"sub", "scopes": [...], "claims"?, "client_id"?, "exp"?} (see principal_scopes()).
   const json& principal() const noexcept { return principal_; }
   /// Engine-side: sets the verified principal.
   void set_principal(json p) { principal_ = std::move(p); }
@@ -191,5 +192,14 @@ class request_context {
   std::optional<double> last_progress_;
   std::unique_ptr<std::mutex> progress_lock_ = std::make_unique<std::mutex>();
 };
+
+/// The scopes a principal holds: the strings of its "scopes" array (empty for null, a
+/// principal without one, or non-string members).
+std::vector<std::string> principal_scopes(const json& principal);
+
+/// The members of `required` that `principal` does not hold, in order (all of them for a null
+/// principal); empty when every one is held.
+std::vector<std::string> missing_scopes(const json& principal,
+                                        const std::vector<std::string>& required);
 
 }  // namespace mcpcxx

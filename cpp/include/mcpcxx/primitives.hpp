@@ -41,6 +41,10 @@ struct tool_spec {
   /// Per-call deadline; exceeded -> isError with category timeout.
   std::optional<std::chrono::milliseconds> timeout;
   cache_hint cache;  ///< tools/list hints (no wire form on Tool)
+  /// OAuth scopes a caller's principal must all hold (request_context::principal()): without
+  /// them the tool is left out of tools/list and refused (HTTP 403 row H42, else rows P55/P56).
+  /// Empty: every caller. A request without a principal (stdio, HTTP without auth) holds none.
+  std::vector<std::string> scopes;
 };
 
 class tool_error;

@@ -164,6 +164,8 @@ class server {
   bool notify_elicitation_complete(std::string_view elicitation_id);
   /// The inputSchema of a registered tool (HTTP x-mcp-header checks); nullopt when absent.
   std::optional<json> tool_input_schema(std::string_view name) const;
+  /// The scopes a registered tool requires (HTTP 403 checks); empty when absent or unscoped.
+  std::vector<std::string> tool_scopes(std::string_view name) const;
 
   /// Opens a session writing to `sink`.
   session open_session(std::shared_ptr<frame_sink> sink, session_options options = {});

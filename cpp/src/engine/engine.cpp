@@ -9,6 +9,7 @@
 
 #include "engine/cache_hints.hpp"
 #include "engine/session_state.hpp"
+#include "engine/tool_scopes.hpp"
 
 namespace mcpcxx::detail {
 
@@ -103,6 +104,7 @@ void engine::add_tool(tool_spec spec, tool_handler handler) {
     throw std::invalid_argument("tool '" + spec.name + "' inputSchema must be a JSON object");
   }
   check_cache_hint(spec.cache, "tool '" + spec.name + "'");
+  check_tool_scopes(spec.scopes, "tool '" + spec.name + "'");
   auto e = std::make_shared<tool_entry>();
   e->input = compile_tool_schema(spec.input_schema, options_.assert_formats,
                                  "tool '" + spec.name + "' inputSchema");
@@ -116,13 +118,22 @@ void engine::add_tool(tool_spec spec, tool_handler handler) {
   e->spec = std::move(spec);
   e->handler = std::move(handler);
   const std::string name = e->spec.name;
-  publish(tools_, name, std::shared_ptr<const tool_entry>(std::move(e)), "tool name", "tools");
+  const bool scoped = !e->spec.scopes.empty();
+  if (scoped) ++scoped_tools_;  // before publishing: never listed unfiltered
+  try {
+    publish(tools_, name, std::shared_ptr<const tool_entry>(std::move(e)), "tool name", "tools");
+  } catch (...) {
+    if (scoped) --scoped_tools_;
+    throw;
+  }
 }
 
 bool engine::remove_tool(std::string_view name) {
   {
     std::unique_lock lock(registry_mutex_);
-    if (!tools_.remove(name)) return false;
+    auto t = tools_.find(name);
+    if (!t || !tools_.remove(name)) return false;
+    if (!t->spec.scopes.empty()) --scoped_tools_;
   }
   changed("tools");
   return true;

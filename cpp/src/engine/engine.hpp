@@ -76,6 +76,13 @@ class engine : public std::enable_shared_from_this<engine> {
   std::shared_ptr<const std::string> list_result(std::string_view method, bool modern,
                                                  const std::optional<std::string>& cursor);
 
+  /// True when some registered tool requires scopes (tools/list then varies by principal).
+  bool has_scoped_tools() const noexcept { return scoped_tools_.load() > 0; }
+  /// Serialized tools/list `result` of the tools `principal` may use (uncached, cacheScope
+  /// "private"); null for a bad cursor.
+  std::shared_ptr<const std::string> tools_list_for(const json& principal, bool modern,
+                                                    const std::optional<std::string>& cursor);
+
   /// The ServerCapabilities object currently advertised.
   json capabilities() const;
   /// True when capability `name` ("tools", "resources", ...) is advertised.
@@ -129,6 +136,7 @@ class engine : public std::enable_shared_from_this<engine> {
 
   mutable std::shared_mutex registry_mutex_;
   ordered_registry<tool_entry> tools_;
+  std::atomic<std::size_t> scoped_tools_{0};  ///< tools with non-empty spec.scopes
   ordered_registry<resource_entry> resources_;
   ordered_registry<template_entry> templates_;
   ordered_registry<prompt_entry> prompts_;

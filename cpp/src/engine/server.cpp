@@ -76,6 +76,12 @@ std::optional<json> server::tool_input_schema(std::string_view name) const {
   return t->spec.input_schema;
 }
 
+std::vector<std::string> server::tool_scopes(std::string_view name) const {
+  auto t = engine_->find_tool(name);
+  if (!t) return {};
+  return t->spec.scopes;
+}
+
 session::session(std::shared_ptr<detail::session_state> state) : state_(std::move(state)) {}
 
 void session::receive(std::string_view bytes, const std::shared_ptr<frame_sink>& reply_to,

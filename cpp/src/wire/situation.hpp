@@ -91,6 +91,8 @@ enum class situation : std::uint8_t {
   P36_request_state_other_method,
   P37_request_state_other_params,
   P38_request_state_other_principal,
+  P55_tool_insufficient_scope,
+  P56_tool_needs_authentication,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,
@@ -151,6 +153,8 @@ enum class situation : std::uint8_t {
   H39_param_header_mismatch,
   H40_header_repeated,
   H41_request_cancelled,
+  H42_tool_insufficient_scope,
+  H43_auth_unavailable,
   H50_metrics_method_not_allowed,
 };
 

@@ -31,6 +31,13 @@ http_auth_result http_auth_result::invalid(std::string description) {
   return r;
 }
 
+http_auth_result http_auth_result::unavailable(std::string description) {
+  http_auth_result r;
+  r.status = failure::unavailable;
+  r.description = std::move(description);
+  return r;
+}
+
 http_auth_result http_auth_result::insufficient(std::vector<std::string> required,
                                                 std::string description) {
   http_auth_result r;
