@@ -492,7 +492,8 @@ void add_scoped_tool(mcpcxx::server& s) {
 
 // HTTP settings from the environment: MCPCXX_EXAMPLE_HTTP_LEGACY=0 (modern only),
 // MCPCXX_MAX_BODY_BYTES, MCPCXX_HTTP_MAX_SESSIONS, MCPCXX_HTTP_HEADER_TIMEOUT_MS and
-// MCPCXX_HTTP_AUTH=1, which the Python twin maps too (its auth: the same check, in Python).
+// MCPCXX_HTTP_METRICS=1 (GET /metrics), which the Python twin maps too; MCPCXX_HTTP_AUTH=1, which
+// it maps too (its auth: the same check, in Python).
 mcpcxx::http_options http_options_from_env(int port) {
   mcpcxx::http_options o;
   o.port = static_cast<std::uint16_t>(port);
@@ -502,6 +503,8 @@ mcpcxx::http_options http_options_from_env(int port) {
   o.max_sessions = env_number("MCPCXX_HTTP_MAX_SESSIONS", o.max_sessions);
   o.header_timeout = std::chrono::milliseconds(env_number(
       "MCPCXX_HTTP_HEADER_TIMEOUT_MS", static_cast<std::size_t>(o.header_timeout.count())));
+  const char* metrics = std::getenv("MCPCXX_HTTP_METRICS");
+  o.metrics = metrics != nullptr && std::string_view(metrics) == "1";
   const char* auth = std::getenv("MCPCXX_HTTP_AUTH");
   if (auth != nullptr && std::string_view(auth) == "1") o.auth = golden_auth();
   return o;

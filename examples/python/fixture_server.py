@@ -25,6 +25,7 @@ Environment, as for the C++ server:
     MCPCXX_MAX_BODY_BYTES     the HTTP body limit (default 4 MiB)
     MCPCXX_HTTP_MAX_SESSIONS  the legacy-session limit (default 10000)
     MCPCXX_HTTP_HEADER_TIMEOUT_MS  how long the request head may take (default 10000)
+    MCPCXX_HTTP_METRICS=1     serve the Prometheus exposition at GET /metrics
 The C++ server also reads MCPCXX_REQUEST_STATE_TTL_S (a 2026-07-28 requestState's life in
 seconds, row P35; Server() has no such option yet, so request_state_expired.txtar names the C++
 fixture alone). Both read MCPCXX_HTTP_AUTH=1: bearer auth with a fixed token check ("good" and
@@ -427,6 +428,7 @@ def http_options(port: int) -> dict[str, object]:
         "max_body_bytes": int(env.get("MCPCXX_MAX_BODY_BYTES", 4 * 1024 * 1024)),
         "max_sessions": int(env.get("MCPCXX_HTTP_MAX_SESSIONS", 10000)),
         "header_timeout": int(env.get("MCPCXX_HTTP_HEADER_TIMEOUT_MS", 10000)) / 1000,
+        "metrics": env.get("MCPCXX_HTTP_METRICS") == "1",
     }
 
 

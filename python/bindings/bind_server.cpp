@@ -12,6 +12,7 @@
 #include "bindings.hpp"
 #include "handler_bridge.hpp"
 #include "json_caster.hpp"
+#include "tracing_bridge.hpp"
 
 namespace mcpcxx::py_bind {
 
@@ -202,7 +203,18 @@ void bind_server(py::module_& m) {
       .def(
           "capabilities", [](server_handle& h) { return h.srv->capabilities(); }, release())
       .def(
-          "metrics", [](server_handle& h) { return h.srv->metrics(); }, release());
+          "metrics", [](server_handle& h) { return h.srv->metrics(); }, release())
+      .def(
+          "metrics_text", [](server_handle& h) { return h.srv->metrics_text(); }, release(),
+          "Every metric in the Prometheus text exposition format 0.0.4.")
+      .def(
+          "set_tracer",
+          [](server_handle& h, py::object start, py::object end) {
+            set_python_tracer(*h.srv, std::move(start), std::move(end));
+          },
+          py::arg("start"), py::arg("end"),
+          "Attach start(info) -> span|None and end(span, info) as the request tracer (None, None "
+          "detaches). Call before serving.");
 }
 
 }  // namespace mcpcxx::py_bind

@@ -46,6 +46,7 @@ class Server:
         workers: int = 0,
         logging: bool = True,
         log_writer: Callable[[str], None] | None = None,
+        log_level: str | None = None,
         page_size: int | None = None,
         max_message_bytes: int | None = None,
         max_stuck_workers: int | None = None,
@@ -78,6 +79,7 @@ class Server:
             "expose_exception_details": bool(expose_exception_details),
             "worker_threads": workers,
             "logging": bool(logging),
+            "log_threshold": log_level,
             "page_size": page_size,
             "max_message_bytes": max_message_bytes,
             "max_stuck_workers": max_stuck_workers,
@@ -110,6 +112,7 @@ class Server:
         self.version = version
         self.expose_exception_details = bool(expose_exception_details)
         self._core = _core.Server(options, log_writer)
+        self._tracing = False
         self._loop = LoopThread(name)
         self._lifespan = Lifespan(lifespan, self, self._loop)
 
@@ -341,6 +344,24 @@ class Server:
         """Outcome counters since start, and stuck_handlers (handlers past their deadline now)."""
         m: dict[str, Any] = self._core.metrics()
         return m
+
+    def enable_tracing(self, tracer_provider: Any = None) -> None:
+        """One OpenTelemetry span per request (needs opentelemetry-api: ``mcpcxx[otel]``).
+
+        Spans come from `tracer_provider` (default: the global one); a handler's own spans are
+        children of its request span. Call before serving. ImportError without the API.
+        """
+        from mcpcxx import _otel
+
+        if not _otel.available():
+            raise ImportError("enable_tracing needs opentelemetry-api: pip install 'mcpcxx[otel]'")
+        _otel.attach(self, tracer_provider)
+        self._tracing = True
+
+    def metrics_text(self) -> str:
+        """Every metric in the Prometheus text format 0.0.4 (docs/observability.md)."""
+        text: str = self._core.metrics_text()
+        return text
 
     @property
     def lifespan_context(self) -> Any:

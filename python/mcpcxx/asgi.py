@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from mcpcxx import _core
+from mcpcxx._metrics_asgi import MetricsApp as MetricsApp
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

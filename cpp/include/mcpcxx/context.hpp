@@ -63,6 +63,7 @@ struct elicit_result {
 };
 
 class request_context;
+class span;
 
 /// Sink the engine installs so a context can emit request-related notifications, ask the
 /// client and read the server's own resources.
@@ -124,6 +125,11 @@ class request_context {
   const json& http_headers() const noexcept;
   /// Engine-side: sets the exposed HTTP headers (an object); unset (null) when not over HTTP.
   void set_http_headers(std::shared_ptr<const json> headers) { http_headers_ = std::move(headers); }
+  /// The request's span when a tracer is attached (server::set_tracer); null otherwise. Owned by
+  /// the engine; valid while the handler runs.
+  span* trace_span() const noexcept { return trace_span_; }
+  /// Engine-side: sets the request's span.
+  void set_trace_span(span* s) noexcept { trace_span_ = s; }
   /// The settings object the client declared for extension `id` (client capabilities
   /// `extensions`: this request's on 2026-07-28, the session's initialize ones on legacy);
   /// nullptr when the client did not declare it.
@@ -175,6 +181,7 @@ class request_context {
   json principal_;
   std::shared_ptr<const json> request_meta_;
   std::shared_ptr<const json> http_headers_;
+  span* trace_span_ = nullptr;
   std::optional<json> progress_token_;
   std::optional<log_level> min_log_level_;
   cancellation_token token_;

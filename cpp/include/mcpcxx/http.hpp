@@ -130,6 +130,12 @@ struct http_options {
   /// std::invalid_argument, as it is never withheld).
   std::vector<std::string> expose_headers;
 
+  /// Serves the Prometheus exposition (server::metrics_text) at GET `metrics_path`, after the same
+  /// Host and Origin checks as the MCP endpoint and without auth (scrapers send no token; bind
+  /// to loopback or restrict the network). Off by default: the path is then unknown (404, H3).
+  bool metrics = false;
+  std::string metrics_path = "/metrics";  ///< must start with '/' and differ from `path`
+
   /// Enables bearer-token authorization on the MCP endpoint.
   std::optional<http_auth_options> auth;
 };

@@ -22,8 +22,10 @@
 #include <vector>
 
 #include "mcpcxx/jsonrpc.hpp"
+#include "mcpcxx/log_level.hpp"
 #include "mcpcxx/primitives.hpp"
 #include "mcpcxx/session.hpp"
+#include "mcpcxx/tracing.hpp"
 
 namespace mcpcxx {
 
@@ -94,6 +96,9 @@ struct server_options {
   std::function<void(std::string_view line)> log_writer;
   /// Log one JSON line per request outcome (method, tool, id, category, latency, reference).
   bool log_requests = true;
+  /// Server-log lines below this level are not written (request lines are info when ok, warning
+  /// otherwise; unexpected failures error). Default debug: everything.
+  log_level log_threshold = log_level::debug;
   /// Advertise and implement the logging capability.
   bool logging = true;
   /// Extra capabilities merged into the advertised ServerCapabilities (e.g. experimental).
@@ -188,6 +193,12 @@ class server {
   const server_options& options() const;
   /// A snapshot of the outcome counters.
   server_metrics metrics() const;
+  /// Every metric in the Prometheus text exposition format 0.0.4 (names and labels:
+  /// docs/observability.md). Any thread.
+  std::string metrics_text() const;
+  /// Attaches `t` (null detaches): one span per request from then on (tracing.hpp). Call it
+  /// before sessions serve requests; it must not race with request handling.
+  void set_tracer(std::shared_ptr<tracer> t);
 
  private:
   std::shared_ptr<detail::engine> engine_;

@@ -76,6 +76,9 @@ struct session_options {
   /// Run request handlers on the calling thread of receive() instead of the worker pool
   /// (in-process test clients and the dispatcher benchmark).
   bool inline_dispatch = false;
+  /// The session's id in request log lines and spans (mcp.session.id); the HTTP transport sets
+  /// the Mcp-Session-Id of a legacy session. Empty: none.
+  std::string id;
 };
 
 /// Handle to a session; cheap to copy, all copies refer to the same session.

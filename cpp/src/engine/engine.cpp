@@ -54,7 +54,7 @@ bool read_only_hint(const json& annotations) {
 engine::engine(server_options options)
     : options_(std::move(options)),
       server_info_(info_json(options_.info)),
-      log_(options_.log_writer),
+      log_(options_.log_writer, options_.log_threshold),
       request_states_(state::key_ring::from_config(options_.request_state_key,
                                                    options_.request_state_previous_keys),
                       std::chrono::seconds(options_.request_state_ttl_s)),
@@ -174,6 +174,7 @@ void engine::add_tool(tool_spec spec, tool_handler handler) {
   }
   e->read_only = read_only_hint(spec.annotations);
   e->listed = tool_listing(spec);
+  e->metrics_slot = stats_.tool_slot(spec.name);
   e->spec = std::move(spec);
   e->handler = std::move(handler);
   const std::string name = e->spec.name;
@@ -347,37 +348,25 @@ bool engine::has_capability(std::string_view name) const {
 }
 
 void engine::count(outcome_class o, std::string_view category) {
-  std::lock_guard lock(metrics_mutex_);
-  switch (o) {
-    case outcome_class::ok:
-      if (category == "notification") {
-        ++metrics_.notifications;
-        return;
-      }
-      ++metrics_.requests;
-      break;
-    case outcome_class::tool_error:
-      ++metrics_.requests;
-      ++metrics_.tool_errors;
-      break;
-    case outcome_class::protocol_error:
-      ++metrics_.requests;
-      ++metrics_.protocol_errors;
-      break;
-    case outcome_class::cancelled:
-      break;
-  }
-  ++metrics_.by_category[std::string(category)];
+  stats_.record_message(o, category);
 }
 
 server_metrics engine::metrics() const {
-  server_metrics m;
-  {
-    std::lock_guard lock(metrics_mutex_);
-    m = metrics_;
-  }
+  server_metrics m = stats_.snapshot();
   m.stuck_handlers = pool_.stuck();
   return m;
+}
+
+std::string engine::metrics_text() const {
+  gauge_values g;
+  {
+    std::lock_guard lock(sessions_mutex_);
+    g.sessions_open = static_cast<std::uint64_t>(std::count_if(
+        sessions_.begin(), sessions_.end(), [](const auto& w) { return !w.expired(); }));
+  }
+  g.listeners = listeners_.size();
+  g.stuck_handlers = pool_.stuck();
+  return stats_.render(g);
 }
 
 }  // namespace mcpcxx::detail

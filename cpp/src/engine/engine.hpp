@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "engine/cache_hints.hpp"
 #include "engine/deadline_scheduler.hpp"
 #include "engine/listeners.hpp"
+#include "engine/metrics_registry.hpp"
 #include "engine/registry.hpp"
 #include "engine/server_log.hpp"
 #include "engine/worker_pool.hpp"
@@ -108,9 +110,17 @@ class engine : public std::enable_shared_from_this<engine> {
   /// Sends notifications/elicitation/complete to the session remembered for `id` (once).
   bool notify_elicitation_complete(std::string_view id);
 
-  /// Counts one outcome.
+  /// Counts a message that never became a request (refused, or a notification).
   void count(outcome_class o, std::string_view category);
   server_metrics metrics() const;
+  /// The request metrics (exchanges record into them).
+  metrics_registry& stats() noexcept { return stats_; }
+  /// Every metric in the Prometheus text format.
+  std::string metrics_text() const;
+  /// The attached tracer; null when none (the only per-request cost of tracing).
+  tracer* tracer_ptr() const noexcept { return tracer_.get(); }
+  /// Attaches a tracer (before serving; see server::set_tracer).
+  void set_tracer(std::shared_ptr<tracer> t) { tracer_ = std::move(t); }
 
  private:
   std::optional<std::size_t> resolve_cursor(std::string_view method,
@@ -163,14 +173,14 @@ class engine : public std::enable_shared_from_this<engine> {
 
   listener_registry listeners_{*this};
 
-  std::mutex sessions_mutex_;
+  mutable std::mutex sessions_mutex_;
   std::vector<std::weak_ptr<session_state>> sessions_;
 
   std::mutex elicitations_mutex_;
   std::unordered_map<std::string, std::weak_ptr<session_state>> elicitations_;
 
-  mutable std::mutex metrics_mutex_;
-  server_metrics metrics_;
+  metrics_registry stats_;
+  std::shared_ptr<tracer> tracer_;
 
   // Declared last so workers stop (and drain) before the registries they read go away.
   worker_pool pool_;

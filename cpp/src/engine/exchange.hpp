@@ -47,6 +47,7 @@
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
+#include "mcpcxx/tracing.hpp"
 
 #include "engine/engine.hpp"
 #include "wire/situation.hpp"
@@ -136,6 +137,8 @@ class exchange {
   /// A request received on `session`; `params` is an object or null.
   exchange(std::shared_ptr<session_state> session, reply_route route, jsonrpc::request_id id,
            std::string method, json params);
+  /// Settles the in-flight gauge of a request dropped without a reply.
+  ~exchange();
   exchange(const exchange&) = delete;
   exchange& operator=(const exchange&) = delete;
 
@@ -154,8 +157,14 @@ class exchange {
   session_state& session() const noexcept { return *session_; }
   /// Cancelled by notifications/cancelled, shutdown or the deadline.
   const cancellation_token& token() const noexcept { return token_; }
-  /// Names the tool of a tools/call in the request log line.
-  void set_tool(std::string name) { tool_ = std::move(name); }
+  /// Names the tool of a tools/call in the request log line (its metrics label stays
+  /// "_unknown" until set_tool_slot names a registered tool).
+  void set_tool(std::string name) {
+    tool_ = std::move(name);
+    tool_slot_ = k_unknown_tool_slot;
+  }
+  /// The metrics label slot of the registered tool this request calls.
+  void set_tool_slot(std::uint32_t slot) noexcept { tool_slot_ = slot; }
   const std::string& tool() const noexcept { return tool_; }
 
   /// Sends the single reply for `o` and settles; false (nothing sent) when already settled.
@@ -173,6 +182,11 @@ class exchange {
   void disarm_deadline();
   /// True once a reply was sent or suppressed.
   bool settled() const noexcept { return settled_.load(std::memory_order_acquire); }
+  /// Starts the request span when a tracer is attached (after routing filled the facts).
+  void begin_span();
+  /// The W3C parent the client sent: params._meta traceparent/tracestate, else the HTTP
+  /// headers'; nullopt when none or malformed.
+  std::optional<trace_parent> incoming_parent() const;
   /// The context handed to user handlers (progress and log notifications stop after the reply).
   request_context make_context(const std::shared_ptr<exchange>& self) const;
 
@@ -189,7 +203,8 @@ class exchange {
   void release_worker(std::uint64_t job) const;
   void deliver(std::string frame, std::string_view row);
   std::string frame_for(method_outcome& o) const;
-  void log_outcome(const method_outcome& o) const;
+  void log_outcome(const method_outcome& o, std::int64_t micros) const;
+  void end_span(std::string_view outcome, const method_outcome* o) noexcept;
   void install_ask_hooks(context_hooks& hooks, bool modern) const;
 
   std::shared_ptr<session_state> session_;
@@ -198,7 +213,9 @@ class exchange {
   std::string method_;
   json params_;
   std::string tool_;
+  std::uint32_t tool_slot_ = k_no_tool_slot;
   std::shared_ptr<input_round> round_;
+  std::unique_ptr<span> span_;
   cancellation_token token_;
   std::atomic<bool> settled_{false};
   bool registered_ = false;

@@ -68,6 +68,8 @@ const method_info* find_method(std::string_view name) noexcept {
   return nullptr;
 }
 
+std::span<const method_info> all_methods() noexcept { return k_methods; }
+
 // ---- params decoders ----
 namespace {
 

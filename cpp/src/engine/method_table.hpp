@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -102,6 +103,8 @@ struct method_info {
 
 /// The row for `name`; nullptr when the engine has no such method.
 const method_info* find_method(std::string_view name) noexcept;
+/// Every row, in table order (metrics label the methods by it).
+std::span<const method_info> all_methods() noexcept;
 
 // Handlers, one per method, defined in the *_methods.cpp files and tools_call.cpp.
 method_outcome handle_initialize(const exchange_ptr& ex, initialize_params& p);

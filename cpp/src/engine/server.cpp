@@ -67,6 +67,11 @@ session server::open_session(std::shared_ptr<frame_sink> sink, session_options o
 json server::capabilities() const { return engine_->capabilities(); }
 const server_options& server::options() const { return engine_->options(); }
 server_metrics server::metrics() const { return engine_->metrics(); }
+
+std::string server::metrics_text() const { return engine_->metrics_text(); }
+
+void server::set_tracer(std::shared_ptr<tracer> t) { engine_->set_tracer(std::move(t)); }
+
 std::optional<json> server::tool_input_schema(std::string_view name) const {
   auto t = engine_->find_tool(name);
   if (!t) return std::nullopt;

@@ -187,7 +187,9 @@ class queued_request {
 // exactly one ex->finish() or abandon().
 void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
   const method_info* m = nullptr;
-  if (auto r = route(*ex, hint, m)) {
+  auto r = route(*ex, hint, m);
+  if (ex->eng().tracer_ptr() != nullptr) ex->begin_span();
+  if (r) {
     ex->finish(std::move(*r));
     return;
   }

@@ -125,6 +125,7 @@ method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p) {
          {"didYouMean",
           closest_keys(p.name, visible_tool_names(ex->eng(), ex->session().principal()))}});
   }
+  ex->set_tool_slot(tool->metrics_slot);
   if (auto refused = scope_refusal(*tool, ex->session().principal())) return std::move(*refused);
   if (auto problem = argument_problem(*tool, p.arguments)) return std::move(*problem);
   arm_deadline(ex, *tool);

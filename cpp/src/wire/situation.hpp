@@ -161,6 +161,7 @@ enum class situation : std::uint8_t {
   H41_request_cancelled,
   H42_tool_insufficient_scope,
   H43_auth_unavailable,
+  H50_metrics_method_not_allowed,
 };
 
 /// Which protocol eras a row applies to.

@@ -437,6 +437,9 @@ constexpr std::array k_rows{
   H(s::H43_auth_unavailable, "H43", both, ec::internal_error, 503,
     "Service unavailable: the access token cannot be verified right now (the authorization server or its keys are unreachable); nothing was executed. Retry later",
     "", "The token verifier could not reach what it verifies against (JWKS or introspection endpoint down); `Retry-After` is set"),
+  H(s::H50_metrics_method_not_allowed, "H50", both, ec::invalid_request, 405,
+    "Method not allowed: the metrics endpoint accepts GET",
+    "", "A non-GET request for the Prometheus metrics path (http_options::metrics on; `Allow: GET`). With metrics off the path is unknown (H3)"),
 };
 // clang-format on
 
@@ -447,7 +450,7 @@ constexpr bool in_enum_order() {
   return true;
 }
 static_assert(in_enum_order(), "k_rows must list every situation once, in enum order");
-static_assert(k_rows.size() == static_cast<std::size_t>(situation::H43_auth_unavailable) + 1,
+static_assert(k_rows.size() == static_cast<std::size_t>(situation::H50_metrics_method_not_allowed) + 1,
               "every situation needs a row");
 
 }  // namespace

@@ -74,6 +74,8 @@ void endpoint::route(request& req, const std::shared_ptr<reply_channel>& out) {
     handle_mcp(req, out);
   } else if (ctx_->opts.auth && path.substr(0, k_metadata_path.size()) == k_metadata_path) {
     handle_metadata(req, out);
+  } else if (ctx_->opts.metrics && path == ctx_->opts.metrics_path) {
+    handle_metrics(req, out);
   } else {
     out->send(row_response({situation::H3_path_not_found, {{"path", ctx_->opts.path}}}));
   }
@@ -108,6 +110,20 @@ void endpoint::handle_metadata(const request& req, const std::shared_ptr<reply_c
   response r;
   r.body = doc.dump(-1, ' ', false, json::error_handler_t::replace);
   r.headers.emplace_back("Cache-Control", "max-age=3600");
+  out->send(r);
+}
+
+void endpoint::handle_metrics(const request& req, const std::shared_ptr<reply_channel>& out) {
+  if (req.method != "GET") {
+    response r = row_response({situation::H50_metrics_method_not_allowed});
+    r.headers.emplace_back("Allow", "GET");
+    out->send(r);
+    return;
+  }
+  response r;
+  r.body = ctx_->srv.metrics_text();
+  r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+  r.headers.emplace_back("Cache-Control", "no-store");
   out->send(r);
 }
 

@@ -43,6 +43,8 @@ class endpoint {
   void handle_get(request& req, const std::shared_ptr<reply_channel>& out);
   void handle_delete(request& req, const std::shared_ptr<reply_channel>& out);
   void handle_metadata(const request& req, const std::shared_ptr<reply_channel>& out);
+  /// GET metrics_path: the Prometheus exposition; other methods H50.
+  void handle_metrics(const request& req, const std::shared_ptr<reply_channel>& out);
   void post_modern(request& req, jsonrpc::message msg, json principal,
                    const std::shared_ptr<reply_channel>& out);
   void post_legacy(request& req, jsonrpc::message msg, json principal,

@@ -345,6 +345,11 @@ http_server::http_server(server& srv, http_options options) {
     throw std::invalid_argument("http_options.path must start with '/'");
   }
   if (options.io_threads == 0) throw std::invalid_argument("http_options.io_threads must be >= 1");
+  if (options.metrics && (options.metrics_path.empty() || options.metrics_path.front() != '/' ||
+                          options.metrics_path == options.path)) {
+    throw std::invalid_argument(
+        "http_options.metrics_path must start with '/' and differ from http_options.path");
+  }
   if (options.max_connections == 0) {
     throw std::invalid_argument("http_options.max_connections must be >= 1");
   }
