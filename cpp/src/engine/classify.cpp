@@ -8,7 +8,6 @@
 #include "mcpcxx/errors.hpp"
 
 #include "engine/client_caps.hpp"
-#include "engine/client_caps.hpp"
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
 #include "engine/input_round.hpp"
