@@ -59,7 +59,8 @@ bool server::notify_elicitation_complete(std::string_view elicitation_id) {
 }
 
 session server::open_session(std::shared_ptr<frame_sink> sink, session_options options) {
-  auto state = std::make_shared<detail::session_state>(engine_, std::move(sink), options);
+  auto state =
+      std::make_shared<detail::session_state>(engine_, std::move(sink), std::move(options));
   engine_->track(state);
   return session(std::move(state));
 }

@@ -210,7 +210,7 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
 
 session_state::session_state(std::shared_ptr<engine> eng, std::shared_ptr<frame_sink> sink,
                              session_options options)
-    : engine_(std::move(eng)), sink_(std::move(sink)), options_(options) {}
+    : engine_(std::move(eng)), sink_(std::move(sink)), options_(std::move(options)) {}
 
 void session_state::send(const std::shared_ptr<frame_sink>& to, std::string frame,
                          const frame_info& info) {

@@ -278,6 +278,7 @@ TEST_F(listen_test, a_stalled_listener_coalesces_then_overflows_and_ends) {
   auto sink = std::make_shared<stalled_sink>();
   auto sess = s.open_session(sink, {.inline_dispatch = true});
   std::vector<std::string> uris;
+  uris.reserve(8);
   for (int i = 0; i < 8; ++i) uris.push_back("memo://" + std::to_string(i));
   sess.receive(listen(1, {{"toolsListChanged", true}, {"resourceSubscriptions", uris}}));
   ASSERT_EQ(sink->frames().size(), 1u);

@@ -65,7 +65,8 @@ json traced(json params) {
 }
 
 std::string traced_request(int id, const std::string& method, json params) {
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", traced(params)}}
+  return json{
+      {"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", traced(std::move(params))}}
       .dump();
 }
 
