@@ -139,8 +139,8 @@ bool exchange::finish(method_outcome o) {
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                       std::chrono::steady_clock::now() - started_)
                       .count();
-  eng().stats().record(
-      {method_, tool_slot_, o.counted_as, o.category, us, !o.reference.empty(), true});
+  eng().stats().record({method_, tool_slot_.load(std::memory_order_relaxed), o.counted_as,
+                        o.category, us, !o.reference.empty(), true});
   deliver(std::move(frame), row);
   log_outcome(o, us);
   if (span_) end_span(k_class_names[static_cast<int>(o.counted_as)], &o);
@@ -184,7 +184,8 @@ void exchange::deliver(std::string frame, std::string_view row) {
 bool exchange::abandon(std::string_view why) {
   if (!claim()) return false;
   if (route_.batch) route_.batch->skip();
-  request_sample s{method_, tool_slot_, outcome_class::cancelled, "cancelled"};
+  request_sample s{method_, tool_slot_.load(std::memory_order_relaxed), outcome_class::cancelled,
+                   "cancelled"};
   s.timed = false;
   eng().stats().record(s);
   if (span_) end_span("cancelled", nullptr);

@@ -161,10 +161,12 @@ class exchange {
   /// "_unknown" until set_tool_slot names a registered tool).
   void set_tool(std::string name) {
     tool_ = std::move(name);
-    tool_slot_ = k_unknown_tool_slot;
+    tool_slot_.store(k_unknown_tool_slot, std::memory_order_relaxed);
   }
   /// The metrics label slot of the registered tool this request calls.
-  void set_tool_slot(std::uint32_t slot) noexcept { tool_slot_ = slot; }
+  void set_tool_slot(std::uint32_t slot) noexcept {
+    tool_slot_.store(slot, std::memory_order_relaxed);
+  }
   const std::string& tool() const noexcept { return tool_; }
 
   /// Sends the single reply for `o` and settles; false (nothing sent) when already settled.
@@ -213,7 +215,9 @@ class exchange {
   std::string method_;
   json params_;
   std::string tool_;
-  std::uint32_t tool_slot_ = k_no_tool_slot;
+  // Atomic: a cancel on the reading thread (abandon) may read it while the handler's thread sets
+  // it.
+  std::atomic<std::uint32_t> tool_slot_{k_no_tool_slot};
   std::shared_ptr<input_round> round_;
   std::unique_ptr<span> span_;
   cancellation_token token_;
