@@ -217,7 +217,6 @@ def test_a_real_prometheus_scrapes_the_http_server(tmp_path: pathlib.Path) -> No
 
 
 def test_spans_follow_the_mcp_conventions_and_handlers_nest(served: mcpcxx.Server) -> None:
-    pytest.importorskip("opentelemetry.sdk")
     from opentelemetry import trace
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
