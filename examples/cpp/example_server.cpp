@@ -3,7 +3,8 @@
 // with a deadline, read-only twins of the failing tools, one reporting its own error, a
 // progress/logging tool, a resource, a template, a prompt and completion; with
 // MCPCXX_EXAMPLE_ASKING=1 also tools and a prompt that ask the client, with
-// MCPCXX_EXAMPLE_CONTEXT=1 a declared extension and tools showing the request context. The golden
+// MCPCXX_EXAMPLE_CONTEXT=1 a declared extension and tools showing the request context, with
+// MCPCXX_EXAMPLE_LISTEN=1 tools that change the server (touch, grow, shrink). The golden
 // transcripts (tests/golden) and the benchmarks run against this binary, and against its Python
 // twin examples/python/fixture_server.py, which must answer identically. The schemas are written as
 // the Python decorators generate them (pydantic adds a "title" per property and the defaults, and
@@ -242,6 +243,45 @@ void add_variant_tools(mcpcxx::server& s) {
              });
 }
 
+// A tool whose one argument is the string `field` (titled `title`, as pydantic writes it).
+json one_string(const char* field, const char* title) {
+  return {{"type", "object"},
+          {"properties", {{field, {{"type", "string"}, {"title", title}}}}},
+          {"required", {field}}};
+}
+
+// Tools that change the server while it serves, so a subscriptions/listen stream has something
+// to report (listen_*.txtar). Only with MCPCXX_EXAMPLE_LISTEN=1.
+void add_listen_tools(mcpcxx::server& s) {
+  s.add_tool({.name = "touch",
+              .description = "Tells clients watching a resource URI that it changed.",
+              .input_schema = one_string("uri", "Uri")},
+             [&s](const json& args, mcpcxx::request_context&) {
+               const auto uri = args["uri"].get<std::string>();
+               s.notify_resource_updated(uri);
+               return mcpcxx::tool_result::text("Notified the watchers of " + uri);
+             });
+  s.add_tool({.name = "grow",
+              .description = "Adds a tool with the given name.",
+              .input_schema = one_string("name", "Name")},
+             [&s](const json& args, mcpcxx::request_context&) {
+               const auto name = args["name"].get<std::string>();
+               s.add_tool({.name = name, .input_schema = k_no_arguments},
+                          [name](const json&, mcpcxx::request_context&) {
+                            return mcpcxx::tool_result::text("I am " + name);
+                          });
+               return mcpcxx::tool_result::text("Added the tool " + name);
+             });
+  s.add_tool({.name = "shrink",
+              .description = "Removes the tool with the given name.",
+              .input_schema = one_string("name", "Name")},
+             [&s](const json& args, mcpcxx::request_context&) {
+               const auto name = args["name"].get<std::string>();
+               return mcpcxx::tool_result::text(s.remove_tool(name) ? "Removed the tool " + name
+                                                                    : "There is no tool " + name);
+             });
+}
+
 void add_other_primitives(mcpcxx::server& s) {
   s.add_resource(
       {.uri = "memo://broken", .name = "broken", .mime_type = "text/plain"},
@@ -427,18 +467,43 @@ mcpcxx::http_auth_options golden_auth() {
   a.authorization_servers = {"https://auth.example.invalid"};
   a.scopes_supported = {"issues:read", "issues:write"};
   a.verifier = [](std::string_view token, const mcpcxx::http_auth_request&) {
-    if (token == "good") return mcpcxx::http_auth_result::allow({{"sub", "golden"}});
+    if (token == "good") {
+      return mcpcxx::http_auth_result::allow({{"sub", "golden"}, {"scopes", {"issues:read"}}});
+    }
+    if (token == "writer") {
+      return mcpcxx::http_auth_result::allow(
+          {{"sub", "writer"}, {"scopes", {"issues:read", "issues:write"}}});
+    }
     if (token == "other") return mcpcxx::http_auth_result::allow({{"sub", "other"}});
     if (token == "narrow") return mcpcxx::http_auth_result::insufficient({"issues:write"});
+    if (token == "down")
+      return mcpcxx::http_auth_result::unavailable("jwks auth.internal:7000 down");
     if (token == "crash") throw std::runtime_error("token store unreachable at auth.internal:7000");
     return mcpcxx::http_auth_result::invalid();
   };
   return a;
 }
 
+// With MCPCXX_HTTP_AUTH=1 or MCPCXX_EXAMPLE_SCOPED=1 only: a tool needing the issues:write scope
+// (hidden from, and refused to, principals without it: http_auth_scopes.txtar, tools_scopes.txtar).
+void add_scoped_tool(mcpcxx::server& s) {
+  mcpcxx::tool_spec spec;
+  spec.name = "close_issue";
+  spec.description = "Close an issue (needs the issues:write scope).";
+  spec.input_schema = {{"type", "object"},
+                       {"properties", {{"key", {{"title", "Key"}, {"type", "string"}}}}},
+                       {"required", {"key"}}};
+  spec.scopes = {"issues:write"};
+  s.add_tool(spec, [](const mcpcxx::json& args, mcpcxx::request_context& ctx) {
+    return mcpcxx::tool_result::text("closed " + args["key"].get<std::string>() + " as " +
+                                     ctx.principal().value("sub", std::string()));
+  });
+}
+
 // HTTP settings from the environment: MCPCXX_EXAMPLE_HTTP_LEGACY=0 (modern only),
-// MCPCXX_MAX_BODY_BYTES, MCPCXX_HTTP_MAX_SESSIONS and MCPCXX_HTTP_HEADER_TIMEOUT_MS, which the
-// Python twin maps too; MCPCXX_HTTP_AUTH=1, which it cannot (a Python token verifier is issue 14).
+// MCPCXX_MAX_BODY_BYTES, MCPCXX_HTTP_MAX_SESSIONS, MCPCXX_HTTP_HEADER_TIMEOUT_MS and
+// MCPCXX_HTTP_METRICS=1 (GET /metrics), which the Python twin maps too; MCPCXX_HTTP_AUTH=1, which
+// it maps too (its auth: the same check, in Python).
 mcpcxx::http_options http_options_from_env(int port) {
   mcpcxx::http_options o;
   o.port = static_cast<std::uint16_t>(port);
@@ -448,6 +513,8 @@ mcpcxx::http_options http_options_from_env(int port) {
   o.max_sessions = env_number("MCPCXX_HTTP_MAX_SESSIONS", o.max_sessions);
   o.header_timeout = std::chrono::milliseconds(env_number(
       "MCPCXX_HTTP_HEADER_TIMEOUT_MS", static_cast<std::size_t>(o.header_timeout.count())));
+  const char* metrics = std::getenv("MCPCXX_HTTP_METRICS");
+  o.metrics = metrics != nullptr && std::string_view(metrics) == "1";
   const char* auth = std::getenv("MCPCXX_HTTP_AUTH");
   if (auth != nullptr && std::string_view(auth) == "1") o.auth = golden_auth();
   return o;
@@ -490,6 +557,14 @@ mcpcxx::server_options options_from_env() {
   if (const char* v = std::getenv("MCPCXX_CLIENT_REQUEST_TIMEOUT_MS"); v != nullptr) {
     opts.client_request_timeout = std::chrono::milliseconds(std::strtoll(v, nullptr, 10));
   }
+  // MCPCXX_MAX_LISTENERS and MCPCXX_MAX_LISTEN_URIS lower the subscriptions/listen limits (rows
+  // P43 and P42).
+  if (const char* v = std::getenv("MCPCXX_MAX_LISTENERS"); v != nullptr) {
+    opts.max_listeners = std::strtoull(v, nullptr, 10);
+  }
+  if (const char* v = std::getenv("MCPCXX_MAX_LISTEN_URIS"); v != nullptr) {
+    opts.max_listen_uris = std::strtoull(v, nullptr, 10);
+  }
   // MCPCXX_REQUEST_STATE_TTL_S shortens a requestState's life (row P35).
   if (const char* v = std::getenv("MCPCXX_REQUEST_STATE_TTL_S"); v != nullptr) {
     opts.request_state_ttl_s = std::strtoll(v, nullptr, 10);
@@ -529,10 +604,21 @@ int main() {
       a != nullptr && std::string_view(a) == "1") {
     add_asking_tools(s);
   }
+  // MCPCXX_EXAMPLE_LISTEN=1 adds the tools that change the server (subscriptions/listen).
+  if (const char* l = std::getenv("MCPCXX_EXAMPLE_LISTEN");
+      l != nullptr && std::string_view(l) == "1") {
+    add_listen_tools(s);
+  }
   // MCPCXX_EXAMPLE_CONTEXT=1 adds the request-context fixtures (extension, probe, cache hints).
   if (const char* c = std::getenv("MCPCXX_EXAMPLE_CONTEXT");
       c != nullptr && std::string_view(c) == "1") {
     add_context_tools(s);
+  }
+  const char* auth = std::getenv("MCPCXX_HTTP_AUTH");
+  const char* scoped = std::getenv("MCPCXX_EXAMPLE_SCOPED");
+  if ((auth != nullptr && std::string_view(auth) == "1") ||
+      (scoped != nullptr && std::string_view(scoped) == "1")) {
+    add_scoped_tool(s);
   }
   if (http_port != nullptr) return serve_http_until_signal(s, stop_signals, std::atoi(http_port));
   mcpcxx::stdio_options stdio;

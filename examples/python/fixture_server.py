@@ -14,16 +14,22 @@ Environment, as for the C++ server:
     MCPCXX_EXAMPLE_ASKING=1   add the tools and the prompt that ask the client (elicit, elicit_url,
                               url_elicitation_required, sample, list_roots; prompt greet)
     MCPCXX_CLIENT_REQUEST_TIMEOUT_MS  how long an ask waits for the client (default 300000)
+    MCPCXX_EXAMPLE_LISTEN=1   add the tools that change the server (touch, grow, shrink), so a
+                              subscriptions/listen stream has something to report
+    MCPCXX_MAX_LISTENERS      the open subscriptions/listen stream limit (default 10000)
+    MCPCXX_MAX_LISTEN_URIS    the resourceSubscriptions limit of one listen (default 1000)
+    MCPCXX_EXAMPLE_SCOPED=1   add close_issue, a tool needing the issues:write scope (also added
+                              with MCPCXX_HTTP_AUTH=1)
     MCPCXX_EXAMPLE_HTTP_PORT  serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) until SIGTERM
     MCPCXX_EXAMPLE_HTTP_LEGACY=0  HTTP serves 2026-07-28 only
     MCPCXX_MAX_BODY_BYTES     the HTTP body limit (default 4 MiB)
     MCPCXX_HTTP_MAX_SESSIONS  the legacy-session limit (default 10000)
     MCPCXX_HTTP_HEADER_TIMEOUT_MS  how long the request head may take (default 10000)
+    MCPCXX_HTTP_METRICS=1     serve the Prometheus exposition at GET /metrics
 The C++ server also reads MCPCXX_REQUEST_STATE_TTL_S (a 2026-07-28 requestState's life in
 seconds, row P35; Server() has no such option yet, so request_state_expired.txtar names the C++
-fixture alone) and MCPCXX_HTTP_AUTH=1 (bearer auth with a fixed token check): a token verifier
-written in Python is issue 14's, so the auth transcript (http_auth.txtar) names the C++ fixture
-alone.
+fixture alone). Both read MCPCXX_HTTP_AUTH=1: bearer auth with a fixed token check ("good" and
+"other" are two principals, "narrow" lacks issues:write, "crash" makes the verifier raise).
 
 Run: python examples/python/fixture_server.py (mcpcxx must be importable).
 """
@@ -34,7 +40,7 @@ import json
 import os
 import sys
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import Field
 from typing_extensions import TypedDict
@@ -50,6 +56,9 @@ from mcpcxx import (
     ToolResult,
     UrlElicitationRequiredError,
 )
+
+if TYPE_CHECKING:
+    from mcpcxx.auth import Principal
 
 
 # The outputSchema of add and broken_add (no docstring: pydantic would make it a "description").
@@ -283,6 +292,33 @@ def add_asking_tools(server: Server) -> None:
         return f"{greeting}{who}!"
 
 
+def add_listen_tools(server: Server) -> None:
+    """Tools that change the server while it serves (listen_*.txtar)."""
+
+    @server.tool
+    def touch(uri: str) -> str:
+        """Tells clients watching a resource URI that it changed."""
+        server.notify_resource_updated(uri)
+        return f"Notified the watchers of {uri}"
+
+    @server.tool
+    def grow(name: str) -> str:
+        """Adds a tool with the given name."""
+
+        def made() -> str:
+            return f"I am {name}"
+
+        server.add_tool(made, name=name)
+        return f"Added the tool {name}"
+
+    @server.tool
+    def shrink(name: str) -> str:
+        """Removes the tool with the given name."""
+        if server.remove_tool(name):
+            return f"Removed the tool {name}"
+        return f"There is no tool {name}"
+
+
 def add_context_tools(server: Server) -> None:
     """The request-context fixtures (MCPCXX_EXAMPLE_CONTEXT=1 only, as in C++)."""
     server.add_extension("com.example/trace", {"sampling": "head"})
@@ -324,6 +360,8 @@ def build() -> Server:
         max_batch_reply_bytes=int(os.environ.get("MCPCXX_MAX_BATCH_REPLY_BYTES", 16 * 1024 * 1024)),
         client_request_timeout=int(os.environ.get("MCPCXX_CLIENT_REQUEST_TIMEOUT_MS", 300000))
         / 1000,
+        max_listeners=int(os.environ.get("MCPCXX_MAX_LISTENERS", 10000)),
+        max_listen_uris=int(os.environ.get("MCPCXX_MAX_LISTEN_URIS", 1000)),
     )
     add_tools(server)
     add_contract_tools(server)
@@ -333,21 +371,64 @@ def build() -> Server:
         add_other_primitives(server)
     if os.environ.get("MCPCXX_EXAMPLE_ASKING") == "1":
         add_asking_tools(server)
+    if os.environ.get("MCPCXX_EXAMPLE_LISTEN") == "1":
+        add_listen_tools(server)
     if os.environ.get("MCPCXX_EXAMPLE_CONTEXT") == "1":
         add_context_tools(server)
+    if "1" in (os.environ.get("MCPCXX_HTTP_AUTH"), os.environ.get("MCPCXX_EXAMPLE_SCOPED")):
+        add_scoped_tool(server)
     return server
+
+
+def add_scoped_tool(server: Server) -> None:
+    """With MCPCXX_HTTP_AUTH=1 or MCPCXX_EXAMPLE_SCOPED=1: a tool needing issues:write."""
+
+    @server.tool(scopes=["issues:write"])
+    def close_issue(key: str, ctx: Context) -> str:
+        """Close an issue (needs the issues:write scope)."""
+        return f"closed {key} as {ctx.principal.subject if ctx.principal else ''}"
+
+
+def golden_verifier(token: str) -> Principal | None:
+    """The C++ fixture's golden_auth() token check, as a Python token verifier."""
+    from mcpcxx.auth import InsufficientScopeError, Principal, VerifierUnavailableError
+
+    if token == "good":
+        return Principal("golden", {"issues:read"})
+    if token == "writer":
+        return Principal("writer", {"issues:read", "issues:write"})
+    if token == "other":
+        return Principal("other")
+    if token == "narrow":
+        raise InsufficientScopeError(["issues:write"])
+    if token == "down":
+        raise VerifierUnavailableError("jwks auth.internal:7000 down")
+    if token == "crash":
+        raise RuntimeError("token store unreachable at auth.internal:7000")
+    return None
 
 
 def http_options(port: int) -> dict[str, object]:
     """run("http") options from the environment, the same settings the C++ fixture reads."""
     env = os.environ
+    auth = None
+    if env.get("MCPCXX_HTTP_AUTH") == "1":
+        from mcpcxx.auth import BearerAuth
+
+        auth = BearerAuth(
+            golden_verifier,
+            authorization_servers=["https://auth.example.invalid"],
+            scopes_supported=["issues:read", "issues:write"],
+        )
     return {
+        "auth": auth,
         "host": "127.0.0.1",
         "port": port,
         "legacy": env.get("MCPCXX_EXAMPLE_HTTP_LEGACY") != "0",
         "max_body_bytes": int(env.get("MCPCXX_MAX_BODY_BYTES", 4 * 1024 * 1024)),
         "max_sessions": int(env.get("MCPCXX_HTTP_MAX_SESSIONS", 10000)),
         "header_timeout": int(env.get("MCPCXX_HTTP_HEADER_TIMEOUT_MS", 10000)) / 1000,
+        "metrics": env.get("MCPCXX_HTTP_METRICS") == "1",
     }
 
 

@@ -7,6 +7,7 @@
 
 #include "handler_bridge.hpp"
 #include "json_caster.hpp"
+#include "tracing_bridge.hpp"
 
 namespace mcpcxx::py_bind {
 
@@ -88,6 +89,12 @@ void bind_context(py::module_& m) {
                              [](const py_context& c) { return c.state->request_meta; })
       .def_property_readonly("http_headers",
                              [](const py_context& c) { return c.state->http_headers; })
+      .def_property_readonly(
+          "trace_span",
+          [](const py_context& c) {
+            return c.state->with_context([](request_context& ctx) { return python_span_of(ctx); });
+          },
+          "The request's span object from the attached tracer; None when untraced.")
       .def_property_readonly("cancelled",
                              [](const py_context& c) {
                                // Interpreter exit asks every handler still running to stop.

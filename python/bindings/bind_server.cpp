@@ -12,6 +12,7 @@
 #include "bindings.hpp"
 #include "handler_bridge.hpp"
 #include "json_caster.hpp"
+#include "tracing_bridge.hpp"
 
 namespace mcpcxx::py_bind {
 
@@ -98,9 +99,10 @@ void add_cached(server_handle& h, Spec spec, py::object fn, std::optional<std::i
 
 void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout,
               std::optional<std::int64_t> ttl_ms, std::optional<std::string> cache_scope,
-              bool task_started_by_handler) {
+              bool task_started_by_handler, std::vector<std::string> scopes) {
   if (timeout) spec.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
   spec.task_started_by_handler = task_started_by_handler;
+  spec.scopes = std::move(scopes);
   add_cached<tool_spec, &server::add_tool, tool_result, json>(h, std::move(spec), std::move(fn),
                                                               ttl_ms, std::move(cache_scope));
 }
@@ -148,7 +150,8 @@ void bind_server(py::module_& m) {
       .def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none())
       .def("add_tool", &add_tool, py::arg("spec"), py::arg("handler"),
            py::arg("timeout_seconds") = py::none(), py::arg("ttl_ms") = py::none(),
-           py::arg("cache_scope") = py::none(), py::arg("task_started_by_handler") = false)
+           py::arg("cache_scope") = py::none(), py::arg("task_started_by_handler") = false,
+           py::arg("scopes") = std::vector<std::string>{})
       .def(
           "remove_tool",
           [](server_handle& h, const std::string& n) { return h.srv->remove_tool(n); },
@@ -180,13 +183,40 @@ void bind_server(py::module_& m) {
           "remove_extension",
           [](server_handle& h, const std::string& id) { return h.srv->remove_extension(id); },
           py::arg("id"), release(), "Withdraw a declared extension; False when absent.")
+      .def(
+          "remove_resource",
+          [](server_handle& h, const std::string& uri) {
+            return h.srv->remove_resource(uri) || h.srv->remove_resource_template(uri);
+          },
+          py::arg("uri"), release(),
+          "Remove a resource (or a template by its uriTemplate); False when absent.")
+      .def(
+          "remove_prompt",
+          [](server_handle& h, const std::string& n) { return h.srv->remove_prompt(n); },
+          py::arg("name"), release(), "Remove a prompt; False when absent.")
+      .def(
+          "notify_resource_updated",
+          [](server_handle& h, const std::string& uri) { h.srv->notify_resource_updated(uri); },
+          py::arg("uri"), release(),
+          "Send notifications/resources/updated to legacy subscribers and listen streams.")
       .def("set_completion_handler", &set_completion_handler, py::arg("handler"))
       .def("open_session", &open_session, py::arg("sink"), py::arg("inline_dispatch") = true,
            py::keep_alive<0, 1>(), "Open a session whose outbound frames go to sink(frame, kind).")
       .def(
           "capabilities", [](server_handle& h) { return h.srv->capabilities(); }, release())
       .def(
-          "metrics", [](server_handle& h) { return h.srv->metrics(); }, release());
+          "metrics", [](server_handle& h) { return h.srv->metrics(); }, release())
+      .def(
+          "metrics_text", [](server_handle& h) { return h.srv->metrics_text(); }, release(),
+          "Every metric in the Prometheus text exposition format 0.0.4.")
+      .def(
+          "set_tracer",
+          [](server_handle& h, py::object start, py::object end) {
+            set_python_tracer(*h.srv, std::move(start), std::move(end));
+          },
+          py::arg("start"), py::arg("end"),
+          "Attach start(info) -> span|None and end(span, info) as the request tracer (None, None "
+          "detaches). Call before serving.");
 }
 
 }  // namespace mcpcxx::py_bind

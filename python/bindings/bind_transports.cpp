@@ -71,9 +71,15 @@ void bind_transports(py::module_& m) {
       py::arg("server"), py::arg("options"), release(),
       "Serve stdin/stdout until EOF; returns 0 on a clean end.");
   m.def(
-      "serve_http", [](server_handle& h, const http_options& o) { return serve_http(*h.srv, o); },
-      py::arg("server"), py::arg("options"), release(),
-      "Serve Streamable HTTP until SIGINT/SIGTERM; returns 0 after a graceful stop.");
+      "serve_http",
+      [](server_handle& h, http_options o, const py::object& auth) {
+        attach_auth(o, auth);
+        py::gil_scoped_release unlocked;
+        return serve_http(*h.srv, o);
+      },
+      py::arg("server"), py::arg("options"), py::arg("auth") = py::none(),
+      "Serve Streamable HTTP until SIGINT/SIGTERM; returns 0 after a graceful stop. `auth`: an "
+      "mcpcxx.auth hook (bearer tokens) or None.");
   m.def(
       "close_python_entries",
       [](double timeout) {
@@ -86,10 +92,12 @@ void bind_transports(py::module_& m) {
       .def("disconnected", &http_exchange::disconnected, release(),
            "Tell the engine the client went away (cancels a 2026-07-28 request).");
   py::class_<http_endpoint>(m, "HttpEndpoint", "The MCP HTTP endpoint without sockets.")
-      .def(py::init([](server_handle& h, const http_options& o) {
+      .def(py::init([](server_handle& h, http_options o, const py::object& auth) {
+             attach_auth(o, auth);
              return std::make_unique<http_endpoint>(*h.srv, o);
            }),
-           py::arg("server"), py::arg("options"), py::keep_alive<1, 2>())
+           py::arg("server"), py::arg("options"), py::arg("auth") = py::none(),
+           py::keep_alive<1, 2>(), py::keep_alive<1, 4>())
       .def("handle", &handle, py::arg("method"), py::arg("target"), py::arg("headers"),
            py::arg("body"), py::arg("on_start"), py::arg("on_data"), py::arg("on_end"),
            "Handle one request; the callbacks run on engine threads with the GIL held.")

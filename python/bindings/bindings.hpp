@@ -7,6 +7,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include "mcpcxx/http.hpp"
 #include "mcpcxx/server.hpp"
 
 namespace mcpcxx::py_bind {
@@ -21,6 +22,10 @@ void bind_context(py::module_& m);
 void bind_server(py::module_& m);
 /// Registers serve_stdio, serve_http, HttpEndpoint and HttpExchange.
 void bind_transports(py::module_& m);
+/// Sets options.auth from an mcpcxx.auth hook object (None: no auth): its verify(token,
+/// http_method, mcp_method, mcp_name) -> verdict tuple, resource, resource_metadata_url,
+/// authorization_servers, scopes_supported. The verifier runs on I/O threads with the GIL.
+void attach_auth(http_options& options, const py::object& auth);
 /// UriTemplate: RFC 6570 parsing, matching and expansion (mcpcxx/uri_template.hpp).
 void bind_uri_template(py::module_& m);
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from mcpcxx._core import RequestContext
     from mcpcxx._server import Server
+    from mcpcxx.auth._principal import Principal
 
     M = TypeVar("M", bound=BaseModel)
 
@@ -141,6 +142,11 @@ class Context(Protocol):
         Authorization, Proxy-Authorization, Cookie and Set-Cookie are withheld unless
         run("http", expose_headers=[...]) names them.
         """
+        ...
+
+    @property
+    def principal(self) -> Principal | None:
+        """HTTP with auth: who the verified access token speaks for; None otherwise."""
         ...
 
     def client_extension(self, id: str) -> dict[str, Any] | None:
@@ -326,6 +332,17 @@ class EngineContext:
             raw = self._core.http_headers
             self._headers = None if raw is None else MappingProxyType(dict(raw))
         return cast("Mapping[str, str] | None", self._headers)
+
+    @property
+    def principal(self) -> Principal | None:
+        """HTTP with auth: who the verified access token speaks for; None otherwise.
+
+        A Principal (subject, scopes, claims, client_id, expires_at), never the token itself;
+        None on stdio and without auth.
+        """
+        from mcpcxx.auth._principal import Principal
+
+        return Principal.from_json(self._core.principal)
 
     def client_extension(self, id: str) -> dict[str, Any] | None:
         """The settings the client declared for extension `id`; None when it did not.

@@ -6,6 +6,7 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mcpcxx import _otel
 from mcpcxx._context import EngineContext
 
 if TYPE_CHECKING:
@@ -28,6 +29,13 @@ def caller(fn: Callable[..., Any], context_param: str | None, server: Server) ->
     def call(kwargs: dict[str, Any], core: RequestContext) -> Any:
         if context_param is not None:
             kwargs[context_param] = EngineContext(core, server)
+        span = core.trace_span if server._tracing else None
+        if span is not None:  # the handler's own spans become children of the request span
+            with _otel.current(span):
+                value = fn(**kwargs)
+            if is_async or (type(value) is not str and isawaitable(value)):
+                value = loop.run(_otel.in_span(value, span), core)
+            return value
         value = fn(**kwargs)
         if is_async or (type(value) is not str and isawaitable(value)):
             value = loop.run(value, core)

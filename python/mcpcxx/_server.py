@@ -47,6 +47,7 @@ class Server:
         workers: int = 0,
         logging: bool = True,
         log_writer: Callable[[str], None] | None = None,
+        log_level: str | None = None,
         page_size: int | None = None,
         max_message_bytes: int | None = None,
         max_stuck_workers: int | None = None,
@@ -54,6 +55,9 @@ class Server:
         max_batch_reply_bytes: int | None = None,
         client_request_timeout: float | None = None,
         lifespan: LifespanFunction | None = None,
+        max_listeners: int | None = None,
+        max_listen_uris: int | None = None,
+        listener_queue: int | None = None,
         list_ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         tasks: TaskOptions | None = None,
@@ -77,11 +81,16 @@ class Server:
             "expose_exception_details": bool(expose_exception_details),
             "worker_threads": workers,
             "logging": bool(logging),
+            "log_threshold": log_level,
             "page_size": page_size,
             "max_message_bytes": max_message_bytes,
             "max_stuck_workers": max_stuck_workers,
             "max_batch_members": max_batch_members,
             "max_batch_reply_bytes": max_batch_reply_bytes,
+            # subscriptions/listen bounds (docs/listen.md).
+            "max_listeners": max_listeners,
+            "max_listen_uris": max_listen_uris,
+            "listener_queue": listener_queue,
         }
         if client_request_timeout is not None:
             # How long a legacy session's ctx.elicit/sample/list_roots waits for the client.
@@ -107,6 +116,7 @@ class Server:
         self.version = version
         self.expose_exception_details = bool(expose_exception_details)
         self._core = _core.Server(options, log_writer)
+        self._tracing = False
         self._loop = LoopThread(name)
         self._lifespan = Lifespan(lifespan, self, self._loop)
 
@@ -123,6 +133,7 @@ class Server:
         *,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        scopes: Sequence[str] | None = None,
         **options: Unpack[ToolOptions],
     ) -> Callable[[F], F]: ...
 
@@ -133,6 +144,7 @@ class Server:
         *,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        scopes: Sequence[str] | None = None,
         **options: Unpack[ToolOptions],
     ) -> F | Callable[[F], F]:
         """Register a function as a tool: `@server.tool` or `@server.tool(name=..., ...)`.
@@ -141,11 +153,13 @@ class Server:
         from Google or NumPy sections), inputSchema from its type hints and outputSchema from its
         return annotation. The options are Tool.from_function's (mcpcxx._tools.ToolOptions);
         ttl_ms and cache_scope are this tool's 2026-07-28 caching hints (mcpcxx._cache).
+        scopes=["issues:write", ...]: OAuth scopes a caller must all hold (run("http", auth=...));
+        without them the tool is left out of tools/list and refused (docs/auth.md).
         Unsupported signatures raise TypeError here, not at call time.
         """
 
         def register(f: F) -> F:
-            self.add_tool(f, ttl_ms=ttl_ms, cache_scope=cache_scope, **options)
+            self.add_tool(f, ttl_ms=ttl_ms, cache_scope=cache_scope, scopes=scopes, **options)
             return f
 
         if fn is not None:
@@ -160,6 +174,7 @@ class Server:
         *,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        scopes: Sequence[str] | None = None,
         **options: Unpack[ToolOptions],
     ) -> None:
         """Register `fn` as a tool (the non-decorator form of tool())."""
@@ -167,9 +182,15 @@ class Server:
         from mcpcxx._tools import Tool
 
         tool = Tool.from_function(fn, **options)
-        self._add_tool(tool, cache_args(ttl_ms, cache_scope, f"tool {tool.name!r}"))
+        where = f"tool {tool.name!r}"
+        self._add_tool(tool, cache_args(ttl_ms, cache_scope, where), _tool_scopes(scopes, where))
 
-    def _add_tool(self, tool: Tool, cache: tuple[int | None, str | None] = (None, None)) -> None:
+    def _add_tool(
+        self,
+        tool: Tool,
+        cache: tuple[int | None, str | None] = (None, None),
+        scopes: list[str] | None = None,
+    ) -> None:
         try:
             self._core.add_tool(
                 tool.to_mcp_tool(),
@@ -177,6 +198,7 @@ class Server:
                 tool.timeout,
                 *cache,
                 task_started_by_handler=tool.task_start == "handler",
+                scopes=scopes or [],
             )
         except ValueError as e:
             raise ValueError(f"tool {tool.name!r} cannot be registered: {e}") from None
@@ -274,6 +296,27 @@ class Server:
 
         return register(fn) if fn is not None else register
 
+    def remove_resource(self, uri: str) -> bool:
+        """Unregister a resource (or a template, by its URI template); False when absent.
+
+        Clients that follow the resource list get notifications/resources/list_changed.
+        """
+        return self._core.remove_resource(uri)
+
+    def remove_prompt(self, name: str) -> bool:
+        """Unregister a prompt; False when there was none by that name."""
+        return self._core.remove_prompt(name)
+
+    def notify_resource_updated(self, uri: str) -> None:
+        """Tell clients watching `uri` that it changed (notifications/resources/updated).
+
+        Reaches legacy sessions that sent resources/subscribe for it and 2026-07-28
+        subscriptions/listen streams whose resourceSubscriptions name it. Any thread.
+        """
+        if not isinstance(uri, str) or not uri:
+            raise TypeError("notify_resource_updated needs the resource URI as a non-empty str")
+        self._core.notify_resource_updated(uri)
+
     def add_extension(self, id: str, settings: Mapping[str, Any] | None = None) -> None:
         """Declare extension `id` ("com.example/feature") with its settings dict.
 
@@ -311,6 +354,24 @@ class Server:
         m: dict[str, Any] = self._core.metrics()
         return m
 
+    def enable_tracing(self, tracer_provider: Any = None) -> None:
+        """One OpenTelemetry span per request (needs opentelemetry-api: ``mcpcxx[otel]``).
+
+        Spans come from `tracer_provider` (default: the global one); a handler's own spans are
+        children of its request span. Call before serving. ImportError without the API.
+        """
+        from mcpcxx import _otel
+
+        if not _otel.available():
+            raise ImportError("enable_tracing needs opentelemetry-api: pip install 'mcpcxx[otel]'")
+        _otel.attach(self, tracer_provider)
+        self._tracing = True
+
+    def metrics_text(self) -> str:
+        """Every metric in the Prometheus text format 0.0.4 (docs/observability.md)."""
+        text: str = self._core.metrics_text()
+        return text
+
     @property
     def lifespan_context(self) -> Any:
         """What the lifespan yielded (ctx.lifespan_context in handlers); None without one.
@@ -333,7 +394,8 @@ class Server:
         seconds header_timeout, body_timeout, idle_timeout, session_idle_timeout, sse_keepalive;
         expose_headers=["authorization", ...] lets handlers read those credential headers in
         ctx.headers (withheld by default).
-        Bearer auth is not offered from Python yet (its token verifier is a callable: issue 14).
+        auth=mcpcxx.auth.BearerAuth(verifier, ...) (or a JWTVerifier alone) requires a bearer
+        access token on every request and serves the RFC 9728 metadata (docs/auth.md).
         The lifespan (if any) starts before serving (LifespanError, nothing served, when it
         fails) and stops after it, also when serving failed.
         """
@@ -379,7 +441,13 @@ class Server:
 
     def _serve_http(self, options: dict[str, Any]) -> int:
         # The engine checks the options (http_options' JSON form): TypeError names a bad one.
-        rc: int = _core.serve_http(self._core, {"port": 8000, **options})
+        auth = options.pop("auth", None)
+        hook = None
+        if auth is not None:
+            from mcpcxx.auth import BearerAuth
+
+            hook = BearerAuth.of(auth).hook(self._loop)
+        rc: int = _core.serve_http(self._core, {"port": 8000, **options}, hook)
         return rc
 
     def close(self) -> None:
@@ -388,3 +456,11 @@ class Server:
 
     def __repr__(self) -> str:
         return f"Server({self.name!r}, version={self.version!r})"
+
+
+def _tool_scopes(scopes: Sequence[str] | None, where: str) -> list[str]:
+    if scopes is None:
+        return []
+    if isinstance(scopes, str) or not all(isinstance(s, str) for s in scopes):
+        raise TypeError(f"{where}: scopes must be a list of str, e.g. scopes=['issues:write']")
+    return list(scopes)

@@ -6,6 +6,9 @@ routing, header checks, sessions, SSE and error statuses, exactly as ``server.ru
     from starlette.applications import Starlette
     from starlette.routing import Mount
     app = Starlette(routes=[Mount("/mcp", app=mcpcxx.asgi.MCPApp(server))])
+
+With auth=BearerAuth(...), mount the same app at "/.well-known/oauth-protected-resource" too:
+it serves the RFC 9728 metadata for requests whose path starts with that prefix.
 """
 
 from __future__ import annotations
@@ -15,11 +18,14 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from mcpcxx import _core
+from mcpcxx._metrics_asgi import MetricsApp as MetricsApp
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+
+_METADATA_PREFIX = "/.well-known/oauth-protected-resource"
 
 
 class MCPApp:
@@ -29,11 +35,20 @@ class MCPApp:
     at the path you want (``Mount("/mcp", app=MCPApp(server))``). Options are those of
     ``server.run("http")`` that apply without sockets: legacy, max_body_bytes, allowed_hosts,
     allowed_origins, session_idle_timeout. Behind a public host name, set allowed_hosts.
+    auth=mcpcxx.auth.BearerAuth(verifier, resource=..., resource_metadata_url=...) requires a
+    bearer token (both URLs are needed here: the app does not know its public address).
     """
 
-    def __init__(self, server: Any, **options: Any) -> None:
+    def __init__(self, server: Any, *, auth: Any = None, **options: Any) -> None:
+        hook = None
+        if auth is not None:
+            from mcpcxx.auth import BearerAuth
+
+            hook = BearerAuth.of(auth).hook(server._loop)
         # The engine checks the options (http_options' JSON form): TypeError names a bad one.
-        self._endpoint = _core.HttpEndpoint(server._core, options)
+        self._endpoint = _core.HttpEndpoint(server._core, options, hook)
+        # A verifier may block (key fetch, introspection): then handle() runs off the loop.
+        self._offload = hook is not None
         self._server = server
         self._max_body = int(options.get("max_body_bytes", 4 * 1024 * 1024))
         self._path = str(options.get("path", "/mcp"))
@@ -76,8 +91,12 @@ class MCPApp:
 
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]]
         query = scope.get("query_string", b"").decode("latin-1")
-        target = self._path + (f"?{query}" if query else "")
-        exchange = self._endpoint.handle(
+        path = str(scope.get("path", ""))
+        # Starlette's Mount keeps the full path in scope["path"]: the metadata document's own
+        # path reaches the endpoint as it is, everything else is the MCP endpoint.
+        route = path if path.startswith(_METADATA_PREFIX) else self._path
+        target = route + (f"?{query}" if query else "")
+        args = (
             scope["method"],
             target,
             headers,
@@ -86,6 +105,10 @@ class MCPApp:
             lambda data: push("data", data),
             lambda: push("end"),
         )
+        if self._offload:
+            exchange = await asyncio.to_thread(self._endpoint.handle, *args)
+        else:
+            exchange = self._endpoint.handle(*args)
         watcher = asyncio.ensure_future(_wait_disconnect(receive))
         try:
             await self._pump(events, watcher, exchange, send)

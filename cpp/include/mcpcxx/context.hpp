@@ -63,6 +63,7 @@ struct elicit_result {
 };
 
 class request_context;
+class span;
 
 /// Sink the engine installs so a context can emit request-related notifications, ask the
 /// client and read the server's own resources.
@@ -108,7 +109,8 @@ class request_context {
   const json& client_info() const noexcept { return client_info_; }
   /// The client's declared capabilities for this request.
   const json& client_capabilities() const noexcept { return client_capabilities_; }
-  /// Verified principal from the HTTP auth hook (null on stdio or without auth).
+  /// Verified principal from the HTTP auth hook (null on stdio or without auth): an object
+  /// {"sub", "scopes": [...], "claims"?, "client_id"?, "exp"?} (see principal_scopes()).
   const json& principal() const noexcept { return principal_; }
   /// Engine-side: sets the verified principal.
   void set_principal(json p) { principal_ = std::move(p); }
@@ -125,6 +127,11 @@ class request_context {
   const json& http_headers() const noexcept;
   /// Engine-side: sets the exposed HTTP headers (an object); unset (null) when not over HTTP.
   void set_http_headers(std::shared_ptr<const json> headers) { http_headers_ = std::move(headers); }
+  /// The request's span when a tracer is attached (server::set_tracer); null otherwise. Owned by
+  /// the engine; valid while the handler runs.
+  span* trace_span() const noexcept { return trace_span_; }
+  /// Engine-side: sets the request's span.
+  void set_trace_span(span* s) noexcept { trace_span_ = s; }
   /// The settings object the client declared for extension `id` (client capabilities
   /// `extensions`: this request's on 2026-07-28, the session's initialize ones on legacy);
   /// nullptr when the client did not declare it.
@@ -183,6 +190,7 @@ class request_context {
   json principal_;
   std::shared_ptr<const json> request_meta_;
   std::shared_ptr<const json> http_headers_;
+  span* trace_span_ = nullptr;
   std::optional<json> progress_token_;
   std::optional<log_level> min_log_level_;
   cancellation_token token_;
@@ -193,5 +201,14 @@ class request_context {
   std::optional<double> last_progress_;
   std::unique_ptr<std::mutex> progress_lock_ = std::make_unique<std::mutex>();
 };
+
+/// The scopes a principal holds: the strings of its "scopes" array (empty for null, a
+/// principal without one, or non-string members).
+std::vector<std::string> principal_scopes(const json& principal);
+
+/// The members of `required` that `principal` does not hold, in order (all of them for a null
+/// principal); empty when every one is held.
+std::vector<std::string> missing_scopes(const json& principal,
+                                        const std::vector<std::string>& required);
 
 }  // namespace mcpcxx

@@ -35,7 +35,7 @@ struct http_auth_request {
 /// Outcome of verifying a bearer token.
 struct http_auth_result {
   /// What went wrong; none means the token is valid and `principal` is set.
-  enum class failure { none, invalid_token, insufficient_scope };
+  enum class failure { none, invalid_token, insufficient_scope, unavailable };
   failure status = failure::invalid_token;
   json principal = nullptr;         ///< the verified identity tools see (never the token)
   std::vector<std::string> scopes;  ///< scopes required (insufficient_scope) or to request
@@ -48,9 +48,15 @@ struct http_auth_result {
   /// A valid token lacking `required` scopes (403).
   static http_auth_result insufficient(std::vector<std::string> required,
                                        std::string description = "Insufficient scope");
+  /// The token cannot be verified now (key set or introspection endpoint unreachable): 503,
+  /// row H43, with Retry-After. `description` goes to the server log, never to the client.
+  static http_auth_result unavailable(std::string description);
 };
 
-/// Verifies a bearer token; called once per request, never logged. Must be thread-safe.
+/// Verifies a bearer token; called once per request, never logged. Must be thread-safe. The
+/// principal it allows is what request_context::principal() shows: an object with "sub" and a
+/// "scopes" array (tool_spec::scopes are checked against it; legacy sessions bind to "sub").
+/// A verifier that throws gets 500 (row H26, the detail logged under a reference).
 using http_token_verifier =
     std::function<http_auth_result(std::string_view token, const http_auth_request& request)>;
 
@@ -123,6 +129,12 @@ struct http_options {
   /// header; these four are withheld unless named here (naming another header is refused with
   /// std::invalid_argument, as it is never withheld).
   std::vector<std::string> expose_headers;
+
+  /// Serves the Prometheus exposition (server::metrics_text) at GET `metrics_path`, after the same
+  /// Host and Origin checks as the MCP endpoint and without auth (scrapers send no token; bind
+  /// to loopback or restrict the network). Off by default: the path is then unknown (404, H3).
+  bool metrics = false;
+  std::string metrics_path = "/metrics";  ///< must start with '/' and differ from `path`
 
   /// Enables bearer-token authorization on the MCP endpoint.
   std::optional<http_auth_options> auth;

@@ -49,6 +49,10 @@ struct tool_spec {
   /// and calls request_context::start_task() when the rest should run as a task. False: a call
   /// that becomes a task is one from the start. Legacy task-augmented calls always start at once.
   bool task_started_by_handler = false;
+  /// OAuth scopes a caller's principal must all hold (request_context::principal()): without
+  /// them the tool is left out of tools/list and refused (HTTP 403 row H42, else rows P55/P56).
+  /// Empty: every caller. A request without a principal (stdio, HTTP without auth) holds none.
+  std::vector<std::string> scopes;
 };
 
 class tool_error;

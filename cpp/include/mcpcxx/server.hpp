@@ -22,9 +22,11 @@
 #include <vector>
 
 #include "mcpcxx/jsonrpc.hpp"
+#include "mcpcxx/log_level.hpp"
 #include "mcpcxx/primitives.hpp"
 #include "mcpcxx/session.hpp"
 #include "mcpcxx/tasks.hpp"
+#include "mcpcxx/tracing.hpp"
 
 namespace mcpcxx {
 
@@ -95,6 +97,9 @@ struct server_options {
   std::function<void(std::string_view line)> log_writer;
   /// Log one JSON line per request outcome (method, tool, id, category, latency, reference).
   bool log_requests = true;
+  /// Server-log lines below this level are not written (request lines are info when ok, warning
+  /// otherwise; unexpected failures error). Default debug: everything.
+  log_level log_threshold = log_level::debug;
   /// Advertise and implement the logging capability.
   bool logging = true;
   /// Extra capabilities merged into the advertised ServerCapabilities (e.g. experimental).
@@ -109,6 +114,14 @@ struct server_options {
   std::function<void(session s)> on_roots_list_changed;
   /// Tasks (tools declared with tool_spec::task): the store, TTLs, poll interval, task threads.
   task_options tasks;
+  /// Limit, row P43: open 2026-07-28 subscriptions/listen streams per server. Default 10000.
+  std::size_t max_listeners = 10000;
+  /// Limit, row P42: resourceSubscriptions URIs of one subscriptions/listen. Default 1000.
+  std::size_t max_listen_uris = 1000;
+  /// Limit (no error row): notifications one listen stream may hold while its client does not
+  /// read (list_changed and resources/updated coalesce, so this counts distinct ones). Past it
+  /// the stream is ended gracefully (the client may listen again and re-read). Default 256.
+  std::size_t listener_queue = 256;
 };
 
 /// Counters of outcomes since start (see docs/error-model.md for the categories).
@@ -138,10 +151,16 @@ class server {
   bool remove_tool(std::string_view name);
   /// Registers a concrete resource; throws std::invalid_argument for an empty or duplicate URI.
   void add_resource(resource_spec spec, resource_reader reader);
+  /// Removes a concrete resource; returns false when absent.
+  bool remove_resource(std::string_view uri);
   /// Registers a resource template; throws std::invalid_argument for a malformed template.
   void add_resource_template(resource_template_spec spec, resource_template_reader reader);
+  /// Removes a resource template by its uriTemplate; returns false when absent.
+  bool remove_resource_template(std::string_view uri_template);
   /// Registers a prompt; throws std::invalid_argument for an empty or duplicate name.
   void add_prompt(prompt_spec spec, prompt_handler handler);
+  /// Removes a prompt; returns false when absent.
+  bool remove_prompt(std::string_view name);
   /// Installs the completion handler (enables the completions capability).
   void set_completion_handler(completion_handler handler);
   /// Declares extension `id` with its settings object: advertised in ServerCapabilities
@@ -154,7 +173,10 @@ class server {
   /// Withdraws extension `id`; returns false when it was not declared.
   bool remove_extension(std::string_view id);
 
-  /// Sends notifications/resources/updated to legacy sessions subscribed to `uri`.
+  /// Sends notifications/resources/updated {uri} to legacy sessions subscribed to `uri`
+  /// (resources/subscribe) and to 2026-07-28 listen streams whose resourceSubscriptions name it.
+  /// Any thread. Registration changes (add_* / remove_* after start) send list_changed by
+  /// themselves (docs/listen.md: coalesced per family within 20 ms).
   void notify_resource_updated(std::string_view uri);
   /// Sends notifications/elicitation/complete {elicitationId} to the legacy session that was asked
   /// for URL-mode elicitation `elicitation_id` (request_context::elicit_url or a thrown
@@ -162,6 +184,8 @@ class server {
   bool notify_elicitation_complete(std::string_view elicitation_id);
   /// The inputSchema of a registered tool (HTTP x-mcp-header checks); nullopt when absent.
   std::optional<json> tool_input_schema(std::string_view name) const;
+  /// The scopes a registered tool requires (HTTP 403 checks); empty when absent or unscoped.
+  std::vector<std::string> tool_scopes(std::string_view name) const;
 
   /// Opens a session writing to `sink`.
   session open_session(std::shared_ptr<frame_sink> sink, session_options options = {});
@@ -172,6 +196,12 @@ class server {
   const server_options& options() const;
   /// A snapshot of the outcome counters.
   server_metrics metrics() const;
+  /// Every metric in the Prometheus text exposition format 0.0.4 (names and labels:
+  /// docs/observability.md). Any thread.
+  std::string metrics_text() const;
+  /// Attaches `t` (null detaches): one span per request from then on (tracing.hpp). Call it
+  /// before sessions serve requests; it must not race with request handling.
+  void set_tracer(std::shared_ptr<tracer> t);
 
  private:
   std::shared_ptr<detail::engine> engine_;

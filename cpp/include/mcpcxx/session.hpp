@@ -57,6 +57,9 @@ class frame_sink {
   /// one JSON array frame, so a transport can write it without building one large string (stdio
   /// does). The default joins the pieces and calls send_frame. Called from any engine thread.
   virtual void send_pieces(std::vector<std::string> pieces, const frame_info& info);
+  /// Bytes this sink accepted and has not written to its peer yet (0 when it does not know).
+  /// subscriptions/listen holds its notifications back while this exceeds a bound. Any thread.
+  virtual std::size_t queued_bytes() const { return 0; }
 };
 
 /// Which era a transport already knows a message belongs to (HTTP reads MCP-Protocol-Version).
@@ -73,6 +76,9 @@ struct session_options {
   /// Run request handlers on the calling thread of receive() instead of the worker pool
   /// (in-process test clients and the dispatcher benchmark).
   bool inline_dispatch = false;
+  /// The session's id in request log lines and spans (mcp.session.id); the HTTP transport sets
+  /// the Mcp-Session-Id of a legacy session. Empty: none.
+  std::string id;
 };
 
 /// Handle to a session; cheap to copy, all copies refer to the same session.
@@ -113,6 +119,10 @@ class session {
   void set_principal(json principal);
   /// Sends a server-initiated notification on the session sink (legacy list_changed, ...).
   void notify(std::string_view method, const json& params);
+  /// Ends this session's 2026-07-28 subscriptions/listen streams gracefully (the server is
+  /// stopping): on a shared channel (stdio) notifications/cancelled then the listen result, on
+  /// a stream of its own (HTTP) the result, which ends the stream. Returns how many ended.
+  std::size_t end_listens(std::string_view reason);
 
  private:
   friend class server;

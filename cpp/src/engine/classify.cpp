@@ -8,7 +8,6 @@
 #include "mcpcxx/errors.hpp"
 
 #include "engine/client_caps.hpp"
-#include "engine/client_caps.hpp"
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
 #include "engine/input_round.hpp"
@@ -31,6 +30,7 @@ struct failure_text {
 // same sorted order, as the json object server_log::write would have dumped).
 void log_unexpected(const exchange& ex, const wire::tool_facts* tool, const failure_text& f,
                     const std::string& ref) {
+  if (!ex.eng().log().enabled("error")) return;
   thread_local std::string buf;
   log_line line(buf, "error", tool == nullptr ? "handler_exception" : "tool_exception");
   line.str("detail", f.detail).str("method", ex.method()).str("reference", ref);

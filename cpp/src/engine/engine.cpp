@@ -9,6 +9,8 @@
 
 #include "engine/cache_hints.hpp"
 #include "engine/session_state.hpp"
+#include "engine/task_calls.hpp"
+#include "engine/tool_scopes.hpp"
 
 namespace mcpcxx::detail {
 
@@ -53,19 +55,21 @@ bool read_only_hint(const json& annotations) {
 engine::engine(server_options options)
     : options_(std::move(options)),
       server_info_(info_json(options_.info)),
-      log_(options_.log_writer),
+      log_(options_.log_writer, options_.log_threshold),
       request_states_(state::key_ring::from_config(options_.request_state_key,
                                                    options_.request_state_previous_keys),
                       std::chrono::seconds(options_.request_state_ttl_s)),
       tasks_(std::make_unique<task_manager>(options_.tasks)),
       pool_(pool_size(options_.worker_threads), options_.max_stuck_workers) {
   check_default_hints(options_);
+  tasks_->set_status_listener([this](const task_record& r) { publish_task_status(*this, r); });
 }
 
 engine::~engine() = default;
 
 void engine::stop() {
   tasks_->stop(options_.stop_grace);  // cancels running tasks so their handlers return
+  listeners_.close("the server is stopping");
   const auto left = pool_.stop(options_.stop_grace);
   deadlines_.stop();
   if (left.detached != 0 || left.dropped != 0) {
@@ -92,7 +96,66 @@ void engine::publish(ordered_registry<Entry>& reg, const std::string& key,
 
 void engine::changed(std::string_view family) {
   invalidate(std::string(family) + "/");
-  broadcast_legacy("notifications/" + std::string(family) + "/list_changed", nullptr);
+  announce(family);
+}
+
+void engine::announce(std::string_view family) {
+  const auto now = std::chrono::steady_clock::now();
+  std::string name(family);
+  if (!has_audience(name)) return;
+  {
+    std::lock_guard lock(announce_mutex_);
+    announcement& a = announced_[name];
+    if (a.trailing) return;  // the scheduled announcement covers this change too
+    if (now - a.last >= k_list_changed_window) {
+      a.last = now;
+    } else {
+      a.trailing = true;
+      std::weak_ptr<engine> weak = weak_from_this();
+      deadlines_.schedule(a.last + k_list_changed_window, [weak, name] {
+        auto self = weak.lock();
+        if (!self) return;
+        {
+          std::lock_guard lock(self->announce_mutex_);
+          announcement& t = self->announced_[name];
+          t.trailing = false;
+          t.last = std::chrono::steady_clock::now();
+        }
+        self->announce_now(name);
+      });
+      return;
+    }
+  }
+  announce_now(name);
+}
+
+namespace {
+
+// Whether listener `l` asked for the list_changed of `family`.
+bool follows(const listener& l, const std::string& family) {
+  const auto& f = l.filter();
+  if (family == "tools") return f.tools_list_changed;
+  if (family == "prompts") return f.prompts_list_changed;
+  return f.resources_list_changed;
+}
+
+}  // namespace
+
+bool engine::has_audience(const std::string& family) {
+  {
+    std::lock_guard lock(sessions_mutex_);
+    for (const auto& w : sessions_) {
+      if (auto s = w.lock(); s && s->legacy_ready()) return true;
+    }
+  }
+  return listeners_.any([&family](const listener& l) { return follows(l, family); });
+}
+
+void engine::announce_now(const std::string& family) {
+  const std::string method = "notifications/" + family + "/list_changed";
+  broadcast_legacy(method, nullptr);
+  listeners_.publish({method, json::object(), method},
+                     [&family](const listener& l) { return follows(l, family); });
 }
 
 void engine::add_tool(tool_spec spec, tool_handler handler) {
@@ -105,6 +168,7 @@ void engine::add_tool(tool_spec spec, tool_handler handler) {
     throw std::invalid_argument("tool '" + spec.name + "' inputSchema must be a JSON object");
   }
   check_cache_hint(spec.cache, "tool '" + spec.name + "'");
+  check_tool_scopes(spec.scopes, "tool '" + spec.name + "'");
   auto e = std::make_shared<tool_entry>();
   e->input = compile_tool_schema(spec.input_schema, options_.assert_formats,
                                  "tool '" + spec.name + "' inputSchema");
@@ -114,16 +178,26 @@ void engine::add_tool(tool_spec spec, tool_handler handler) {
   }
   e->read_only = read_only_hint(spec.annotations);
   e->listed = tool_listing(spec);
+  e->metrics_slot = stats_.tool_slot(spec.name);
   e->spec = std::move(spec);
   e->handler = std::move(handler);
   const std::string name = e->spec.name;
-  publish(tools_, name, std::shared_ptr<const tool_entry>(std::move(e)), "tool name", "tools");
+  const bool scoped = !e->spec.scopes.empty();
+  if (scoped) ++scoped_tools_;  // before publishing: never listed unfiltered
+  try {
+    publish(tools_, name, std::shared_ptr<const tool_entry>(std::move(e)), "tool name", "tools");
+  } catch (...) {
+    if (scoped) --scoped_tools_;
+    throw;
+  }
 }
 
 bool engine::remove_tool(std::string_view name) {
   {
     std::unique_lock lock(registry_mutex_);
-    if (!tools_.remove(name)) return false;
+    auto t = tools_.find(name);
+    if (!t || !tools_.remove(name)) return false;
+    if (!t->spec.scopes.empty()) --scoped_tools_;
   }
   changed("tools");
   return true;
@@ -141,6 +215,24 @@ void engine::add_resource(resource_spec spec, resource_reader reader) {
   const std::string uri = e->spec.uri;
   publish(resources_, uri, std::shared_ptr<const resource_entry>(std::move(e)), "resource URI",
           "resources");
+}
+
+bool engine::remove_resource(std::string_view uri) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!resources_.remove(uri)) return false;
+  }
+  changed("resources");
+  return true;
+}
+
+bool engine::remove_resource_template(std::string_view uri_template) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!templates_.remove(uri_template)) return false;
+  }
+  changed("resources");
+  return true;
 }
 
 void engine::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
@@ -172,6 +264,15 @@ void engine::add_prompt(prompt_spec spec, prompt_handler handler) {
   const std::string name = e->spec.name;
   publish(prompts_, name, std::shared_ptr<const prompt_entry>(std::move(e)), "prompt name",
           "prompts");
+}
+
+bool engine::remove_prompt(std::string_view name) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    if (!prompts_.remove(name)) return false;
+  }
+  changed("prompts");
+  return true;
 }
 
 void engine::set_completion_handler(completion_handler handler) {
@@ -265,37 +366,25 @@ bool engine::has_capability(std::string_view name) const {
 }
 
 void engine::count(outcome_class o, std::string_view category) {
-  std::lock_guard lock(metrics_mutex_);
-  switch (o) {
-    case outcome_class::ok:
-      if (category == "notification") {
-        ++metrics_.notifications;
-        return;
-      }
-      ++metrics_.requests;
-      break;
-    case outcome_class::tool_error:
-      ++metrics_.requests;
-      ++metrics_.tool_errors;
-      break;
-    case outcome_class::protocol_error:
-      ++metrics_.requests;
-      ++metrics_.protocol_errors;
-      break;
-    case outcome_class::cancelled:
-      break;
-  }
-  ++metrics_.by_category[std::string(category)];
+  stats_.record_message(o, category);
 }
 
 server_metrics engine::metrics() const {
-  server_metrics m;
-  {
-    std::lock_guard lock(metrics_mutex_);
-    m = metrics_;
-  }
+  server_metrics m = stats_.snapshot();
   m.stuck_handlers = pool_.stuck();
   return m;
+}
+
+std::string engine::metrics_text() const {
+  gauge_values g;
+  {
+    std::lock_guard lock(sessions_mutex_);
+    g.sessions_open = static_cast<std::uint64_t>(std::count_if(
+        sessions_.begin(), sessions_.end(), [](const auto& w) { return !w.expired(); }));
+  }
+  g.listeners = listeners_.size();
+  g.stuck_handlers = pool_.stuck();
+  return stats_.render(g);
 }
 
 }  // namespace mcpcxx::detail

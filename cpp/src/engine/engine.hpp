@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -17,6 +18,8 @@
 
 #include "engine/cache_hints.hpp"
 #include "engine/deadline_scheduler.hpp"
+#include "engine/listeners.hpp"
+#include "engine/metrics_registry.hpp"
 #include "engine/registry.hpp"
 #include "engine/server_log.hpp"
 #include "engine/tasks.hpp"
@@ -26,6 +29,9 @@
 namespace mcpcxx::detail {
 
 class session_state;
+
+/// Registration changes of one family closer together than this share a list_changed.
+inline constexpr std::chrono::milliseconds k_list_changed_window{20};
 
 /// Outcome classes counted by the metrics and named in the request log.
 enum class outcome_class { ok, tool_error, protocol_error, cancelled };
@@ -56,8 +62,11 @@ class engine : public std::enable_shared_from_this<engine> {
   void add_tool(tool_spec spec, tool_handler handler);
   bool remove_tool(std::string_view name);
   void add_resource(resource_spec spec, resource_reader reader);
+  bool remove_resource(std::string_view uri);
   void add_resource_template(resource_template_spec spec, resource_template_reader reader);
+  bool remove_resource_template(std::string_view uri_template);
   void add_prompt(prompt_spec spec, prompt_handler handler);
+  bool remove_prompt(std::string_view name);
   void set_completion_handler(completion_handler handler);
   /// Declares extension `id` (see server::add_extension); throws std::invalid_argument.
   void add_extension(std::string id, json settings);
@@ -79,6 +88,13 @@ class engine : public std::enable_shared_from_this<engine> {
   std::shared_ptr<const std::string> list_result(std::string_view method, bool modern,
                                                  const std::optional<std::string>& cursor);
 
+  /// True when some registered tool requires scopes (tools/list then varies by principal).
+  bool has_scoped_tools() const noexcept { return scoped_tools_.load() > 0; }
+  /// Serialized tools/list `result` of the tools `principal` may use (uncached, cacheScope
+  /// "private"); null for a bad cursor.
+  std::shared_ptr<const std::string> tools_list_for(const json& principal, bool modern,
+                                                    const std::optional<std::string>& cursor);
+
   /// The ServerCapabilities object currently advertised.
   json capabilities() const;
   /// True when capability `name` ("tools", "resources", ...) is advertised.
@@ -88,17 +104,28 @@ class engine : public std::enable_shared_from_this<engine> {
   void track(const std::shared_ptr<session_state>& s);
   /// Sends `method` to every live, initialized legacy session.
   void broadcast_legacy(std::string_view method, const json& params);
-  /// Sends notifications/resources/updated to legacy sessions subscribed to `uri`.
+  /// Sends notifications/resources/updated to legacy sessions subscribed to `uri` and to the
+  /// listen streams watching it.
   void notify_resource_updated(std::string_view uri);
+  /// The open subscriptions/listen streams (publish notifications to them here).
+  listener_registry& listeners() noexcept { return listeners_; }
 
   /// Remembers that session `s` was asked for URL-mode elicitation `id`.
   void remember_elicitation(const std::string& id, const std::shared_ptr<session_state>& s);
   /// Sends notifications/elicitation/complete to the session remembered for `id` (once).
   bool notify_elicitation_complete(std::string_view id);
 
-  /// Counts one outcome.
+  /// Counts a message that never became a request (refused, or a notification).
   void count(outcome_class o, std::string_view category);
   server_metrics metrics() const;
+  /// The request metrics (exchanges record into them).
+  metrics_registry& stats() noexcept { return stats_; }
+  /// Every metric in the Prometheus text format.
+  std::string metrics_text() const;
+  /// The attached tracer; null when none (the only per-request cost of tracing).
+  tracer* tracer_ptr() const noexcept { return tracer_.get(); }
+  /// Attaches a tracer (before serving; see server::set_tracer).
+  void set_tracer(std::shared_ptr<tracer> t) { tracer_ = std::move(t); }
 
  private:
   std::optional<std::size_t> resolve_cursor(std::string_view method,
@@ -113,8 +140,17 @@ class engine : public std::enable_shared_from_this<engine> {
   template <class Entry>
   void publish(ordered_registry<Entry>& reg, const std::string& key,
                std::shared_ptr<const Entry> entry, std::string_view what, std::string_view family);
-  /// Drops cached pages of `family` ("tools", ...) and tells legacy sessions its list changed.
+  /// Drops cached pages of `family` ("tools", ...) and announces the change (announce()).
   void changed(std::string_view family);
+  /// Sends notifications/<family>/list_changed to initialized legacy sessions and to listen
+  /// streams that asked for it: at once when the family's last announcement is older than
+  /// k_list_changed_window, else once at the end of that window (a burst of registrations
+  /// becomes at most two notifications per window).
+  void announce(std::string_view family);
+  void announce_now(const std::string& family);
+  /// True when an initialized legacy session or a listener asking for `family` exists; a
+  /// change nobody follows schedules nothing (a session that starts later reads the new list).
+  bool has_audience(const std::string& family);
 
   server_options options_;
   json server_info_;
@@ -124,6 +160,7 @@ class engine : public std::enable_shared_from_this<engine> {
 
   mutable std::shared_mutex registry_mutex_;
   ordered_registry<tool_entry> tools_;
+  std::atomic<std::size_t> scoped_tools_{0};  ///< tools with non-empty spec.scopes
   ordered_registry<resource_entry> resources_;
   ordered_registry<template_entry> templates_;
   ordered_registry<prompt_entry> prompts_;
@@ -134,14 +171,23 @@ class engine : public std::enable_shared_from_this<engine> {
   std::unordered_map<std::string, std::shared_ptr<const std::string>> list_cache_;
   std::uint64_t cache_generation_ = 0;
 
-  std::mutex sessions_mutex_;
+  struct announcement {
+    std::chrono::steady_clock::time_point last{};
+    bool trailing = false;  ///< one announcement is scheduled at the end of the window
+  };
+  std::mutex announce_mutex_;
+  std::unordered_map<std::string, announcement> announced_;
+
+  listener_registry listeners_{*this};
+
+  mutable std::mutex sessions_mutex_;
   std::vector<std::weak_ptr<session_state>> sessions_;
 
   std::mutex elicitations_mutex_;
   std::unordered_map<std::string, std::weak_ptr<session_state>> elicitations_;
 
-  mutable std::mutex metrics_mutex_;
-  server_metrics metrics_;
+  metrics_registry stats_;
+  std::shared_ptr<tracer> tracer_;
 
   std::unique_ptr<task_manager> tasks_;
 

@@ -131,7 +131,7 @@ void engine::broadcast_legacy(std::string_view method, const json& params) {
   }
   const std::string frame = jsonrpc::serialize_notification(method, params);
   for (const auto& s : live) {
-    if (!s->legacy_version().empty()) s->send(nullptr, frame, {frame_kind::notification});
+    if (s->legacy_ready()) s->send(nullptr, frame, {frame_kind::notification});
   }
 }
 
@@ -150,6 +150,9 @@ void engine::notify_resource_updated(std::string_view uri) {
       s->send(nullptr, frame, {frame_kind::notification});
     }
   }
+  listeners_.publish(
+      {"notifications/resources/updated", {{"uri", uri}}, "resources/updated " + std::string(uri)},
+      [uri](const listener& l) { return l.filter().watches(uri); });
 }
 
 }  // namespace mcpcxx::detail

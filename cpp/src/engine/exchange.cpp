@@ -102,18 +102,31 @@ method_outcome method_outcome::rendered_tool_failed(situation row, json result,
   return o;
 }
 
+method_outcome method_outcome::pending() {
+  method_outcome o;
+  o.kind = outcome_kind::pending;
+  return o;
+}
+
 exchange::exchange(std::shared_ptr<session_state> session, reply_route route,
                    jsonrpc::request_id id, std::string method, json params)
     : session_(std::move(session)),
       route_(std::move(route)),
       id_(std::move(id)),
       method_(std::move(method)),
-      params_(std::move(params)) {}
+      params_(std::move(params)) {
+  eng().stats().started();
+}
+
+exchange::~exchange() {
+  if (!settled()) eng().stats().stopped();
+}
 
 engine& exchange::eng() const noexcept { return session_->eng(); }
 
 bool exchange::claim() {
   if (settled_.exchange(true, std::memory_order_acq_rel)) return false;
+  eng().stats().stopped();
   if (registered_) session_->forget(id_);
   return true;
 }
@@ -123,8 +136,15 @@ bool exchange::finish(method_outcome o) {
   const std::string_view row =
       o.kind == outcome_kind::protocol_error ? o.row_id : std::string_view{};
   std::string frame = frame_for(o);
+  // Counted before the reply leaves, so a client that got its reply sees it in the metrics.
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - started_)
+                      .count();
+  eng().stats().record({method_, tool_slot_.load(std::memory_order_relaxed), o.counted_as,
+                        o.category, us, !o.reference.empty(), true});
   deliver(std::move(frame), row);
-  log_outcome(o);
+  log_outcome(o, us);
+  if (span_) end_span(k_class_names[static_cast<int>(o.counted_as)], &o);
   return true;
 }
 
@@ -146,6 +166,8 @@ std::string exchange::frame_for(method_outcome& o) const {
     case outcome_kind::task:
       if (facts.modern) decorate(o.result, eng().server_info(), "task");
       return jsonrpc::serialize_result(id_, o.result);
+    case outcome_kind::pending:
+      break;
   }
   const std::string ref = server_log::new_reference();
   eng().log().write("error", "unsupported_outcome",
@@ -165,7 +187,11 @@ void exchange::deliver(std::string frame, std::string_view row) {
 bool exchange::abandon(std::string_view why) {
   if (!claim()) return false;
   if (route_.batch) route_.batch->skip();
-  eng().count(outcome_class::cancelled, "cancelled");
+  request_sample s{method_, tool_slot_.load(std::memory_order_relaxed), outcome_class::cancelled,
+                   "cancelled"};
+  s.timed = false;
+  eng().stats().record(s);
+  if (span_) end_span("cancelled", nullptr);
   eng().log().write("info", "request_cancelled",
                     {{"id", jsonrpc::id_to_json(id_)}, {"reason", std::string(why)}});
   token_.cancel();
@@ -218,19 +244,21 @@ void exchange::disarm_deadline() {
 
 // The request line is written member by member into a per-thread buffer (log_line.hpp): it is
 // on by default, so it must cost a fraction of the dispatch it describes.
-void exchange::log_outcome(const method_outcome& o) const {
-  eng().count(o.counted_as, o.category);
+void exchange::log_outcome(const method_outcome& o, std::int64_t us) const {
   if (!eng().options().log_requests) return;
-  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::steady_clock::now() - started_)
-                      .count();
+  const std::string_view level = o.counted_as == outcome_class::ok ? "info" : "warning";
+  if (!eng().log().enabled(level)) return;
   thread_local std::string buf;
-  log_line line(buf, o.counted_as == outcome_class::ok ? "info" : "warning", "request");
+  log_line line(buf, level, "request");
   line.str("method", method_);
   if (const auto* n = std::get_if<std::int64_t>(&id_)) {
     line.integer("id", *n);
   } else {
     line.str("id", std::get<std::string>(id_));
+  }
+  if (const std::string& sid = session_->options().id; !sid.empty()) line.str("sessionId", sid);
+  if (facts.request_meta || facts.http_headers) {
+    if (auto parent = incoming_parent()) line.str("traceId", parent->trace_id);
   }
   line.str("outcome", k_class_names[static_cast<int>(o.counted_as)])
       .str("category", o.category)
@@ -242,6 +270,68 @@ void exchange::log_outcome(const method_outcome& o) const {
   if (o.kind == outcome_kind::protocol_error)
     line.integer("code", o.error.code);  // wire-text: not wire (a log member)
   eng().log().write_line(line.finish());
+}
+
+std::optional<trace_parent> exchange::incoming_parent() const {
+  for (const json* bag : {facts.request_meta.get(), facts.http_headers.get()}) {
+    if (bag == nullptr || !bag->is_object()) continue;
+    const auto tp = bag->find("traceparent");
+    if (tp == bag->end() || !tp->is_string()) continue;
+    const auto ts = bag->find("tracestate");
+    const bool has_state = ts != bag->end() && ts->is_string();
+    if (auto p = parse_traceparent(tp->get_ref<const std::string&>(),
+                                   has_state ? ts->get_ref<const std::string&>() : "")) {
+      return p;
+    }
+  }
+  return std::nullopt;
+}
+
+// Span name and attributes follow the OpenTelemetry MCP conventions: "{method} {target}" with the
+// tool or prompt name as target.
+void exchange::begin_span() {
+  tracer* t = eng().tracer_ptr();
+  if (t == nullptr) return;
+  std::string target;
+  if ((method_ == "tools/call" || method_ == "prompts/get") && params_.is_object()) {
+    const auto it = params_.find("name");
+    if (it != params_.end() && it->is_string()) target = it->get<std::string>();
+  }
+  const std::string name = target.empty() ? method_ : method_ + " " + target;
+  const std::string id = std::holds_alternative<std::int64_t>(id_)
+                             ? std::to_string(std::get<std::int64_t>(id_))
+                             : std::get<std::string>(id_);
+  const auto parent = incoming_parent();
+  span_start_info info{name,
+                       method_,
+                       target,
+                       id,
+                       session_->options().id,
+                       facts.version,
+                       parent ? &*parent : nullptr};
+  try {
+    span_ = t->start_span(info);
+  } catch (const std::exception& e) {
+    eng().log().write("error", "tracer_failed", {{"method", method_}, {"what", e.what()}});
+  }
+}
+
+void exchange::end_span(std::string_view outcome, const method_outcome* o) noexcept {
+  span_end_info info;
+  info.outcome = outcome;
+  info.category = o != nullptr ? std::string_view(o->category) : "cancelled";
+  std::string code_text;
+  if (o == nullptr) {
+    info.error_type = "cancelled";
+  } else if (o->kind == outcome_kind::protocol_error) {
+    info.rpc_code = o->error.code;  // wire-text: not wire (a span attribute)
+    code_text = std::to_string(o->error.code);
+    info.error_type = code_text;
+  } else if (o->counted_as == outcome_class::tool_error) {
+    info.error_type = "tool_error";
+  }
+  if (o != nullptr) info.reference = o->reference;
+  span_->end(info);  // kept alive: a handler past its deadline may still hold it
 }
 
 // The era chooses how a handler asks the client: a live request on a legacy session (a tools/call
@@ -292,6 +382,7 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self,
   ctx.set_principal(session_->principal());
   ctx.set_request_meta(facts.request_meta);
   ctx.set_http_headers(facts.http_headers);
+  ctx.set_trace_span(span_.get());
   return ctx;
 }
 

@@ -28,8 +28,11 @@
 //                   "input_required" and _meta serverInfo.
 //   task            a CreateTaskResult (engine/task_calls.hpp): 2026-07-28 the flat task fields
 //                   with resultType "task"; 2025-11-25 {task: Task}.
-// The exchange refuses to send input_required outside the modern era (it answers the
-// internal-error row and logs it), so a handler cannot ship one half-done.
+//   pending         the handler handed the exchange to something that settles it later (a
+//                   subscriptions/listen stream, engine/listeners.hpp); the dispatcher does not
+//                   finish it. Never sent: finish() with it answers the internal-error row.
+// The exchange refuses to send pending, or input_required outside the modern era (it answers
+// the internal-error row and logs it), so a handler cannot ship one half-done.
 // Thread-safety: plain values.
 #pragma once
 
@@ -45,6 +48,7 @@
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
+#include "mcpcxx/tracing.hpp"
 
 #include "engine/engine.hpp"
 #include "wire/situation.hpp"
@@ -55,7 +59,15 @@ namespace mcpcxx::detail {
 using situation = ::mcpcxx::wire::situation;
 
 /// Which kind of reply a handler produced (see the file comment).
-enum class outcome_kind { result, cached_page, protocol_error, tool_failure, input_required, task };
+enum class outcome_kind {
+  result,
+  cached_page,
+  protocol_error,
+  tool_failure,
+  input_required,
+  task,
+  pending
+};
 
 /// A handler's answer; build it with the named constructors.
 struct method_outcome {
@@ -91,6 +103,8 @@ struct method_outcome {
   static method_outcome rendered(situation row, jsonrpc::error_object error);
   /// An isError tool result of T row `row` already rendered by a wire factory.
   static method_outcome rendered_tool_failed(situation row, json result, std::string category);
+  /// The exchange was handed over and settles later (see `pending` in the file comment).
+  static method_outcome pending();
 };
 
 class engine;
@@ -125,6 +139,8 @@ class exchange {
   /// A request received on `session`; `params` is an object or null.
   exchange(std::shared_ptr<session_state> session, reply_route route, jsonrpc::request_id id,
            std::string method, json params);
+  /// Settles the in-flight gauge of a request dropped without a reply.
+  ~exchange();
   exchange(const exchange&) = delete;
   exchange& operator=(const exchange&) = delete;
 
@@ -133,6 +149,9 @@ class exchange {
 
   const jsonrpc::request_id& id() const noexcept { return id_; }
   const std::string& method() const noexcept { return method_; }
+  /// Where the reply and the request's notifications go (the session's sink unless the
+  /// transport gave the request a stream of its own, as HTTP does).
+  const std::shared_ptr<frame_sink>& reply_sink() const noexcept { return route_.sink; }
   /// The request params (always an object once routing accepted the request). Decoders may move
   /// members out of it.
   json& params() noexcept { return params_; }
@@ -140,8 +159,16 @@ class exchange {
   session_state& session() const noexcept { return *session_; }
   /// Cancelled by notifications/cancelled, shutdown or the deadline.
   const cancellation_token& token() const noexcept { return token_; }
-  /// Names the tool of a tools/call in the request log line.
-  void set_tool(std::string name) { tool_ = std::move(name); }
+  /// Names the tool of a tools/call in the request log line (its metrics label stays
+  /// "_unknown" until set_tool_slot names a registered tool).
+  void set_tool(std::string name) {
+    tool_ = std::move(name);
+    tool_slot_.store(k_unknown_tool_slot, std::memory_order_relaxed);
+  }
+  /// The metrics label slot of the registered tool this request calls.
+  void set_tool_slot(std::uint32_t slot) noexcept {
+    tool_slot_.store(slot, std::memory_order_relaxed);
+  }
   const std::string& tool() const noexcept { return tool_; }
 
   /// Sends the single reply for `o` and settles; false (nothing sent) when already settled.
@@ -159,6 +186,11 @@ class exchange {
   void disarm_deadline();
   /// True once a reply was sent or suppressed.
   bool settled() const noexcept { return settled_.load(std::memory_order_acquire); }
+  /// Starts the request span when a tracer is attached (after routing filled the facts).
+  void begin_span();
+  /// The W3C parent the client sent: params._meta traceparent/tracestate, else the HTTP
+  /// headers'; nullopt when none or malformed.
+  std::optional<trace_parent> incoming_parent() const;
   /// The context handed to user handlers (progress and log notifications stop after the reply).
   /// With `task`, the context of a tools/call that is or may become a task (task_calls.hpp).
   request_context make_context(const std::shared_ptr<exchange>& self,
@@ -177,7 +209,8 @@ class exchange {
   void release_worker(std::uint64_t job) const;
   void deliver(std::string frame, std::string_view row);
   std::string frame_for(method_outcome& o) const;
-  void log_outcome(const method_outcome& o) const;
+  void log_outcome(const method_outcome& o, std::int64_t micros) const;
+  void end_span(std::string_view outcome, const method_outcome* o) noexcept;
   void install_ask_hooks(context_hooks& hooks, bool modern) const;
 
   std::shared_ptr<session_state> session_;
@@ -186,7 +219,11 @@ class exchange {
   std::string method_;
   json params_;
   std::string tool_;
+  // Atomic: a cancel on the reading thread (abandon) may read it while the handler's thread sets
+  // it.
+  std::atomic<std::uint32_t> tool_slot_{k_no_tool_slot};
   std::shared_ptr<input_round> round_;
+  std::unique_ptr<span> span_;
   cancellation_token token_;
   std::atomic<bool> settled_{false};
   bool registered_ = false;

@@ -17,17 +17,6 @@ json legacy_capabilities(const json& caps, std::string_view version) {
   return out;
 }
 
-// 2026-07-28 delivers list changes and resource updates only through subscriptions/listen, which
-// this engine does not implement yet, so the modern era must not advertise them.
-json modern_capabilities(json caps) {
-  for (const char* family : {"tools", "resources", "prompts"}) {
-    if (!caps.contains(family)) continue;
-    caps[family].erase("listChanged");
-    caps[family].erase("subscribe");
-  }
-  return caps;
-}
-
 }  // namespace
 
 method_outcome handle_initialize(const exchange_ptr& ex, initialize_params& p) {
@@ -67,7 +56,7 @@ method_outcome handle_discover(const exchange_ptr& ex, no_params&) {
   json versions = json::array();
   for (const char* s : k_supported_versions) versions.push_back(s);
   json result = {{"supportedVersions", std::move(versions)},
-                 {"capabilities", modern_capabilities(e.capabilities())},
+                 {"capabilities", e.capabilities()},
                  {"ttlMs", e.options().list_ttl_ms},
                  {"cacheScope", e.options().cache_scope}};
   if (const auto& ins = e.options().instructions) result["instructions"] = *ins;

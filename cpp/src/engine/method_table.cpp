@@ -38,7 +38,7 @@ method_outcome resumable(const exchange_ptr& ex) {
   return typed<P, H>(ex);
 }
 
-constexpr std::array<method_info, 19> k_methods{{
+constexpr std::array<method_info, 20> k_methods{{
     {"initialize", in_legacy | before_init | not_cancellable, "",
      typed<initialize_params, handle_initialize>},
     {"ping", in_legacy | before_init, "", typed<no_params, handle_ping>},
@@ -62,6 +62,7 @@ constexpr std::array<method_info, 19> k_methods{{
     {"tasks/list", in_legacy, "tasks", typed<list_params, handle_tasks_list>},
     {"tasks/cancel", both, "tasks", typed<task_id_params, handle_tasks_cancel>},
     {"tasks/update", in_modern, "tasks", typed<task_update_params, handle_tasks_update>},
+    {"subscriptions/listen", in_modern, "", typed<listen_params, handle_listen>},
 }};
 
 }  // namespace
@@ -72,6 +73,8 @@ const method_info* find_method(std::string_view name) noexcept {
   }
   return nullptr;
 }
+
+std::span<const method_info> all_methods() noexcept { return k_methods; }
 
 // ---- params decoders ----
 namespace {

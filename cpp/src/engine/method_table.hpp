@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -70,6 +71,10 @@ struct task_update_params {
   std::string task_id;
   json input_responses = json::object();
 };
+/// subscriptions/listen (2026-07-28): params.notifications as asked (before honoring).
+struct listen_params {
+  listen_filter filter;
+};
 
 // Decoders: `params` is the request's params object (members may be moved out); `method` names
 // the method in the error text.
@@ -83,6 +88,8 @@ decode_result decode(json& params, std::string_view method, prompts_get_params& 
 decode_result decode(json& params, std::string_view method, complete_params& out);
 decode_result decode(json& params, std::string_view method, task_id_params& out);
 decode_result decode(json& params, std::string_view method, task_update_params& out);
+/// Defined in listen_methods.cpp (rows P39-P41, P44).
+decode_result decode(json& params, std::string_view method, listen_params& out);
 
 /// Flags of a method-table row.
 enum method_flags : unsigned {
@@ -107,6 +114,8 @@ struct method_info {
 
 /// The row for `name`; nullptr when the engine has no such method.
 const method_info* find_method(std::string_view name) noexcept;
+/// Every row, in table order (metrics label the methods by it).
+std::span<const method_info> all_methods() noexcept;
 
 // Handlers, one per method, defined in the *_methods.cpp files and tools_call.cpp.
 method_outcome handle_initialize(const exchange_ptr& ex, initialize_params& p);
@@ -128,5 +137,7 @@ method_outcome handle_tasks_result(const exchange_ptr& ex, task_id_params& p);
 method_outcome handle_tasks_list(const exchange_ptr& ex, list_params& p);
 method_outcome handle_tasks_cancel(const exchange_ptr& ex, task_id_params& p);
 method_outcome handle_tasks_update(const exchange_ptr& ex, task_update_params& p);
+/// Opens a listen stream (engine/listeners.hpp); the exchange settles when the stream ends.
+method_outcome handle_listen(const exchange_ptr& ex, listen_params& p);
 
 }  // namespace mcpcxx::detail

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,7 +25,8 @@ struct tool_entry {
   std::shared_ptr<const schema::compiled_schema> input;
   std::shared_ptr<const schema::compiled_schema> output;  ///< null without outputSchema
   bool read_only = false;
-  json listed;  ///< the Tool object as listed
+  json listed;                     ///< the Tool object as listed
+  std::uint32_t metrics_slot = 0;  ///< the tool's label slot in the metrics
 };
 
 /// A registered concrete resource.

@@ -32,12 +32,17 @@ bool server::remove_tool(std::string_view name) { return engine_->remove_tool(na
 void server::add_resource(resource_spec spec, resource_reader reader) {
   engine_->add_resource(std::move(spec), std::move(reader));
 }
+bool server::remove_resource(std::string_view uri) { return engine_->remove_resource(uri); }
 void server::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
   engine_->add_resource_template(std::move(spec), std::move(reader));
+}
+bool server::remove_resource_template(std::string_view uri_template) {
+  return engine_->remove_resource_template(uri_template);
 }
 void server::add_prompt(prompt_spec spec, prompt_handler handler) {
   engine_->add_prompt(std::move(spec), std::move(handler));
 }
+bool server::remove_prompt(std::string_view name) { return engine_->remove_prompt(name); }
 void server::set_completion_handler(completion_handler handler) {
   engine_->set_completion_handler(std::move(handler));
 }
@@ -54,7 +59,8 @@ bool server::notify_elicitation_complete(std::string_view elicitation_id) {
 }
 
 session server::open_session(std::shared_ptr<frame_sink> sink, session_options options) {
-  auto state = std::make_shared<detail::session_state>(engine_, std::move(sink), options);
+  auto state =
+      std::make_shared<detail::session_state>(engine_, std::move(sink), std::move(options));
   engine_->track(state);
   return session(std::move(state));
 }
@@ -62,10 +68,21 @@ session server::open_session(std::shared_ptr<frame_sink> sink, session_options o
 json server::capabilities() const { return engine_->capabilities(); }
 const server_options& server::options() const { return engine_->options(); }
 server_metrics server::metrics() const { return engine_->metrics(); }
+
+std::string server::metrics_text() const { return engine_->metrics_text(); }
+
+void server::set_tracer(std::shared_ptr<tracer> t) { engine_->set_tracer(std::move(t)); }
+
 std::optional<json> server::tool_input_schema(std::string_view name) const {
   auto t = engine_->find_tool(name);
   if (!t) return std::nullopt;
   return t->spec.input_schema;
+}
+
+std::vector<std::string> server::tool_scopes(std::string_view name) const {
+  auto t = engine_->find_tool(name);
+  if (!t) return {};
+  return t->spec.scopes;
 }
 
 session::session(std::shared_ptr<detail::session_state> state) : state_(std::move(state)) {}
@@ -97,6 +114,10 @@ void session::set_principal(json principal) { state_->set_principal(std::move(pr
 void session::notify(std::string_view method, const json& params) {
   state_->send(nullptr, jsonrpc::serialize_notification(method, params),
                {frame_kind::notification});
+}
+
+std::size_t session::end_listens(std::string_view reason) {
+  return state_->eng().listeners().end(state_.get(), reason);
 }
 
 tool_result tool_result::text(std::string text) {

@@ -42,12 +42,21 @@ std::string_view override_of(const json& fields, const char* key, std::string_vi
 
 }  // namespace
 
-server_log::server_log(std::function<void(std::string_view)> writer)
-    : writer_(writer ? std::move(writer) : std::function<void(std::string_view)>(write_stderr)) {}
+server_log::server_log(std::function<void(std::string_view)> writer, log_level threshold)
+    : writer_(writer ? std::move(writer) : std::function<void(std::string_view)>(write_stderr)),
+      threshold_(threshold) {}
+
+bool server_log::enabled(std::string_view level) const noexcept {
+  if (threshold_ == log_level::debug) return true;
+  const auto l = parse_log_level(level);
+  return !l || *l >= threshold_;
+}
 
 void server_log::write(std::string_view level, std::string_view event, const json& fields) {
+  const std::string_view effective = override_of(fields, "level", level);
+  if (!enabled(effective)) return;
   thread_local std::string buf;
-  log_line line(buf, override_of(fields, "level", level), override_of(fields, "event", event));
+  log_line line(buf, effective, override_of(fields, "event", event));
   write_line(line.members(fields).finish());
 }
 

@@ -8,14 +8,19 @@
 #include <string_view>
 
 #include "mcpcxx/json.hpp"
+#include "mcpcxx/log_level.hpp"
 
 namespace mcpcxx::detail {
 
 /// Writes structured log records and mints error reference ids.
 class server_log {
  public:
-  /// `writer` receives one line without newline; empty means stderr.
-  explicit server_log(std::function<void(std::string_view)> writer);
+  /// `writer` receives one line without newline; empty means stderr. Lines below `threshold`
+  /// are dropped.
+  explicit server_log(std::function<void(std::string_view)> writer,
+                      log_level threshold = log_level::debug);
+  /// False when a line of `level` would be dropped (an unknown level name is written).
+  bool enabled(std::string_view level) const noexcept;
 
   /// Writes {"ts","level","event",...fields} as one line (a string field "level" or "event"
   /// overrides the argument).
@@ -27,6 +32,7 @@ class server_log {
 
  private:
   std::function<void(std::string_view)> writer_;
+  log_level threshold_;
   std::mutex mutex_;
 };
 

@@ -156,7 +156,7 @@ void run(const std::shared_ptr<exchange>& ex, const method_info& m) {
   } catch (...) {
     out = classify(std::current_exception(), *ex, kind_of(m));
   }
-  ex->finish(std::move(out));
+  if (out.kind != outcome_kind::pending) ex->finish(std::move(out));
   ex->session().handler_returned();
 }
 
@@ -187,7 +187,9 @@ class queued_request {
 // exactly one ex->finish() or abandon().
 void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
   const method_info* m = nullptr;
-  if (auto r = route(*ex, hint, m)) {
+  auto r = route(*ex, hint, m);
+  if (ex->eng().tracer_ptr() != nullptr) ex->begin_span();
+  if (r) {
     ex->finish(std::move(*r));
     return;
   }
@@ -208,7 +210,7 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
 
 session_state::session_state(std::shared_ptr<engine> eng, std::shared_ptr<frame_sink> sink,
                              session_options options)
-    : engine_(std::move(eng)), sink_(std::move(sink)), options_(options) {}
+    : engine_(std::move(eng)), sink_(std::move(sink)), options_(std::move(options)) {}
 
 void session_state::send(const std::shared_ptr<frame_sink>& to, std::string frame,
                          const frame_info& info) {
@@ -395,6 +397,11 @@ void session_state::cancel(const jsonrpc::request_id& id, std::string_view reaso
 }
 
 bool session_state::shutdown(std::chrono::milliseconds grace, leftover_requests mode) {
+  // Listen streams never finish on their own; a stopping server ends them gracefully (a client
+  // that went away gets nothing: its listens are abandoned with the other requests below).
+  if (mode == leftover_requests::answer_stopped) {
+    engine_->listeners().end(this, "the server is stopping");
+  }
   const bool drained = wait_idle_for(grace);
   std::vector<std::shared_ptr<exchange>> rest;
   {
@@ -432,6 +439,11 @@ std::size_t session_state::in_flight_count() const {
 std::string session_state::legacy_version() const {
   std::lock_guard lock(mutex_);
   return legacy_.version;
+}
+
+bool session_state::legacy_ready() const {
+  std::lock_guard lock(mutex_);
+  return !legacy_.version.empty() && legacy_.initialized_notification;
 }
 
 bool session_state::subscribed(const std::string& uri) const {

@@ -62,6 +62,9 @@ class session_state : public std::enable_shared_from_this<session_state> {
   legacy_state legacy() const;
   /// The negotiated legacy version alone ("" before initialize); cheaper than legacy().
   std::string legacy_version() const;
+  /// True once a legacy client sent initialize and notifications/initialized (list_changed goes
+  /// only to such sessions).
+  bool legacy_ready() const;
   /// Whether this session subscribed to `uri` (legacy resources/subscribe).
   bool subscribed(const std::string& uri) const;
   /// Mutates the legacy state under the lock.

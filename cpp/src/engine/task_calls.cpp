@@ -203,6 +203,7 @@ void settle_task(engine& e, const task_binding& b, const method_outcome& o, bool
     case outcome_kind::cached_page:
     case outcome_kind::input_required:
     case outcome_kind::task:
+    case outcome_kind::pending:
       break;
   }
   const std::string ref = server_log::new_reference();
@@ -211,6 +212,16 @@ void settle_task(engine& e, const task_binding& b, const method_outcome& o, bool
   tasks.settle(
       b.task_id, task_status::failed, nullptr,
       error_json(::mcpcxx::wire::render(situation::P24_internal_error, {{"reference", ref}})));
+}
+
+listen_notification task_notification(const task_record& r) {
+  return {"notifications/tasks", modern_detailed_task_json(r), "task " + r.task_id};
+}
+
+void publish_task_status(engine& e, const task_record& r) {
+  const auto follows = [&r](const listener& l) { return l.filter().follows_task(r.task_id); };
+  if (!e.listeners().any(follows)) return;  // the common case: build nothing
+  e.listeners().publish(task_notification(r), follows);
 }
 
 void bind_task_hooks(context_hooks& hooks, const exchange_ptr& ex,

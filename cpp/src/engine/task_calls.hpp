@@ -20,6 +20,7 @@
 #include "mcpcxx/context.hpp"
 
 #include "engine/exchange.hpp"
+#include "engine/listeners.hpp"
 #include "engine/method_table.hpp"
 #include "engine/registry.hpp"
 
@@ -60,6 +61,13 @@ method_outcome run_as_task(const exchange_ptr& ex, std::shared_ptr<const tool_en
 /// Records `o`, the outcome of the handler run of started task `b`.
 /// `cancelled`: the handler's token fired (tasks/cancel, server stop).
 void settle_task(engine& e, const task_binding& b, const method_outcome& o, bool cancelled);
+
+/// `r` as notifications/tasks on a listen stream: the DetailedTask tasks/get would return at this
+/// moment (without resultType), coalescing with a still-queued one of the same task.
+listen_notification task_notification(const task_record& r);
+/// Sends `r` to the listen streams that follow its task (taskIds); the task manager's status
+/// listener. Any thread.
+void publish_task_status(engine& e, const task_record& r);
 
 /// Installs the task behaviour of `b` on a context's hooks (see the file comment).
 void bind_task_hooks(context_hooks& hooks, const exchange_ptr& ex,

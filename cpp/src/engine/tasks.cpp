@@ -154,6 +154,18 @@ std::shared_ptr<live_task> task_manager::live(const std::string& task_id) {
   return it == live_.end() ? nullptr : it->second;
 }
 
+std::optional<task_record> task_manager::apply(const std::string& task_id,
+                                               const std::function<void(task_record&)>& fn) {
+  bool applied = false;
+  auto after = store_->update(task_id, [&](task_record& r) {
+    if (is_terminal(r.status)) return;
+    fn(r);
+    applied = true;
+  });
+  if (!applied) return std::nullopt;
+  return after;
+}
+
 void task_manager::changed(const std::optional<task_record>& after) {
   status_listener listener;
   {
@@ -161,7 +173,11 @@ void task_manager::changed(const std::optional<task_record>& after) {
     listener = listener_;
   }
   changed_cv_.notify_all();
-  if (listener && after) listener(*after);
+  if (!listener || !after) return;
+  // Changes made on two threads may arrive here in either order; publishing the store's current
+  // record, one at a time, makes the last notification of a task carry its latest state.
+  std::lock_guard order(publish_mutex_);
+  if (const auto now = store_->get(after->task_id, after->owner)) listener(*now);
 }
 
 void task_manager::set_status_listener(status_listener fn) {
@@ -188,8 +204,7 @@ void task_manager::settle(const std::string& task_id, task_status status, json r
 }
 
 void task_manager::set_message(const std::string& task_id, std::string message) {
-  changed(store_->update(task_id, [&](task_record& r) {
-    if (is_terminal(r.status)) return;
+  changed(apply(task_id, [&](task_record& r) {
     r.status_message = std::move(message);
     r.last_updated_at = sys_clock::now();
   }));
@@ -200,8 +215,7 @@ std::optional<task_record> task_manager::cancel(const std::string& task_id,
   auto before = store_->get(task_id, owner);
   if (!before) return std::nullopt;
   if (is_terminal(before->status)) return before;
-  const auto after = store_->update(task_id, [](task_record& r) {
-    if (is_terminal(r.status)) return;
+  const auto after = apply(task_id, [](task_record& r) {
     r.status = task_status::cancelled;
     r.status_message = "cancelled by the client (tasks/cancel)";
     r.input_requests = json::object();
@@ -229,8 +243,7 @@ std::optional<std::vector<json>> task_manager::ask(const std::string& task_id,
 }
 
 void task_manager::set_input(const std::string& task_id, const json& pending) {
-  changed(store_->update(task_id, [&](task_record& r) {
-    if (is_terminal(r.status)) return;
+  changed(apply(task_id, [&](task_record& r) {
     r.status = pending.empty() ? task_status::working : task_status::input_required;
     r.input_requests = pending;
     r.last_updated_at = sys_clock::now();
@@ -244,7 +257,7 @@ bool task_manager::answer(const std::string& task_id, const std::string& owner,
   if (!l) return true;  // terminal or running elsewhere: acknowledged, nothing waits here
   const auto taken = l->deliver(responses);
   if (!taken.empty()) {
-    changed(store_->update(task_id, [&](task_record& r) {
+    changed(apply(task_id, [&](task_record& r) {
       for (const auto& k : taken) r.input_requests.erase(k);
       r.last_updated_at = sys_clock::now();
     }));

@@ -105,9 +105,10 @@ class task_manager {
   std::optional<task_record> wait_terminal(const std::string& task_id, const std::string& owner,
                                            const cancellation_token& token);
   /// Called with the record after every change of a task (status, message, pending questions),
-  /// on the thread that changed it, outside the manager's locks. The seam for status
-  /// notifications (2026-07-28 notifications/tasks on subscriptions/listen streams; 2025-11-25
-  /// notifications/tasks/status): nothing is installed yet. Empty: none.
+  /// on the thread that changed it, outside the manager's locks (one call at a time, with the
+  /// store's latest record, so the last call for a task shows its latest state). The engine
+  /// installs the publisher of notifications/tasks on subscriptions/listen streams (2026-07-28).
+  /// Empty: none.
   using status_listener = std::function<void(const task_record&)>;
   void set_status_listener(status_listener fn);
   /// Cancels every live task (server stop) and stops the task threads.
@@ -115,6 +116,9 @@ class task_manager {
 
  private:
   std::shared_ptr<live_task> live(const std::string& task_id);
+  /// Applies `fn` to a non-terminal task; the record after, nullopt when nothing was applied.
+  std::optional<task_record> apply(const std::string& task_id,
+                                   const std::function<void(task_record&)>& fn);
   void changed(const std::optional<task_record>& after);
 
   task_options options_;
@@ -123,6 +127,7 @@ class task_manager {
   std::condition_variable changed_cv_;  // any record changed (tasks/result waiters)
   std::unordered_map<std::string, std::shared_ptr<live_task>> live_;
   status_listener listener_;
+  std::mutex publish_mutex_;  // one status notification at a time (see changed())
   worker_pool pool_;
 };
 

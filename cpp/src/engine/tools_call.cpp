@@ -9,7 +9,9 @@
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
+#include "engine/session_state.hpp"
 #include "engine/task_calls.hpp"
+#include "engine/tool_scopes.hpp"
 #include "engine/wire_errors.hpp"
 
 namespace mcpcxx::detail {
@@ -126,8 +128,12 @@ method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p) {
   if (!tool) {
     return method_outcome::protocol(
         situation::P17_unknown_tool,
-        {{"name", p.name}, {"didYouMean", closest_keys(p.name, ex->eng().tool_names())}});
+        {{"name", p.name},
+         {"didYouMean",
+          closest_keys(p.name, visible_tool_names(ex->eng(), ex->session().principal()))}});
   }
+  ex->set_tool_slot(tool->metrics_slot);
+  if (auto refused = scope_refusal(*tool, ex->session().principal())) return std::move(*refused);
   call_plan plan = plan_call(*ex, *tool);
   if (plan.refusal) return std::move(*plan.refusal);
   if (plan.task && !plan.task->deferred) {

@@ -42,8 +42,12 @@ void to_json(json& j, const server_options& o) {
        {"max_stuck_workers", o.max_stuck_workers},
        {"max_batch_members", o.max_batch_members},
        {"max_batch_reply_bytes", o.max_batch_reply_bytes},
+       {"max_listeners", o.max_listeners},
+       {"max_listen_uris", o.max_listen_uris},
+       {"listener_queue", o.listener_queue},
        {"assert_formats", o.assert_formats},
        {"log_requests", o.log_requests},
+       {"log_threshold", to_string(o.log_threshold)},
        {"logging", o.logging},
        {"extra_capabilities", o.extra_capabilities},
        {"client_request_timeout", static_cast<double>(o.client_request_timeout.count()) / 1000.0},
@@ -97,8 +101,12 @@ void from_json(const json& j, server_options& o) {
                          "max_stuck_workers",
                          "max_batch_members",
                          "max_batch_reply_bytes",
+                         "max_listeners",
+                         "max_listen_uris",
+                         "listener_queue",
                          "assert_formats",
                          "log_requests",
+                         "log_threshold",
                          "logging",
                          "extra_capabilities",
                          "client_request_timeout",
@@ -123,8 +131,16 @@ void from_json(const json& j, server_options& o) {
   read(j, "max_stuck_workers", what, o.max_stuck_workers);
   read(j, "max_batch_members", what, o.max_batch_members);
   read(j, "max_batch_reply_bytes", what, o.max_batch_reply_bytes);
+  read(j, "max_listeners", what, o.max_listeners);
+  read(j, "max_listen_uris", what, o.max_listen_uris);
+  read(j, "listener_queue", what, o.listener_queue);
   read(j, "assert_formats", what, o.assert_formats);
   read(j, "log_requests", what, o.log_requests);
+  if (json t = model::optional_value(j, "log_threshold"); !t.is_null()) {
+    const auto level = t.is_string() ? parse_log_level(t.get<std::string>()) : std::nullopt;
+    if (!level) model::fail(what, "log_threshold", "a log level name (debug ... emergency)", t);
+    o.log_threshold = *level;
+  }
   read(j, "logging", what, o.logging);
   read(j, "client_request_timeout", what, o.client_request_timeout);
   read(j, "request_state_key", what, o.request_state_key);

@@ -98,6 +98,7 @@ class writer_sink final : public frame_sink {
   void send_pieces(std::vector<std::string> pieces, const frame_info&) override {
     writer_->send_pieces(std::move(pieces));
   }
+  std::size_t queued_bytes() const override { return writer_->queued_bytes(); }
 
  private:
   std::shared_ptr<frame_writer> writer_;

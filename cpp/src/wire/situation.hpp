@@ -91,7 +91,13 @@ enum class situation : std::uint8_t {
   P36_request_state_other_method,
   P37_request_state_other_params,
   P38_request_state_other_principal,
-  // tasks (P45-P54)
+  P39_listen_filter_missing,
+  P40_listen_flag_not_boolean,
+  P41_listen_uris_not_array,
+  P42_listen_too_many_uris,
+  P43_listen_too_many_listeners,
+  P44_listen_uri_invalid,
+  // tasks (P45-P52; P53-P54 reserved for them)
   P45_task_not_found,
   P46_task_cursor_invalid,
   P47_task_already_terminal,
@@ -99,6 +105,9 @@ enum class situation : std::uint8_t {
   P49_task_augmentation_required,
   P50_task_store_full,
   P51_task_cancelled_no_result,
+  P52_listen_task_ids_invalid,
+  P55_tool_insufficient_scope,
+  P56_tool_needs_authentication,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,
@@ -159,6 +168,9 @@ enum class situation : std::uint8_t {
   H39_param_header_mismatch,
   H40_header_repeated,
   H41_request_cancelled,
+  H42_tool_insufficient_scope,
+  H43_auth_unavailable,
+  H50_metrics_method_not_allowed,
 };
 
 /// Which protocol eras a row applies to.

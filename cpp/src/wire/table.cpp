@@ -218,6 +218,24 @@ constexpr std::array k_rows{
   P(s::P38_request_state_other_principal, "P38", modern, ec::invalid_params, 200, 200,
     "Invalid params: requestState was issued to another authenticated principal; nothing was executed. Send the request without requestState and inputResponses to start over as yourself",
     "", "2026-07-28 `requestState` that authenticates but was issued to another principal (or with/without one), e.g. replayed by another user", "http_request_state_principal.txtar"),
+  P(s::P39_listen_filter_missing, "P39", modern, ec::invalid_params, 200, 200,
+    "Invalid params: subscriptions/listen needs params.notifications, an object naming what to receive: {\"toolsListChanged\": true, \"promptsListChanged\": true, \"resourcesListChanged\": true, \"resourceSubscriptions\": [\"<uri>\", ...]} (every member optional)[, got {got}]; nothing was subscribed",
+    "", "2026-07-28 `subscriptions/listen` without `params.notifications`, or with one that is not an object (`got`: the JSON type sent, when present)", "listen_errors.txtar"),
+  P(s::P40_listen_flag_not_boolean, "P40", modern, ec::invalid_params, 200, 200,
+    "Invalid params: subscriptions/listen params.notifications.{field} must be true or false, got {got}; set it to true to receive those notifications or leave it out. Nothing was subscribed",
+    "field", "2026-07-28 `subscriptions/listen` whose `toolsListChanged`, `promptsListChanged` or `resourcesListChanged` is not a boolean", "listen_errors.txtar"),
+  P(s::P41_listen_uris_not_array, "P41", modern, ec::invalid_params, 200, 200,
+    "Invalid params: subscriptions/listen params.notifications.resourceSubscriptions must be an array of resource URI strings, got {got}; send the URIs to watch as strings such as \"file:///notes.txt\". Nothing was subscribed",
+    "", "2026-07-28 `subscriptions/listen` whose `resourceSubscriptions` is not an array", "listen_errors.txtar"),
+  P(s::P42_listen_too_many_uris, "P42", modern, ec::invalid_params, 200, 200,
+    "Invalid params: subscriptions/listen asks for {count} resourceSubscriptions, over the limit of {limit}; nothing was subscribed. Watch at most {limit} URIs per stream (open another subscriptions/listen for the rest)",
+    "count limit", "2026-07-28 `subscriptions/listen` with more `resourceSubscriptions` than `server_options::max_listen_uris` (default 1000)", "listen_errors.txtar"),
+  P(s::P43_listen_too_many_listeners, "P43", modern, ec::internal_error, 503, 503,
+    "Server busy: it already holds {limit} subscriptions/listen streams, its limit; nothing was subscribed. Close a stream you no longer need, or retry later",
+    "limit", "2026-07-28 `subscriptions/listen` while `server_options::max_listeners` (default 10000) streams are open", ""),
+  P(s::P44_listen_uri_invalid, "P44", modern, ec::invalid_params, 200, 200,
+    "Invalid params: subscriptions/listen params.notifications.resourceSubscriptions member {index} (counting from 0) must be a non-empty resource URI string, got {got}; send the URIs to watch as strings such as \"file:///notes.txt\". Nothing was subscribed",
+    "index", "2026-07-28 `subscriptions/listen` whose `resourceSubscriptions` holds a member that is not a non-empty string", "listen_errors.txtar"),
   // ---- tasks (2025-11-25 experimental tasks; the 2026-07-28 extension io.modelcontextprotocol/tasks) ----
   P(s::P45_task_not_found, "P45", both, ec::invalid_params, 200, 200,
     "Invalid params: no task {taskId:json} exists for you: it is unknown, its ttl passed and it was deleted, or another session or principal created it. Start the work again with a new tools/call",
@@ -240,6 +258,15 @@ constexpr std::array k_rows{
   P(s::P51_task_cancelled_no_result, "P51", legacy, ec::invalid_params, 200, 200,
     "Invalid params: task {taskId:json} was cancelled before it finished, so it has no result; call the tool again to run it anew",
     "taskId", "2025-11-25 `tasks/result` of a cancelled task", "tasks_legacy.txtar"),
+  P(s::P52_listen_task_ids_invalid, "P52", modern, ec::invalid_params, 200, 200,
+    "Invalid params: subscriptions/listen params.notifications.taskIds must be an array of non-empty task id strings, as tools/call returned them in a CreateTaskResult; {problem}. Nothing was subscribed",
+    "", "2026-07-28 `subscriptions/listen` whose `taskIds` (tasks extension) is not an array of non-empty strings (`problem`: the JSON type sent, or which member is wrong)", "listen_tasks.txtar"),
+  P(s::P55_tool_insufficient_scope, "P55", both, ec::invalid_params, 200, 200,
+    "Invalid params: tool {name} needs the scope(s) {scopes} and the access token lacks {missing}; nothing was executed. Obtain a token that grants them (step-up authorization) and call again; the same token fails the same way",
+    "name scopes missing", "`tools/call` of a tool with `scopes` by a principal lacking one, where the transport did not refuse it first with HTTP 403 (H42): a legacy batch member", "http_auth_scopes.txtar"),
+  P(s::P56_tool_needs_authentication, "P56", both, ec::invalid_params, 200, 200,
+    "Invalid params: tool {name} is served only to authenticated callers holding the scope(s) {scopes}, and this request carries no verified access token; nothing was executed. Call it over HTTP with a bearer access token that grants them",
+    "name scopes", "`tools/call` of a tool with `scopes` without a principal (stdio, or HTTP without auth): such a tool is also left out of tools/list", "tools_scopes.txtar"),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
     "Invalid arguments for tool {name}; nothing was executed. Fix the following and call again:\n{violations_text:bullets}",
@@ -429,6 +456,15 @@ constexpr std::array k_rows{
   H(s::H41_request_cancelled, "H41", legacy, ec::internal_error, 200,
     "Request cancelled: this request was cancelled before it finished (notifications/cancelled, DELETE or server stop) and has no result; send it again if you still need one",
     "", "Last-Event-ID resumption of a POST stream whose request was cancelled: the replayed events, then this error with the request's id, then the stream ends"),
+  H(s::H42_tool_insufficient_scope, "H42", both, ec::invalid_request, 403,
+    "Forbidden: tool {name} needs the scope(s) {scopes}, which the access token lacks; nothing was executed. Obtain a token that grants them (step-up authorization) and retry",
+    "", "A `tools/call` POST (one message) of a tool with `scopes` by a principal lacking one (with `WWW-Authenticate: Bearer error=\"insufficient_scope\", scope=...` naming the tool's scopes)"),
+  H(s::H43_auth_unavailable, "H43", both, ec::internal_error, 503,
+    "Service unavailable: the access token cannot be verified right now (the authorization server or its keys are unreachable); nothing was executed. Retry later",
+    "", "The token verifier could not reach what it verifies against (JWKS or introspection endpoint down); `Retry-After` is set"),
+  H(s::H50_metrics_method_not_allowed, "H50", both, ec::invalid_request, 405,
+    "Method not allowed: the metrics endpoint accepts GET",
+    "", "A non-GET request for the Prometheus metrics path (http_options::metrics on; `Allow: GET`). With metrics off the path is unknown (H3)"),
 };
 // clang-format on
 
@@ -439,7 +475,8 @@ constexpr bool in_enum_order() {
   return true;
 }
 static_assert(in_enum_order(), "k_rows must list every situation once, in enum order");
-static_assert(k_rows.size() == static_cast<std::size_t>(situation::H41_request_cancelled) + 1,
+static_assert(k_rows.size() ==
+                  static_cast<std::size_t>(situation::H50_metrics_method_not_allowed) + 1,
               "every situation needs a row");
 
 }  // namespace

@@ -121,8 +121,8 @@ TEST_F(lifecycle_test, server_discover_reports_versions_capabilities_and_cache_h
   json r = h.roundtrip(modern_request(1, "server/discover"))["result"];
   EXPECT_EQ(r["supportedVersions"].size(), 5u);
   EXPECT_TRUE(r["capabilities"].contains("tools"));
-  // No subscriptions/listen yet, so nothing may promise list_changed in the modern era.
-  EXPECT_FALSE(r["capabilities"]["tools"].contains("listChanged"));
+  // subscriptions/listen delivers list_changed in the modern era (listen_test.cpp).
+  EXPECT_EQ(r["capabilities"]["tools"]["listChanged"], true);
   EXPECT_EQ(r["instructions"], "Be nice.");
   EXPECT_EQ(r["ttlMs"], 60000);
   EXPECT_EQ(r["cacheScope"], "public");

@@ -145,7 +145,8 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
             "unexpected server option 'workers'; known options: info, instructions, "
             "expose_exception_details, max_message_bytes, max_depth, page_size, list_ttl_ms, "
             "cache_scope, worker_threads, max_stuck_workers, max_batch_members, "
-            "max_batch_reply_bytes, assert_formats, log_requests, logging, extra_capabilities, "
+            "max_batch_reply_bytes, max_listeners, max_listen_uris, listener_queue, "
+            "assert_formats, log_requests, log_threshold, logging, extra_capabilities, "
             "client_request_timeout, request_state_key, request_state_previous_keys, "
             "request_state_ttl_s, request_state_key_configured, max_tasks, task_default_ttl_ms, "
             "task_max_ttl_ms, task_poll_interval_ms, task_threads");
@@ -157,6 +158,9 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
               HasSubstr("'worker_threads' must be an integer >= 0, got number -1"));
   EXPECT_THAT(refusal<server_options>({{"logging", "yes"}}),
               HasSubstr("'logging' must be a boolean"));
+  const json quiet = {{"log_threshold", "warning"}};
+  EXPECT_EQ(quiet.get<server_options>().log_threshold, log_level::warning);
+  EXPECT_THAT(refusal<server_options>({{"log_threshold", "loud"}}), HasSubstr("'log_threshold'"));
 }
 
 TEST(ModelJson, RequestStateKeysAreReadButNeverWritten) {

@@ -201,6 +201,7 @@ void connection::reject_request(const problem& p) {
 
 void connection::deliver(std::uint64_t request_no, std::string bytes, delivery kind,
                          bool keep_alive) {
+  unwritten_ += bytes.size();
   asio::post(strand_, [self = shared_from_this(), request_no, b = std::move(bytes), kind,
                        keep_alive]() mutable {
     self->deliver_on_strand(request_no, std::move(b), kind, keep_alive);
@@ -209,7 +210,10 @@ void connection::deliver(std::uint64_t request_no, std::string bytes, delivery k
 
 void connection::deliver_on_strand(std::uint64_t request_no, std::string bytes, delivery kind,
                                    bool keep_alive) {
-  if (closed_ || request_no != request_no_ || phase_ != phase::busy) return;
+  if (closed_ || request_no != request_no_ || phase_ != phase::busy) {
+    unwritten_ -= bytes.size();
+    return;
+  }
   enqueue(std::move(bytes));
   if (kind == delivery::head_of_stream) {
     streaming_ = true;
@@ -257,6 +261,7 @@ void connection::on_write(const asio::error_code& ec, std::size_t n) {
     return;
   }
   write_progress_ = write_progress_ || n > 0;
+  unwritten_ -= n;  // every written byte was counted by deliver() first
   while (n > 0 && !out_queue_.empty()) {
     std::size_t left = out_queue_.front().size() - front_sent_;
     if (n < left) {

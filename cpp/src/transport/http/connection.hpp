@@ -46,6 +46,8 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
 
   void deliver(std::uint64_t request_no, std::string bytes, delivery kind,
                bool keep_alive) override;
+  /// Bytes delivered and not yet written (the listen backlog check reads it from any thread).
+  std::size_t unwritten_bytes() const override { return unwritten_.load(); }
 
  private:
   enum class phase { fresh, idle, head, body, busy, lingering };
@@ -56,7 +58,9 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
   asio::steady_timer write_timer_;  // runs while reply bytes are queued; restarts on progress
   std::atomic<int> rank_{1};        // eviction_rank().first, published for the acceptor
   std::atomic<std::int64_t> since_ns_{0};
-  std::size_t front_sent_ = 0;  // bytes of out_queue_.front() already written
+  std::size_t front_sent_ = 0;
+  std::atomic<std::size_t> unwritten_{0};  // delivered, not yet written (or dropped)  // bytes of
+                                           // out_queue_.front() already written
   bool write_progress_ = false;
   bool write_timer_armed_ = false;
   bool peer_eof_ = false;  // the client half-closed (or closed) its sending side

@@ -49,6 +49,17 @@ bool transport_context::wait_exchanges(std::chrono::steady_clock::time_point dea
   return flight_cv_.wait_until(g, deadline, [&] { return in_flight_.empty(); });
 }
 
+std::size_t transport_context::end_listens() {
+  std::vector<session> live;
+  {
+    std::lock_guard g(flight_lock_);
+    for (auto& [k, e] : in_flight_) live.push_back(e.first);
+  }
+  std::size_t ended = 0;
+  for (auto& s : live) ended += s.end_listens("the server is stopping");
+  return ended;
+}
+
 void transport_context::cancel_exchanges(std::chrono::milliseconds grace) {
   std::vector<session> live;
   std::vector<std::shared_ptr<cuttable>> exchanges;

@@ -63,6 +63,9 @@ class transport_context {
   void exchange_done(std::uint64_t key);
   /// Waits until no POST is in flight or `deadline` passes; true when none is left.
   bool wait_exchanges(std::chrono::steady_clock::time_point deadline);
+  /// Ends the subscriptions/listen streams of the in-flight POSTs gracefully (their result ends
+  /// each stream); stop() calls it first, since a listen never finishes on its own.
+  std::size_t end_listens();
   /// Answers every in-flight POST with row H18 (503), then shuts down their engine sessions
   /// (their handlers see cancellation; their late results are dropped).
   void cancel_exchanges(std::chrono::milliseconds grace);

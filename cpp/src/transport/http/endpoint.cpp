@@ -15,15 +15,6 @@ constexpr std::string_view k_metadata_path = "/.well-known/oauth-protected-resou
 
 using mcpcxx::wire::situation;
 
-std::string quoted_list(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) {
-    if (!out.empty()) out += ' ';
-    out += s;
-  }
-  return out;
-}
-
 // Headers whose second copy could be read differently by another hop (a proxy checking the first
 // Host, a server reading the last): refused in both eras. llhttp itself refuses a repeated
 // Content-Length; MCP-Protocol-Version is checked per era (H29 modern, H40 legacy).
@@ -83,6 +74,8 @@ void endpoint::route(request& req, const std::shared_ptr<reply_channel>& out) {
     handle_mcp(req, out);
   } else if (ctx_->opts.auth && path.substr(0, k_metadata_path.size()) == k_metadata_path) {
     handle_metadata(req, out);
+  } else if (ctx_->opts.metrics && path == ctx_->opts.metrics_path) {
+    handle_metrics(req, out);
   } else {
     out->send(row_response({situation::H3_path_not_found, {{"path", ctx_->opts.path}}}));
   }
@@ -102,43 +95,6 @@ void endpoint::handle_mcp(request& req, const std::shared_ptr<reply_channel>& ou
   out->send(r);
 }
 
-auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method,
-                                 std::string_view mcp_name) {
-  auth_outcome result;
-  if (!ctx_->opts.auth) return result;
-  const http_auth_options& a = *ctx_->opts.auth;
-  auto token = bearer_token(req.header("authorization"));
-  http_auth_result verdict = http_auth_result::invalid("An access token is required");
-  if (token && !is_b64token(*token)) {
-    // Never hand a verifier bytes that cannot be a bearer token (RFC 6750 b64token).
-    verdict = http_auth_result::invalid("The access token is malformed");
-  } else if (token) {
-    verdict = a.verifier(*token, {req.method, mcp_method, mcp_name});
-  }
-  if (verdict.status == http_auth_result::failure::none) {
-    result.principal = std::move(verdict.principal);
-    return result;
-  }
-  bool scope = verdict.status == http_auth_result::failure::insufficient_scope;
-  std::string challenge = "Bearer resource_metadata=\"" + ctx_->resource_metadata_url + "\"";
-  if (token || scope) {
-    challenge += scope ? ", error=\"insufficient_scope\"" : ", error=\"invalid_token\"";
-  }
-  const auto& scopes = scope || !verdict.scopes.empty() ? verdict.scopes : a.scopes_supported;
-  if (!scopes.empty()) challenge += ", scope=\"" + quoted_list(scopes) + "\"";
-  if (token && !verdict.description.empty()) {
-    std::string d = verdict.description;
-    d.erase(std::remove_if(d.begin(), d.end(), [](char c) { return c == '"' || c == '\\'; }),
-            d.end());
-    challenge += ", error_description=\"" + d + "\"";
-  }
-  response r =
-      row_response({scope ? situation::H20_insufficient_scope : situation::H19_unauthorized});
-  r.headers.emplace_back("WWW-Authenticate", challenge);
-  result.rejection = std::move(r);
-  return result;
-}
-
 void endpoint::handle_metadata(const request& req, const std::shared_ptr<reply_channel>& out) {
   if (req.method != "GET") {
     response r = row_response({situation::H7_metadata_method_not_allowed});
@@ -154,6 +110,20 @@ void endpoint::handle_metadata(const request& req, const std::shared_ptr<reply_c
   response r;
   r.body = doc.dump(-1, ' ', false, json::error_handler_t::replace);
   r.headers.emplace_back("Cache-Control", "max-age=3600");
+  out->send(r);
+}
+
+void endpoint::handle_metrics(const request& req, const std::shared_ptr<reply_channel>& out) {
+  if (req.method != "GET") {
+    response r = row_response({situation::H50_metrics_method_not_allowed});
+    r.headers.emplace_back("Allow", "GET");
+    out->send(r);
+    return;
+  }
+  response r;
+  r.body = ctx_->srv.metrics_text();
+  r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+  r.headers.emplace_back("Cache-Control", "no-store");
   out->send(r);
 }
 

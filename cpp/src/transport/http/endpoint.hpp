@@ -43,14 +43,21 @@ class endpoint {
   void handle_get(request& req, const std::shared_ptr<reply_channel>& out);
   void handle_delete(request& req, const std::shared_ptr<reply_channel>& out);
   void handle_metadata(const request& req, const std::shared_ptr<reply_channel>& out);
+  /// GET metrics_path: the Prometheus exposition; other methods H50.
+  void handle_metrics(const request& req, const std::shared_ptr<reply_channel>& out);
   void post_modern(request& req, jsonrpc::message msg, json principal,
                    const std::shared_ptr<reply_channel>& out);
   void post_legacy(request& req, jsonrpc::message msg, json principal,
                    const std::shared_ptr<reply_channel>& out);
   void post_initialize(jsonrpc::message msg, json principal,
                        const std::shared_ptr<reply_channel>& out);
+  /// Verifies the bearer token (and a tools/call's tool scopes) when auth is enabled.
   auth_outcome authorize(const request& req, std::string_view mcp_method,
                          std::string_view mcp_name);
+  /// The 401/403 response with its WWW-Authenticate challenge (`tool`: row H42 for it).
+  response challenge(const http_auth_result& verdict, bool token_sent, std::string_view tool);
+  /// The 503 (row H43) when the verifier cannot verify now; logs `description`.
+  response unavailable(const std::string& description);
   /// The legacy session named by the request, or a 400/404 response.
   std::shared_ptr<http_session> legacy_session(const request& req, const json& principal,
                                                std::optional<response>& error);

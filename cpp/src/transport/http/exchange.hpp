@@ -52,6 +52,8 @@ class post_exchange : public frame_sink,
   void end_batch(bool replied) override;
   /// stop(): answers with row H18 (503, the request's id), or ends a stream with it.
   void cut_off() override;
+  /// The connection's unwritten reply bytes (subscriptions/listen holds notifications back).
+  std::size_t queued_bytes() const override { return out_->unwritten_bytes(); }
 
  private:
   std::shared_ptr<transport_context> ctx_;

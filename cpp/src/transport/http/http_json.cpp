@@ -32,7 +32,9 @@ void to_json(json& j, const http_options& o) {
        {"max_sessions", o.max_sessions},
        {"replay_buffer_events", o.replay_buffer_events},
        {"sse_keepalive", seconds(o.sse_keepalive)},
-       {"expose_headers", o.expose_headers}};
+       {"expose_headers", o.expose_headers},
+       {"metrics", o.metrics},
+       {"metrics_path", o.metrics_path}};
 }
 
 void from_json(const json& j, http_options& o) {
@@ -62,7 +64,9 @@ void from_json(const json& j, http_options& o) {
                          "max_sessions",
                          "replay_buffer_events",
                          "sse_keepalive",
-                         "expose_headers"});
+                         "expose_headers",
+                         "metrics",
+                         "metrics_path"});
   read(j, "host", what, o.host);
   read(j, "port", what, o.port);
   read(j, "path", what, o.path);
@@ -87,6 +91,8 @@ void from_json(const json& j, http_options& o) {
   read(j, "replay_buffer_events", what, o.replay_buffer_events);
   read(j, "sse_keepalive", what, o.sse_keepalive);
   read(j, "expose_headers", what, o.expose_headers);
+  read(j, "metrics", what, o.metrics);
+  read(j, "metrics_path", what, o.metrics_path);
 }
 
 void to_json(json& j, const http_stats& s) {

@@ -31,6 +31,13 @@ http_auth_result http_auth_result::invalid(std::string description) {
   return r;
 }
 
+http_auth_result http_auth_result::unavailable(std::string description) {
+  http_auth_result r;
+  r.status = failure::unavailable;
+  r.description = std::move(description);
+  return r;
+}
+
 http_auth_result http_auth_result::insufficient(std::vector<std::string> required,
                                                 std::string description) {
   http_auth_result r;
@@ -268,6 +275,7 @@ void http_server_impl::stop(std::chrono::milliseconds grace) {
     accept_backoff_.cancel();
   });
   for (auto& c : live_connections()) c->drain();
+  ctx_->end_listens();
   bool drained = ctx_->wait_exchanges(deadline);
   ctx_->cancel_exchanges(drained ? std::chrono::milliseconds(0) : std::chrono::milliseconds(100));
   for (auto& s : ctx_->sessions.take_all()) {
@@ -337,6 +345,11 @@ http_server::http_server(server& srv, http_options options) {
     throw std::invalid_argument("http_options.path must start with '/'");
   }
   if (options.io_threads == 0) throw std::invalid_argument("http_options.io_threads must be >= 1");
+  if (options.metrics && (options.metrics_path.empty() || options.metrics_path.front() != '/' ||
+                          options.metrics_path == options.path)) {
+    throw std::invalid_argument(
+        "http_options.metrics_path must start with '/' and differ from http_options.path");
+  }
   if (options.max_connections == 0) {
     throw std::invalid_argument("http_options.max_connections must be >= 1");
   }

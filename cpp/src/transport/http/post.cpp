@@ -165,7 +165,8 @@ void endpoint::post_initialize(jsonrpc::message msg, json principal,
   }
   auto hs = std::make_shared<http_session>(mint_session_id(), principal_key(principal),
                                            ctx_->opts.replay_buffer_events);
-  hs->set_engine(ctx_->srv.open_session(std::make_shared<legacy_sink>(hs), session_options{}));
+  hs->set_engine(
+      ctx_->srv.open_session(std::make_shared<legacy_sink>(hs), session_options{.id = hs->id()}));
   if (!principal.is_null()) hs->engine().set_principal(std::move(principal));
   exchange_setup setup;
   setup.id = *msg.id;

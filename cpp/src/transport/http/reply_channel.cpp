@@ -80,4 +80,13 @@ bool reply_channel::finished() const {
   return final_;
 }
 
+std::size_t reply_channel::unwritten_bytes() const {
+  std::shared_ptr<reply_target> t;
+  {
+    std::lock_guard g(lock_);
+    t = target_;
+  }
+  return t ? t->unwritten_bytes() : 0;
+}
+
 }  // namespace mcpcxx::http

@@ -24,6 +24,8 @@ class reply_target {
   /// Queues `bytes`; `final` ends the request (the connection closes after it unless keep_alive).
   virtual void deliver(std::uint64_t request_no, std::string bytes, delivery kind,
                        bool keep_alive) = 0;
+  /// Bytes delivered and not yet written to the socket (0 when unknown).
+  virtual std::size_t unwritten_bytes() const { return 0; }
 };
 
 /// One request's reply.
@@ -45,6 +47,8 @@ class reply_channel {
   void disconnected();
   /// True once the client disconnected.
   bool closed() const;
+  /// Bytes of this connection's replies not yet written to the socket (0 once disconnected).
+  std::size_t unwritten_bytes() const;
   /// True once the final write was made.
   bool finished() const;
   /// True when the HTTP keep-alive rules let the connection stay open after this reply.

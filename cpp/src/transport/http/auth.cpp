@@ -1,0 +1,104 @@
+// Bearer-token authorization of MCP endpoint requests (OAuth 2.1 resource server): the verifier
+// hook, the per-tool scope check of tools/call, and the 401/403/503 challenges.
+#include <algorithm>
+
+#include "engine/server_log.hpp"
+#include "transport/http/endpoint.hpp"
+#include "transport/http/security.hpp"
+
+namespace mcpcxx::http {
+
+namespace {
+
+using mcpcxx::wire::situation;
+
+std::string space_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += ' ';
+    out += s;
+  }
+  return out;
+}
+
+// error_description is a quoted-string: no quotes or backslashes, visible ASCII and spaces.
+std::string header_safe(std::string d) {
+  d.erase(std::remove_if(d.begin(), d.end(),
+                         [](char c) {
+                           auto u = static_cast<unsigned char>(c);
+                           return c == '"' || c == '\\' || u < 0x20 || u > 0x7e;
+                         }),
+          d.end());
+  return d;
+}
+
+}  // namespace
+
+auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method,
+                                 std::string_view mcp_name) {
+  auth_outcome result;
+  if (!ctx_->opts.auth) return result;
+  auto token = bearer_token(req.header("authorization"));
+  http_auth_result verdict = http_auth_result::invalid("An access token is required");
+  if (token && !is_b64token(*token)) {
+    // Never hand a verifier bytes that cannot be a bearer token (RFC 6750 b64token).
+    verdict = http_auth_result::invalid("The access token is malformed");
+  } else if (token) {
+    verdict = ctx_->opts.auth->verifier(*token, {req.method, mcp_method, mcp_name});
+  }
+  if (verdict.status == http_auth_result::failure::unavailable) {
+    result.rejection = unavailable(verdict.description);
+    return result;
+  }
+  if (verdict.status != http_auth_result::failure::none) {
+    result.rejection = challenge(verdict, token.has_value(), {});
+    return result;
+  }
+  if (mcp_method == "tools/call" && !mcp_name.empty()) {
+    // The spec's scope challenge: 403 insufficient_scope naming what the tool needs, so a
+    // client can step up its authorization (the tool's own scopes, not the whole list).
+    auto needed = ctx_->srv.tool_scopes(mcp_name);
+    if (!missing_scopes(verdict.principal, needed).empty()) {
+      result.rejection = challenge(http_auth_result::insufficient(needed, {}), true, mcp_name);
+      return result;
+    }
+  }
+  result.principal = std::move(verdict.principal);
+  return result;
+}
+
+response endpoint::challenge(const http_auth_result& verdict, bool token_sent,
+                             std::string_view tool) {
+  const http_auth_options& a = *ctx_->opts.auth;
+  bool scope = verdict.status == http_auth_result::failure::insufficient_scope;
+  std::string header = "Bearer resource_metadata=\"" + ctx_->resource_metadata_url + "\"";
+  if (token_sent || scope) {
+    header += scope ? ", error=\"insufficient_scope\"" : ", error=\"invalid_token\"";
+  }
+  const auto& scopes = scope || !verdict.scopes.empty() ? verdict.scopes : a.scopes_supported;
+  if (!scopes.empty()) header += ", scope=\"" + space_list(scopes) + "\"";
+  if (token_sent && !verdict.description.empty()) {
+    header += ", error_description=\"" + header_safe(verdict.description) + "\"";
+  }
+  problem p{situation::H19_unauthorized};
+  if (!tool.empty()) {
+    p = {situation::H42_tool_insufficient_scope,
+         {{"name", std::string(tool)}, {"scopes", space_list(verdict.scopes)}}};
+  } else if (scope) {
+    p = {situation::H20_insufficient_scope};
+  }
+  response r = row_response(p);
+  r.headers.emplace_back("WWW-Authenticate", header);
+  return r;
+}
+
+response endpoint::unavailable(const std::string& description) {
+  // The reason may name internal hosts: the log has it, the client gets the row's text.
+  detail::server_log(ctx_->srv.options().log_writer)
+      .write("warning", "http_auth_unavailable", {{"detail", description}});
+  response r = row_response({situation::H43_auth_unavailable});
+  r.headers.emplace_back("Retry-After", "5");
+  return r;
+}
+
+}  // namespace mcpcxx::http

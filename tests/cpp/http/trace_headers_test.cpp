@@ -1,0 +1,63 @@
+// Over HTTP the W3C parent may come from the traceparent/tracestate headers; params._meta wins
+// when it has one. A tracer may decline a span (null).
+#include <mutex>
+
+#include "mcpcxx/tracing.hpp"
+
+#include "http/fixture.hpp"
+
+namespace mcpcxx::http_test {
+namespace {
+
+struct seen_span {
+  std::string name, trace_id, span_id, tracestate, session_id;
+};
+
+class capture_tracer final : public tracer {
+ public:
+  std::mutex mutex;
+  std::vector<seen_span> spans;
+  std::unique_ptr<span> start_span(const span_start_info& i) override {
+    seen_span s{std::string(i.name), "", "", "", std::string(i.session_id)};
+    if (i.parent != nullptr) {
+      s.trace_id = i.parent->trace_id;
+      s.span_id = i.parent->span_id;
+      s.tracestate = i.parent->tracestate;
+    }
+    std::lock_guard lock(mutex);
+    spans.push_back(std::move(s));
+    return nullptr;  // untraced: the engine must cope with a tracer that declines
+  }
+};
+
+constexpr const char* k_header_parent = "00-11111111111111111111111111111111-2222222222222222-01";
+constexpr const char* k_meta_parent = "00-33333333333333333333333333333333-4444444444444444-00";
+
+TEST(HttpTraceHeaders, TraceparentHeaderParentsTheSpanAndMetaWins) {
+  http_fixture f;
+  auto t = std::make_shared<capture_tracer>();
+  f.srv->set_tracer(t);
+  client c(f.port());
+  auto call = modern_call(1, "echo", {{"text", "x"}});
+  call.headers.push_back(std::string("traceparent: ") + k_header_parent);
+  call.headers.emplace_back("tracestate: vendor=1");
+  ASSERT_EQ(c.post(call.body, call.headers).status, 200);
+
+  json body = json::parse(modern_call(2, "echo", {{"text", "y"}}).body);
+  body["params"]["_meta"]["traceparent"] = k_meta_parent;
+  auto second = modern_call(2, "echo", {{"text", "y"}});
+  second.headers.push_back(std::string("traceparent: ") + k_header_parent);
+  ASSERT_EQ(c.post(body.dump(), second.headers).status, 200);
+
+  std::lock_guard lock(t->mutex);
+  ASSERT_EQ(t->spans.size(), 2u);
+  EXPECT_EQ(t->spans[0].name, "tools/call echo");
+  EXPECT_EQ(t->spans[0].trace_id, "11111111111111111111111111111111");
+  EXPECT_EQ(t->spans[0].span_id, "2222222222222222");
+  EXPECT_EQ(t->spans[0].tracestate, "vendor=1");
+  EXPECT_EQ(t->spans[1].trace_id, "33333333333333333333333333333333");
+  f.srv->set_tracer(nullptr);
+}
+
+}  // namespace
+}  // namespace mcpcxx::http_test
