@@ -19,6 +19,10 @@ from auth_keys import LoopbackServer, SigningKey
 from test_auth import Running
 from test_interop import require
 
+# Needs the official clients (mcp from PyPI, the TypeScript SDK from npm): scripts/test-python.sh
+# installs them; the per-interpreter wheel runs (-m 'not interop') do not.
+pytestmark = pytest.mark.interop
+
 
 @pytest.fixture(scope="module")
 def setup() -> Iterator[tuple[Running, SigningKey]]:
