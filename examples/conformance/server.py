@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import threading
 import time
 from typing import Annotated, Any
 
@@ -509,6 +510,41 @@ def complete(request: CompletionRequest) -> Completion:
     """Completes arg1 of test_prompt_with_arguments."""
     values = [v for v in ("paris", "park", "party") if v.startswith(request.value)]
     return Completion(values=values, total=len(values))
+
+
+# The hooks server-stateless calls while a subscriptions/listen stream is open: each call adds a
+# transient tool (or prompt), and the next removes it, so list_changed follows every call.
+_toggling = threading.Lock()
+
+
+def _transient_tool() -> str:
+    """Exists between two test_trigger_tool_change calls."""
+    return "transient"
+
+
+def _transient_prompt() -> str:
+    """Exists between two test_trigger_prompt_change calls."""
+    return "transient"
+
+
+@server.tool
+def test_trigger_tool_change() -> str:
+    """Adds or removes the tool test_transient_tool."""
+    with _toggling:
+        if server.remove_tool("test_transient_tool"):
+            return "removed"
+        server.tool(name="test_transient_tool")(_transient_tool)
+        return "added"
+
+
+@server.tool
+def test_trigger_prompt_change() -> str:
+    """Adds or removes the prompt test_transient_prompt."""
+    with _toggling:
+        if server.remove_prompt("test_transient_prompt"):
+            return "removed"
+        server.prompt(name="test_transient_prompt")(_transient_prompt)
+        return "added"
 
 
 def main() -> int:

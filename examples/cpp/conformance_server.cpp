@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -254,6 +255,30 @@ void add_prompts(mcpcxx::server& s) {
   });
 }
 
+// The hooks server-stateless calls while a subscriptions/listen stream is open: each call adds a
+// transient tool (or prompt), and the next removes it, so list_changed follows every call.
+void add_list_mutation_hooks(mcpcxx::server& s) {
+  static std::mutex toggling;  // two concurrent triggers must not both add
+  add(s, "test_trigger_tool_change", "Adds or removes the tool test_transient_tool.",
+      [&s](const json&, request_context&) {
+        std::lock_guard lock(toggling);
+        if (s.remove_tool("test_transient_tool")) return tool_result::text("removed");
+        add(s, "test_transient_tool", "Exists between two test_trigger_tool_change calls.",
+            [](const json&, request_context&) { return tool_result::text("transient"); });
+        return tool_result::text("added");
+      });
+  add(s, "test_trigger_prompt_change", "Adds or removes the prompt test_transient_prompt.",
+      [&s](const json&, request_context&) {
+        std::lock_guard lock(toggling);
+        if (s.remove_prompt("test_transient_prompt")) return tool_result::text("removed");
+        s.add_prompt(prompt("test_transient_prompt", "Exists between two trigger calls."),
+                     [](const std::map<std::string, std::string>&, request_context&) {
+                       return mcpcxx::prompt_result{{}, json::array({user_text("transient")})};
+                     });
+        return tool_result::text("added");
+      });
+}
+
 }  // namespace
 
 // Server-to-client requests during a call (legacy sessions): sampling and elicitation.
@@ -345,6 +370,7 @@ int main(int argc, char** argv) {
   add_client_request_tools(s);
   add_resources(s);
   add_prompts(s);
+  add_list_mutation_hooks(s);
   conformance::add_input_required_fixtures(s);
   conformance::add_tasks_fixtures(s);
   return mcpcxx::serve_http(s, opts);
