@@ -35,11 +35,6 @@ refusal refuse(situation row, const json& args = json::object()) {
   return method_outcome::protocol(row, args);
 }
 
-const json* meta_of(const json& params) {
-  auto it = params.find("_meta");
-  return it != params.end() && it->is_object() ? &*it : nullptr;
-}
-
 refusal modern_facts(request_facts& f, const json* meta) {
   std::vector<std::string> missing;
   if (meta == nullptr || !meta->contains(k_version_key)) missing.emplace_back(k_version_key);
@@ -111,7 +106,14 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
                                     wire::param_invalid("params", "an object", &params));
   }
   if (params.is_null()) params = json::object();
-  const json* meta = meta_of(params);
+  // _meta moves out of params into the shared copy handlers read (request_context::request_meta):
+  // no decoder or binding reads it there, and copying it was a dozen allocations per request.
+  std::shared_ptr<const json> owned_meta;
+  if (auto it = params.find("_meta"); it != params.end() && it->is_object()) {
+    owned_meta = std::make_shared<const json>(std::move(*it));
+    params.erase(it);
+  }
+  const json* meta = owned_meta.get();
   bool initialized = false;
   m = find_method(ex.method());
   if (served_modern(ex, meta, hint)) {
@@ -129,7 +131,7 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
     initialized = !ex.facts.version.empty();
   }
   if (meta != nullptr) {
-    ex.facts.request_meta = std::make_shared<const json>(*meta);
+    ex.facts.request_meta = owned_meta;
     if (auto it = meta->find("progressToken");
         it != meta->end() && (it->is_string() || it->is_number_integer())) {
       ex.facts.progress_token = *it;

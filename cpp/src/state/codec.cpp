@@ -1,6 +1,7 @@
-// base64 through EVP_EncodeBlock/EVP_DecodeBlock, SHA-256 through EVP_Digest.
+// base64 through EVP_EncodeBlock/EVP_DecodeBlock, SHA-256 through EVP_Digest and EVP_DigestUpdate.
 #include "state/codec.hpp"
 
+#include <algorithm>
 #include <openssl/evp.h>
 #include <stdexcept>
 
@@ -60,6 +61,105 @@ std::string sha256(std::string_view bytes) {
     throw std::runtime_error("SHA-256 failed in libcrypto");
   }
   return out;
+}
+
+// ---- incremental SHA-256 ----
+
+struct sha256_stream::context {
+  EVP_MD_CTX* md = nullptr;
+  ~context() { EVP_MD_CTX_free(md); }
+};
+
+sha256_stream::sha256_stream() : ctx_(std::make_unique<context>()) {
+  ctx_->md = EVP_MD_CTX_new();
+  if (ctx_->md == nullptr || EVP_DigestInit_ex(ctx_->md, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("SHA-256 init failed in libcrypto");
+  }
+}
+
+sha256_stream::~sha256_stream() = default;
+
+void sha256_stream::flush() {
+  if (used_ != 0 && EVP_DigestUpdate(ctx_->md, buffer_.data(), used_) != 1) {
+    throw std::runtime_error("SHA-256 update failed in libcrypto");
+  }
+  used_ = 0;
+}
+
+void sha256_stream::update(std::string_view bytes) {
+  if (bytes.size() > buffer_.size()) {
+    flush();
+    if (EVP_DigestUpdate(ctx_->md, bytes.data(), bytes.size()) != 1) {
+      throw std::runtime_error("SHA-256 update failed in libcrypto");
+    }
+    return;
+  }
+  if (used_ + bytes.size() > buffer_.size()) flush();
+  std::copy(bytes.begin(), bytes.end(), buffer_.begin() + static_cast<std::ptrdiff_t>(used_));
+  used_ += bytes.size();
+}
+
+std::string sha256_stream::finish() {
+  flush();
+  std::string out(32, '\0');
+  unsigned int len = 0;
+  if (EVP_DigestFinal_ex(ctx_->md, reinterpret_cast<unsigned char*>(out.data()), &len) != 1 ||
+      len != 32) {
+    throw std::runtime_error("SHA-256 failed in libcrypto");
+  }
+  return out;
+}
+
+namespace {
+
+// nlohmann's own serializer writing into the digest: the bytes are exactly those of dump().
+// (detail:: API of nlohmann_json 3.11, the version Debian 12 ships and CMake requires.)
+class digest_adapter : public nlohmann::detail::output_adapter_protocol<char> {
+ public:
+  explicit digest_adapter(sha256_stream& s) : s_(s) {}
+  void write_character(char c) override { s_.update(std::string_view(&c, 1)); }
+  void write_characters(const char* s, std::size_t length) override {
+    s_.update(std::string_view(s, length));
+  }
+
+ private:
+  sha256_stream& s_;
+};
+
+// A key of plain printable ASCII (the usual case) is its own JSON string body.
+bool plain_key(std::string_view key) {
+  return std::all_of(key.begin(), key.end(),
+                     [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+}
+
+}  // namespace
+
+std::string json_sha256(const json& value, std::initializer_list<std::string_view> skip) {
+  sha256_stream digest;
+  nlohmann::detail::serializer<json> out(std::make_shared<digest_adapter>(digest), ' ',
+                                         json::error_handler_t::replace);
+  if (!value.is_object() || skip.size() == 0) {
+    out.dump(value, false, false, 0);
+    return digest.finish();
+  }
+  digest.update("{");
+  bool first = true;
+  for (const auto& [key, member] : value.items()) {
+    if (std::find(skip.begin(), skip.end(), key) != skip.end()) continue;
+    if (!first) digest.update(",");
+    first = false;
+    if (plain_key(key)) {
+      digest.update("\"");
+      digest.update(key);
+      digest.update("\":");
+    } else {
+      out.dump(json(key), false, false, 0);
+      digest.update(":");
+    }
+    out.dump(member, false, false, 0);
+  }
+  digest.update("}");
+  return digest.finish();
 }
 
 }  // namespace mcpcxx::state

@@ -4,9 +4,14 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "mcpcxx/json.hpp"
 
 namespace mcpcxx::state {
 
@@ -16,5 +21,30 @@ std::string base64url_encode(std::string_view bytes);
 std::optional<std::string> base64_decode_any(std::string_view text);
 /// The raw 32-byte SHA-256 digest of `bytes`.
 std::string sha256(std::string_view bytes);
+
+/// SHA-256 fed in pieces (buffered, so byte-at-a-time writes stay cheap). One owner, one thread.
+class sha256_stream {
+ public:
+  sha256_stream();
+  ~sha256_stream();
+  sha256_stream(const sha256_stream&) = delete;
+  sha256_stream& operator=(const sha256_stream&) = delete;
+  /// Appends `bytes` to the digested input.
+  void update(std::string_view bytes);
+  /// The raw 32-byte digest of everything appended; the stream is spent afterwards.
+  std::string finish();
+
+ private:
+  void flush();
+  struct context;
+  std::unique_ptr<context> ctx_;
+  std::array<char, 512> buffer_{};
+  std::size_t used_ = 0;
+};
+
+/// The SHA-256 of `value.dump()` in compact form (object keys sorted, invalid UTF-8 replaced),
+/// computed without building the string; members of a top-level object named in `skip` are left
+/// out as if erased first.
+std::string json_sha256(const json& value, std::initializer_list<std::string_view> skip = {});
 
 }  // namespace mcpcxx::state

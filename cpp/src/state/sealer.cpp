@@ -125,15 +125,14 @@ open_result check_binding(const json& sealed, const binding& b) {
 }  // namespace
 
 binding bind_request(std::string_view method, const json& params, const json& principal) {
-  json stripped = params.is_object() ? params : json::object();
-  stripped.erase("inputResponses");
-  stripped.erase("requestState");
-  stripped.erase("_meta");
   binding b;
   b.method = std::string(method);
-  b.params_digest = sha256(stripped.dump(-1, ' ', false, json::error_handler_t::replace));
-  if (!principal.is_null())
-    b.principal_digest = sha256(principal.dump(-1, ' ', false, json::error_handler_t::replace));
+  // Streamed, not copied and dumped: every modern tools/call, prompts/get and resources/read
+  // computes its binding, so this is on the hot path.
+  b.params_digest = params.is_object()
+                        ? json_sha256(params, {"inputResponses", "requestState", "_meta"})
+                        : json_sha256(json::object());
+  if (!principal.is_null()) b.principal_digest = json_sha256(principal);
   return b;
 }
 

@@ -1,0 +1,61 @@
+// json_sha256 must digest exactly the bytes of the compact dump (the requestState binding depends
+// on it), for every JSON shape, key spelling and invalid UTF-8, with and without skipped members.
+#include "state/codec.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace mcpcxx::state {
+namespace {
+
+std::string dumped_sha(const json& j) {
+  return sha256(j.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+TEST(JsonSha256, EqualsTheDigestOfTheCompactDump) {
+  const json cases[] = {
+      nullptr,
+      true,
+      42,
+      -7,
+      1.5e300,
+      "text",
+      json::array(),
+      json::object(),
+      json::parse(R"({"name":"echo","arguments":{"text":"hi","n":[1,2.5,null,false]}})"),
+      json::parse(R"({"b":1,"a":{"z":[{"y":"x"}],"quote\"key":"v\\n"},"\u00e9t\u00e9":"\u2603"})"),
+      json{{"ctrl\x01key", "tab\there"}, {"plain", json::array({"\x7f", "\x1f"})}},
+      json{{"long", std::string(5000, 'x')}},  // longer than the stream's buffer
+  };
+  for (const json& j : cases) EXPECT_EQ(json_sha256(j), dumped_sha(j)) << j.dump();
+}
+
+TEST(JsonSha256, InvalidUtf8IsReplacedAsDumpDoes) {
+  const json j = {{"k", std::string("bad \xff\xfe bytes")}, {std::string("k\xc3"), 1}};
+  EXPECT_EQ(json_sha256(j), dumped_sha(j));
+}
+
+TEST(JsonSha256, SkippedMembersAreLeftOutAsIfErased) {
+  json full = json::parse(
+      R"({"_meta":{"x":1},"arguments":{"a":1},"inputResponses":{},"name":"t","requestState":"s"})");
+  json stripped = full;
+  stripped.erase("_meta");
+  stripped.erase("inputResponses");
+  stripped.erase("requestState");
+  EXPECT_EQ(json_sha256(full, {"inputResponses", "requestState", "_meta"}), dumped_sha(stripped));
+  EXPECT_EQ(json_sha256(json{{"_meta", 1}}, {"_meta"}), dumped_sha(json::object()));
+  EXPECT_NE(json_sha256(full, {"_meta"}), json_sha256(full, {"_meta", "name"}));
+}
+
+TEST(Sha256Stream, PiecesEqualTheWhole) {
+  const std::string whole(1300, 'q');
+  sha256_stream s;
+  s.update(std::string_view(whole).substr(0, 1));
+  s.update(std::string_view(whole).substr(1, 600));
+  s.update(std::string_view(whole).substr(601));
+  EXPECT_EQ(s.finish(), sha256(whole));
+}
+
+}  // namespace
+}  // namespace mcpcxx::state
