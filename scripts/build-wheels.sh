@@ -94,7 +94,7 @@ for v in $pythons; do
   rm -rf "$venv"
   "$py" -m venv "$venv"
   CC=/bin/false CXX=/bin/false "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    --only-binary=:all: "$wheel" $(pin 'pytest|jsonschema|pydantic|PyJWT|cryptography|opentelemetry-api|opentelemetry-sdk')
+    --only-binary=:all: "$wheel" $(pin 'pytest|jsonschema|pydantic|PyJWT|cryptography|opentelemetry-api|opentelemetry-sdk|prometheus_client')
   "$venv/bin/python" - "$version" <<'EOF'
 import importlib.metadata, sys
 import mcpcxx

@@ -36,7 +36,7 @@ rm -rf build/venv-test
 vpy="$root/build/venv-test/bin/python"
 pins() { grep -E "^($1)==" scripts/requirements-dev.txt; }
 CC=/bin/false CXX=/bin/false "$vpy" -m pip install -q --disable-pip-version-check \
-  --only-binary=:all: "$wheel" $(pins 'pytest|mcp|jsonschema|pydantic|PyJWT|cryptography|opentelemetry-api|opentelemetry-sdk')
+  --only-binary=:all: "$wheel" $(pins 'pytest|mcp|jsonschema|pydantic|PyJWT|cryptography|opentelemetry-api|opentelemetry-sdk|prometheus_client')
 
 version="$(sed -n 's/^project(mcpcxx VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
 "$vpy" -c "import importlib.metadata as m, mcpcxx; v = mcpcxx.__version__; \
