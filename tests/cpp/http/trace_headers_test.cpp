@@ -61,3 +61,50 @@ TEST(HttpTraceHeaders, TraceparentHeaderParentsTheSpanAndMetaWins) {
 
 }  // namespace
 }  // namespace mcpcxx::http_test
+
+namespace mcpcxx::http_test {
+namespace {
+
+// Issue 14 §4: a legacy session's request log lines carry its Mcp-Session-Id; 2026-07-28 requests
+// have no session and no sessionId member.
+TEST(HttpLogCorrelation, LegacyRequestLinesCarryTheSessionId) {
+  auto probe = std::make_shared<tool_probe>();
+  server_options so;
+  so.log_requests = true;
+  so.log_writer = [probe](std::string_view line) {
+    std::lock_guard g(probe->lock);
+    probe->log_lines.emplace_back(line);
+  };
+  server srv(std::move(so));
+  add_test_tools(srv, probe);
+  http_server http(srv, {});
+  http.start();
+  std::string sid;
+  {
+    client c(http.port());
+    sid = open_legacy_session(c);
+    ASSERT_FALSE(sid.empty());
+    ASSERT_EQ(c.post(legacy_call(7, "echo", {{"text", "x"}}), legacy_headers(sid)).status, 200);
+    auto call = modern_call(8, "echo", {{"text", "y"}});
+    ASSERT_EQ(c.post(call.body, call.headers).status, 200);
+  }
+  http.stop(std::chrono::milliseconds(2000));
+  std::vector<json> requests;
+  {
+    std::lock_guard g(probe->lock);
+    for (const auto& l : probe->log_lines) {
+      json j = json::parse(l);
+      if (j.value("event", "") == "request" && j.value("method", "") == "tools/call") {
+        requests.push_back(j);
+      }
+    }
+  }
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0]["id"], 7);
+  EXPECT_EQ(requests[0]["sessionId"], sid);
+  EXPECT_EQ(requests[1]["id"], 8);
+  EXPECT_FALSE(requests[1].contains("sessionId")) << requests[1];
+}
+
+}  // namespace
+}  // namespace mcpcxx::http_test
