@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_requests import mcp_http_headers, modern_body
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -21,33 +23,11 @@ Send = Callable[[Message], Awaitable[None]]
 AsgiApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 Headers = list[tuple[bytes, bytes]]
 
-MODERN_VERSION = "2026-07-28"
-MODERN_META: dict[str, Any] = {
-    "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
-
 
 def mcp_headers(mcp_method: str, mcp_name: str | None = None) -> Headers:
-    """The headers of a well-formed 2026-07-28 POST to the MCP endpoint at localhost:8000."""
-    headers = [
-        (b"host", b"localhost:8000"),
-        (b"content-type", b"application/json"),
-        (b"accept", b"application/json, text/event-stream"),
-        (b"mcp-protocol-version", MODERN_VERSION.encode()),
-        (b"mcp-method", mcp_method.encode()),
-    ]
-    if mcp_name is not None:
-        headers.append((b"mcp-name", mcp_name.encode()))
-    return headers
-
-
-def modern_body(
-    method: str, params: dict[str, Any], *, rid: int = 1, meta: dict[str, Any] | None = None
-) -> bytes:
-    """A 2026-07-28 JSON-RPC request: params with _meta = MODERN_META updated by `meta`."""
-    full = {**params, "_meta": {**MODERN_META, **(meta or {})}}
-    return json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": full}).encode()
+    """mcp_requests.mcp_http_headers() as ASGI headers, after Host: localhost:8000."""
+    pairs = mcp_http_headers(mcp_method, mcp_name).items()
+    return [(b"host", b"localhost:8000"), *((k.lower().encode(), v.encode()) for k, v in pairs)]
 
 
 @dataclass(frozen=True)
@@ -213,7 +193,8 @@ async def mcp_post(
     extra_headers: Headers | None = None,
     **options: Any,
 ) -> AsgiResponse:
-    """POST one 2026-07-28 request (modern_body) with mcp_headers (Mcp-Name from params' name).
+    """POST one 2026-07-28 request (mcp_requests.modern_body) with mcp_headers (Mcp-Name from
+    params' name).
 
     extra_headers are appended; options go to asgi_request (disconnect_after, timeout, ...).
     """

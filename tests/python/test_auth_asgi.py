@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 import mcpcxx
-from asgi_driver import asgi_request, mcp_headers, modern_body
+from asgi_driver import asgi_request, mcp_headers
 from auth_keys import AUDIENCE, ISSUER, LoopbackServer, SigningKey
+from mcp_requests import modern_body
 from mcpcxx.asgi import MCPApp
 from mcpcxx.auth import (
     BearerAuth,

@@ -10,22 +10,14 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from typing import Any
 
 import pytest
 
 import mcpcxx
-from asgi_driver import (
-    MODERN_META,
-    AsgiResponse,
-    Headers,
-    asgi_request,
-    mcp_headers,
-    mcp_post,
-    modern_body,
-)
+from asgi_driver import AsgiResponse, Headers, asgi_request, mcp_headers, mcp_post
 from conftest import SOURCE_DIR
+from mcp_requests import http_post, mcp_http_headers, modern_body
 from mcpcxx.asgi import MCPApp
 
 FIXTURE = SOURCE_DIR / "examples" / "conformance" / "server.py"
@@ -170,12 +162,6 @@ def test_http_options_are_validated(http_server: mcpcxx.Server) -> None:
         MCPApp(http_server, session_idle_timeout=-1)
 
 
-def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, Any]:
-    req = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return resp.status, json.loads(resp.read())
-
-
 def test_run_http_serves_until_sigterm_and_inspect_url() -> None:
     proc = subprocess.Popen(
         [sys.executable, str(FIXTURE), "--port", "0"], stderr=subprocess.PIPE, text=True
@@ -189,23 +175,9 @@ def test_run_http_serves_until_sigterm_and_inspect_url() -> None:
                 url = m.group(0)
                 break
         assert url, "the server did not print its URL"
-        status, reply = _post(
-            url,
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "tools/call",
-                "params": {"name": "echo", "arguments": {"text": "hi"}, "_meta": MODERN_META},
-            },
-            {
-                "Content-Type": "application/json",
-                "Accept": "application/json, text/event-stream",
-                "MCP-Protocol-Version": "2026-07-28",
-                "Mcp-Method": "tools/call",
-                "Mcp-Name": "echo",
-            },
-        )
-        assert status == 200 and reply["result"]["content"][0]["text"] == "hi"
+        body = modern_body("tools/call", {"name": "echo", "arguments": {"text": "hi"}})
+        reply = http_post(url, body, mcp_http_headers("tools/call", "echo"), timeout=10)
+        assert reply.status == 200 and reply.json()["result"]["content"][0]["text"] == "hi"
         for legacy in ([], ["--legacy"]):
             out = subprocess.run(
                 [
