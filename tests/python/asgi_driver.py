@@ -32,7 +32,7 @@ def mcp_headers(mcp_method: str, mcp_name: str | None = None) -> Headers:
 
 @dataclass(frozen=True)
 class SseEvent:
-    """One dispatched server-sent event: its data lines joined by newlines, event name and id."""
+    """One event block of a stream: data lines joined by newlines (empty data kept), name, id."""
 
     data: str
     event: str | None = None
@@ -193,10 +193,9 @@ async def mcp_post(
     extra_headers: Headers | None = None,
     **options: Any,
 ) -> AsgiResponse:
-    """POST one 2026-07-28 request (mcp_requests.modern_body) with mcp_headers (Mcp-Name from
-    params' name).
+    """POST modern_body(method, params) with mcp_headers (Mcp-Name: params["name"] if any).
 
-    extra_headers are appended; options go to asgi_request (disconnect_after, timeout, ...).
+    extra_headers come after those; options go to asgi_request (disconnect_after, timeout, ...).
     """
     headers = mcp_headers(method, params.get("name")) + list(extra_headers or [])
     body = modern_body(method, params, rid=rid, meta=meta)
