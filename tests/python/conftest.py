@@ -43,14 +43,16 @@ def connect(server: mcpcxx.Server, era: str) -> Iterator[object]:
         c.close()
 
 
-def result_of(response: dict) -> dict:
+def result_of(response: dict[str, Any]) -> dict[str, Any]:
     assert "error" not in response, response
-    return response["result"]
+    result: dict[str, Any] = response["result"]
+    return result
 
 
-def error_of(response: dict) -> dict:
+def error_of(response: dict[str, Any]) -> dict[str, Any]:
     assert "result" not in response, response
-    return response["error"]
+    error: dict[str, Any] = response["error"]
+    return error
 
 
 @pytest.fixture

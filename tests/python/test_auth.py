@@ -18,12 +18,9 @@ from typing import Any
 import pytest
 
 from auth_keys import AUDIENCE, ISSUER, LoopbackServer, SigningKey, tampered
+from mcp_requests import http_post, mcp_http_headers, modern_body
 
 SERVER = Path(__file__).with_name("auth_server.py")
-MODERN_META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
 
 
 class Running:
@@ -64,29 +61,15 @@ class Running:
 
     def post(
         self, method: str, params: dict[str, Any], token: str | None = None, scheme: str = "Bearer"
-    ) -> tuple[int, dict[str, str], dict[str, Any]]:
-        body = {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": method,
-            "params": {**params, "_meta": MODERN_META},
-        }
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json, text/event-stream",
-            "MCP-Protocol-Version": "2026-07-28",
-            "Mcp-Method": method,
-        }
-        if "name" in params:
-            headers["Mcp-Name"] = params["name"]
+    ) -> tuple[int, dict[str, str], Any]:
+        """POST one 2026-07-28 request with an optional token: status, headers, JSON body or None."""
+        headers = mcp_http_headers(method, params.get("name"))
         if token is not None:
             headers["Authorization"] = f"{scheme} {token}"
-        req = urllib.request.Request(self.url, json.dumps(body).encode(), headers, method="POST")
-        return _open(req)
+        reply = http_post(self.url, modern_body(method, params), headers)
+        return reply.status, reply.headers, reply.json() if reply.body else None
 
-    def call(
-        self, tool: str, token: str | None, **kw: Any
-    ) -> tuple[int, dict[str, str], dict[str, Any]]:
+    def call(self, tool: str, token: str | None, **kw: Any) -> tuple[int, dict[str, str], Any]:
         return self.post("tools/call", {"name": tool, "arguments": kw}, token)
 
     def stop(self) -> str:
@@ -96,14 +79,6 @@ class Running:
         assert self.proc.stderr is not None
         self.proc.stderr.close()
         return "".join(self.log)
-
-
-def _open(req: urllib.request.Request) -> tuple[int, dict[str, str], dict[str, Any]]:
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return resp.status, dict(resp.headers), json.loads(resp.read() or b"null")
-    except urllib.error.HTTPError as e:
-        return e.code, dict(e.headers), json.loads(e.read() or b"null")
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import socket
 import time
 from collections.abc import Iterator
@@ -15,7 +14,9 @@ from typing import Any
 import pytest
 
 import mcpcxx
+from asgi_driver import asgi_request, mcp_headers
 from auth_keys import AUDIENCE, ISSUER, LoopbackServer, SigningKey
+from mcp_requests import modern_body
 from mcpcxx.asgi import MCPApp
 from mcpcxx.auth import (
     BearerAuth,
@@ -25,10 +26,6 @@ from mcpcxx.auth import (
     Principal,
 )
 
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
 METADATA_URL = "https://mcp.example.test/.well-known/oauth-protected-resource/mcp"
 
 
@@ -40,47 +37,15 @@ def request(
     path: str = "/mcp",
     meta: dict[str, Any] | None = None,
 ) -> tuple[int, dict[str, str], Any]:
-    body = json.dumps(
-        {"jsonrpc": "2.0", "id": 1, "method": method, "params": {**params, "_meta": meta or META}}
-    ).encode()
-    headers = [
-        (b"host", b"localhost:8000"),
-        (b"content-type", b"application/json"),
-        (b"accept", b"application/json, text/event-stream"),
-        (b"mcp-protocol-version", b"2026-07-28"),
-        (b"mcp-method", method.encode()),
-    ]
-    if "name" in params:
-        headers.append((b"mcp-name", params["name"].encode()))
+    """One 2026-07-28 request with an optional bearer token: POST to /mcp, GET elsewhere."""
+    headers = mcp_headers(method, params.get("name"))
     if token is not None:
         headers.append((b"authorization", f"Bearer {token}".encode()))
     http_method = "GET" if path != "/mcp" else "POST"
-    return asyncio.run(_call(app, http_method, path, headers, body))
-
-
-async def _call(
-    app: MCPApp, method: str, path: str, headers: list[tuple[bytes, bytes]], body: bytes
-) -> tuple[int, dict[str, str], Any]:
-    scope = {"type": "http", "method": method, "path": path, "headers": headers}
-    sent: list[dict[str, Any]] = []
-    delivered = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal delivered
-        if not delivered:
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        await asyncio.Event().wait()
-        return {}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    await asyncio.wait_for(app(scope, receive, send), 30)
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    hdrs = {k.decode().lower(): v.decode() for k, v in start["headers"]}
-    data = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return start["status"], hdrs, json.loads(data) if data else None
+    body = modern_body(method, params, meta=meta)
+    resp = asyncio.run(asgi_request(app, http_method, path, headers=headers, body=body))
+    assert resp.status is not None, "the app sent no response"
+    return resp.status, resp.headers, resp.json() if resp.body else None
 
 
 def make_server(log: list[str] | None = None) -> mcpcxx.Server:
@@ -304,7 +269,9 @@ def test_request_state_is_bound_to_the_principal() -> None:
             resource_metadata_url=METADATA_URL,
         ),
     )
-    meta = {**META, "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}
+    meta: dict[str, Any] = {
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
+    }
     call = {"name": "title", "arguments": {}}
     _, _, first = request(app, "tools/call", call, "tok-ann", meta=meta)
     assert first["result"]["resultType"] == "input_required"

@@ -4,11 +4,6 @@ exactly the right tokens are accepted (valid, right audience and issuer, enough 
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import pathlib
-import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +12,7 @@ import pytest
 
 from auth_keys import LoopbackServer, SigningKey
 from test_auth import Running
-from test_interop import require
+from test_interop import require, ts_report
 
 # Needs the official clients (mcp from PyPI, the TypeScript SDK from npm): scripts/test-python.sh
 # installs them; the per-interpreter wheel runs (-m 'not interop') do not.
@@ -81,38 +76,18 @@ def test_official_python_client_with_jwt_tokens(
         assert "connect_error" in refused and "tools" not in refused, refused
 
 
-def ts_report(url: str, token: str) -> dict[str, Any]:
-    modules = os.environ.get("MCPCXX_NODE_MODULES", "")
-    node = shutil.which("node")
-    require(bool(node), "node")
-    require(
-        bool(modules) and pathlib.Path(modules, "@modelcontextprotocol/sdk").is_dir(),
-        "@modelcontextprotocol/sdk",
-    )
-    script = pathlib.Path(__file__).with_name("interop") / "ts_auth_client.cjs"
-    proc = subprocess.run(
-        [str(node), str(script), url, token],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "NODE_PATH": modules},
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    report: dict[str, Any] = json.loads(proc.stdout)
-    return report
-
-
 def test_official_typescript_client_with_jwt_tokens(setup: tuple[Running, SigningKey]) -> None:
     running, key = setup
-    reader = ts_report(running.url, key.token())
+    reader = ts_report("ts_auth_client.cjs", running.url, key.token())
     assert "error" not in reader["connect"], reader
     assert reader["tools"]["ok"] == ["whoami"]
     assert reader["whoami"]["ok"]["structuredContent"]["subject"] == "alice"
     assert "error" in reader["close"]
-    writer = ts_report(running.url, key.token(scope="issues:read issues:write"))
+    writer = ts_report(
+        "ts_auth_client.cjs", running.url, key.token(scope="issues:read issues:write")
+    )
     assert writer["tools"]["ok"] == ["whoami", "close_issue"]
     assert writer["close"]["ok"]["content"] == [{"type": "text", "text": "closed ENG-7"}]
     for bad in (key.token(iss="https://evil"), SigningKey("interop-1", "ES256").token()):
-        refused = ts_report(running.url, bad)
+        refused = ts_report("ts_auth_client.cjs", running.url, bad)
         assert "error" in refused["connect"] and "tools" not in refused, refused

@@ -10,67 +10,30 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from typing import Any
 
 import pytest
 
 import mcpcxx
+from asgi_driver import AsgiResponse, Headers, asgi_request, mcp_headers, mcp_post
 from conftest import SOURCE_DIR
+from mcp_requests import http_post, mcp_http_headers, modern_body
 from mcpcxx.asgi import MCPApp
 
-MODERN_META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
 FIXTURE = SOURCE_DIR / "examples" / "conformance" / "server.py"
 
 
-def modern_call(rid: int, tool: str, args: dict[str, Any], meta: dict[str, Any] | None = None):
-    body = {
-        "jsonrpc": "2.0",
-        "id": rid,
-        "method": "tools/call",
-        "params": {"name": tool, "arguments": args, "_meta": {**MODERN_META, **(meta or {})}},
-    }
-    headers = [
-        (b"host", b"localhost:8000"),
-        (b"content-type", b"application/json"),
-        (b"accept", b"application/json, text/event-stream"),
-        (b"mcp-protocol-version", b"2026-07-28"),
-        (b"mcp-method", b"tools/call"),
-        (b"mcp-name", tool.encode()),
-    ]
-    return json.dumps(body).encode(), headers
-
-
-async def asgi_request(
-    app: MCPApp, body: bytes, headers: list[tuple[bytes, bytes]], disconnect_after: float = 0
-) -> tuple[int, dict[str, str], bytes]:
-    scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": headers}
-    sent: list[dict[str, Any]] = []
-    delivered = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal delivered
-        if not delivered:
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        if disconnect_after:
-            await asyncio.sleep(disconnect_after)
-            return {"type": "http.disconnect"}
-        await asyncio.Event().wait()
-        return {}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    await asyncio.wait_for(app(scope, receive, send), 30)
-    start = next((m for m in sent if m["type"] == "http.response.start"), None)
-    status = start["status"] if start else 0
-    hdrs = {k.decode(): v.decode() for k, v in (start["headers"] if start else [])}
-    data = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return status, hdrs, data
+def call_tool(
+    app: MCPApp,
+    rid: int,
+    tool: str,
+    args: dict[str, Any],
+    meta: dict[str, Any] | None = None,
+    **options: Any,
+) -> AsgiResponse:
+    """tools/call through the ASGI adapter (asgi_driver.mcp_post), run to completion."""
+    params = {"name": tool, "arguments": args}
+    return asyncio.run(mcp_post(app, "tools/call", params, rid=rid, meta=meta, **options))
 
 
 @pytest.fixture
@@ -108,23 +71,24 @@ def http_server() -> mcpcxx.Server:
 
 def test_asgi_json_and_sse(http_server: mcpcxx.Server) -> None:
     app = MCPApp(http_server)
-    body, headers = modern_call(1, "echo", {"text": "via asgi"})
-    status, hdrs, data = asyncio.run(asgi_request(app, body, headers))
-    assert status == 200 and hdrs["content-type"] == "application/json"
-    assert json.loads(data)["result"]["content"][0]["text"] == "via asgi"
-    body, headers = modern_call(2, "progress", {}, {"progressToken": "t"})
-    status, hdrs, data = asyncio.run(asgi_request(app, body, headers))
-    assert hdrs["content-type"] == "text/event-stream"
-    events = [json.loads(m) for m in re.findall(r"^data: (.*)$", data.decode(), re.M)]
+    resp = call_tool(app, 1, "echo", {"text": "via asgi"})
+    assert resp.status == 200 and resp.headers["content-type"] == "application/json"
+    assert resp.json()["result"]["content"][0]["text"] == "via asgi"
+    resp = call_tool(app, 2, "progress", {}, {"progressToken": "t"})
+    assert resp.headers["content-type"] == "text/event-stream"
+    events = [e.json() for e in resp.sse_events()]
     assert [e.get("method") for e in events[:3]] == ["notifications/progress"] * 3
     assert events[3]["id"] == 2
     app.close(0)
 
 
+def post(app: MCPApp, body: bytes | list[bytes], headers: Headers, **options: Any) -> AsgiResponse:
+    return asyncio.run(asgi_request(app, headers=headers, body=body, **options))
+
+
 def test_asgi_checks_and_legacy_sessions(http_server: mcpcxx.Server) -> None:
     app = MCPApp(http_server, max_body_bytes=64)
-    status, _, _ = asyncio.run(asgi_request(app, b"x" * 65, []))
-    assert status == 413
+    assert post(app, b"x" * 65, []).status == 413
     init = json.dumps(
         {
             "jsonrpc": "2.0",
@@ -139,24 +103,46 @@ def test_asgi_checks_and_legacy_sessions(http_server: mcpcxx.Server) -> None:
     ).encode()
     base = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
     accept = [(b"accept", b"application/json, text/event-stream")]
-    status, hdrs, _ = asyncio.run(asgi_request(app, b"x" * 10, base))
-    assert status == 406  # no Accept header
+    assert post(app, b"x" * 10, base).status == 406  # no Accept header
     app2 = MCPApp(http_server)
-    status, hdrs, data = asyncio.run(asgi_request(app2, init, base + accept))
-    assert status == 200, data
-    assert len(hdrs["mcp-session-id"]) == 32
+    resp = post(app2, init, base + accept)
+    assert resp.status == 200, resp.body
+    assert len(resp.headers["mcp-session-id"]) == 32
     assert app2.stats()["sessions"] == 1
     evil = [(b"host", b"evil.example.com"), *base[1:], *accept]
-    status, _, _ = asyncio.run(asgi_request(app2, init, evil))
-    assert status == 403
+    assert post(app2, init, evil).status == 403
     app2.close(0)
     assert app2.stats()["sessions"] == 0
 
 
+def test_asgi_reassembles_a_chunked_body_and_bounds_its_total(http_server: mcpcxx.Server) -> None:
+    app = MCPApp(http_server)
+    body = modern_body("tools/call", {"name": "echo", "arguments": {"text": "in pieces"}})
+    resp = post(app, [body[:7], b"", body[7:30], body[30:]], mcp_headers("tools/call", "echo"))
+    assert resp.status == 200 and resp.complete
+    assert resp.json()["result"]["content"][0]["text"] == "in pieces"
+    assert app.stats()["requests"] == 1
+    app.close(0)
+    small = MCPApp(http_server, max_body_bytes=64)
+    resp = post(small, [b"x" * 40, b"x" * 40], mcp_headers("tools/call", "echo"))
+    assert resp.status == 413 and resp.body == b"Request body too large"
+    assert small.stats()["requests"] == 0
+    small.close(0)
+
+
+def test_asgi_client_leaving_mid_body_gets_no_response(http_server: mcpcxx.Server) -> None:
+    app = MCPApp(http_server)
+    body = modern_body("tools/call", {"name": "echo", "arguments": {"text": "cut"}})
+    headers = mcp_headers("tools/call", "echo")
+    resp = post(app, [body[:20]], headers, body_complete=False, disconnect_after=0)
+    assert (resp.status, resp.body, resp.complete) == (None, b"", False)
+    assert app.stats()["requests"] == 0, "a partial body never reaches the engine"
+    app.close(0)
+
+
 def test_asgi_disconnect_cancels_modern_request(http_server: mcpcxx.Server) -> None:
     app = MCPApp(http_server)
-    body, headers = modern_call(1, "slow", {})
-    asyncio.run(asgi_request(app, body, headers, disconnect_after=0.2))
+    call_tool(app, 1, "slow", {}, disconnect_after=0.2)
     assert http_server.started.wait(10)  # type: ignore[attr-defined]
     assert http_server.cancelled.wait(10)  # type: ignore[attr-defined]
 
@@ -176,12 +162,6 @@ def test_http_options_are_validated(http_server: mcpcxx.Server) -> None:
         MCPApp(http_server, session_idle_timeout=-1)
 
 
-def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, Any]:
-    req = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return resp.status, json.loads(resp.read())
-
-
 def test_run_http_serves_until_sigterm_and_inspect_url() -> None:
     proc = subprocess.Popen(
         [sys.executable, str(FIXTURE), "--port", "0"], stderr=subprocess.PIPE, text=True
@@ -195,23 +175,9 @@ def test_run_http_serves_until_sigterm_and_inspect_url() -> None:
                 url = m.group(0)
                 break
         assert url, "the server did not print its URL"
-        status, reply = _post(
-            url,
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "tools/call",
-                "params": {"name": "echo", "arguments": {"text": "hi"}, "_meta": MODERN_META},
-            },
-            {
-                "Content-Type": "application/json",
-                "Accept": "application/json, text/event-stream",
-                "MCP-Protocol-Version": "2026-07-28",
-                "Mcp-Method": "tools/call",
-                "Mcp-Name": "echo",
-            },
-        )
-        assert status == 200 and reply["result"]["content"][0]["text"] == "hi"
+        body = modern_body("tools/call", {"name": "echo", "arguments": {"text": "hi"}})
+        reply = http_post(url, body, mcp_http_headers("tools/call", "echo"), timeout=10)
+        assert reply.status == 200 and reply.json()["result"]["content"][0]["text"] == "hi"
         for legacy in ([], ["--legacy"]):
             out = subprocess.run(
                 [

@@ -19,6 +19,8 @@ import sys
 import textwrap
 import time
 
+from mcp_requests import MODERN_META
+
 SERVER = textwrap.dedent(
     """
     import sys, time
@@ -44,11 +46,7 @@ SERVER = textwrap.dedent(
     """
 )
 
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-    "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
-}
+META = {**MODERN_META, "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}}
 
 
 def _start(tmp_path: pathlib.Path) -> tuple[subprocess.Popen[bytes], int]:

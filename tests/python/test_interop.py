@@ -68,7 +68,8 @@ def test_official_python_sdk_client(mode: str) -> None:
     assert out["structured"].structured_content == {"words": 2, "characters": 3}
 
 
-def test_official_typescript_sdk_client() -> None:
+def ts_report(script: str, *args: str) -> dict[str, Any]:
+    """Run interop/<script>, an official TypeScript SDK client, on `args`; its JSON report."""
     modules = os.environ.get("MCPCXX_NODE_MODULES", "")
     node = shutil.which("node")
     require(bool(node), "node")
@@ -76,9 +77,8 @@ def test_official_typescript_sdk_client() -> None:
         bool(modules) and pathlib.Path(modules, "@modelcontextprotocol/sdk").is_dir(),
         "@modelcontextprotocol/sdk",
     )
-    script = pathlib.Path(__file__).with_name("interop") / "ts_client.cjs"
     proc = subprocess.run(
-        [str(node), str(script), sys.executable, str(DEMO_SERVER)],
+        [str(node), str(pathlib.Path(__file__).with_name("interop") / script), *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -86,7 +86,12 @@ def test_official_typescript_sdk_client() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    report = json.loads(proc.stdout)
+    report: dict[str, Any] = json.loads(proc.stdout)
+    return report
+
+
+def test_official_typescript_sdk_client() -> None:
+    report = ts_report("ts_client.cjs", sys.executable, str(DEMO_SERVER))
     assert {"echo", "get_issue", "stats"} <= set(report["tools"])
     assert report["echo"]["ok"]["content"] == [{"type": "text", "text": "hi ✓"}]
     assert report["unknown"]["error"]["code"] == -32602, "must surface as a protocol error"

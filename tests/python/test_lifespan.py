@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ import pytest
 
 import mcpcxx
 from conftest import result_of
+from mcp_requests import http_post, mcp_http_headers, modern_message
 from mcpcxx.asgi import MCPApp
 from mcpcxx.testing import Client
 
@@ -224,16 +224,8 @@ SCRIPT = textwrap.dedent(
     """
 )
 
-MODERN_META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
-CALL = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "tools/call",
-    "params": {"name": "greet", "arguments": {}, "_meta": MODERN_META},
-}
+
+CALL = modern_message("tools/call", {"name": "greet", "arguments": {}})
 
 
 def _script(tmp_path: Path) -> Path:
@@ -284,16 +276,10 @@ def test_run_http_starts_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
                 url = m.group(0)
                 break
         assert url, "the server did not print its URL"
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json, text/event-stream",
-            "MCP-Protocol-Version": "2026-07-28",
-            "Mcp-Method": "tools/call",
-            "Mcp-Name": "greet",
-        }
-        req = urllib.request.Request(url, json.dumps(CALL).encode(), headers, method="POST")
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            assert json.loads(resp.read())["result"]["content"][0]["text"] == "hello"
+        call = json.dumps(CALL).encode()
+        reply = http_post(url, call, mcp_http_headers("tools/call", "greet"), timeout=10)
+        assert reply.status == 200
+        assert reply.json()["result"]["content"][0]["text"] == "hello"
         proc.send_signal(signal.SIGTERM)
         rest = proc.stderr.read()
         assert proc.wait(timeout=30) == 0

@@ -18,14 +18,11 @@ from typing import Any
 import pytest
 
 import mcpcxx
+from mcp_requests import MODERN_META
 from mcpcxx.testing import LEGACY, Client
 
 SUB = "io.modelcontextprotocol/subscriptionId"
 FIXTURE = pathlib.Path(__file__).parents[2] / "examples" / "python" / "fixture_server.py"
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
 
 
 def late() -> str:
@@ -226,7 +223,7 @@ def fixture_env(**extra: str) -> dict[str, str]:
 
 
 def listen_line(rid: Any, notifications: dict[str, Any]) -> bytes:
-    params = {"notifications": notifications, "_meta": META}
+    params = {"notifications": notifications, "_meta": MODERN_META}
     body = {"jsonrpc": "2.0", "id": rid, "method": "subscriptions/listen", "params": params}
     return (json.dumps(body) + "\n").encode()
 
@@ -354,12 +351,12 @@ def http_fixture() -> Iterator[tuple[subprocess.Popen[bytes], int]]:
 
 
 def listen_body(rid: Any, notifications: dict[str, Any]) -> dict[str, Any]:
-    params = {"notifications": notifications, "_meta": META}
+    params = {"notifications": notifications, "_meta": MODERN_META}
     return {"jsonrpc": "2.0", "id": rid, "method": "subscriptions/listen", "params": params}
 
 
 def call_body(rid: Any, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    params = {"name": tool, "arguments": arguments, "_meta": META}
+    params = {"name": tool, "arguments": arguments, "_meta": MODERN_META}
     return {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
 
 

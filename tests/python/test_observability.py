@@ -22,6 +22,7 @@ import jsonschema
 import pytest
 
 import mcpcxx
+from asgi_driver import AsgiResponse, asgi_request
 from mcpcxx.asgi import MetricsApp
 from mcpcxx.testing import MODERN, Client
 
@@ -103,32 +104,21 @@ def test_promtool_accepts_the_exposition(served: mcpcxx.Server) -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def asgi_get(app: Any, method: str = "GET", origin: bytes | None = None) -> tuple[int, bytes]:
+def asgi_get(app: MetricsApp, method: str = "GET", origin: bytes | None = None) -> AsgiResponse:
     headers = [(b"host", b"localhost:8000")]
     if origin is not None:
         headers.append((b"origin", origin))
-    scope = {"type": "http", "method": method, "path": "/metrics", "headers": headers}
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    asyncio.run(asyncio.wait_for(app(scope, receive, send), 30))
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return int(sent[0]["status"]), body
+    return asyncio.run(asgi_request(app, method, "/metrics", headers=headers))
 
 
 def test_asgi_metrics_route(served: mcpcxx.Server) -> None:
     exercise(served)
     app = MetricsApp(served)
-    status, body = asgi_get(app)
-    assert status == 200
-    assert b"mcpcxx_requests_total" in body
-    assert asgi_get(app, "POST")[0] == 405
-    assert asgi_get(app, origin=b"http://evil.example.com")[0] == 403
+    resp = asgi_get(app)
+    assert resp.status == 200
+    assert b"mcpcxx_requests_total" in resp.body
+    assert asgi_get(app, "POST").status == 405
+    assert asgi_get(app, origin=b"http://evil.example.com").status == 403
     with pytest.raises(TypeError, match="unknown MetricsApp option"):
         MetricsApp(served, path="/x")
 

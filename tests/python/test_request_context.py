@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import mcpcxx
+from asgi_driver import mcp_post
 from conftest import result_of
 from mcpcxx import Context
 from mcpcxx.asgi import MCPApp
@@ -54,47 +55,11 @@ def test_undeclared_extension_and_absent_meta(server: mcpcxx.Server, era: str) -
 async def asgi_call(
     app: MCPApp, extra: list[tuple[bytes, bytes]], tool: str = "probe"
 ) -> dict[str, Any]:
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": {
-            "name": tool,
-            "arguments": {},
-            "_meta": {
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientCapabilities": {},
-            },
-        },
-    }
-    headers = [
-        (b"host", b"localhost:8000"),
-        (b"content-type", b"application/json"),
-        (b"accept", b"application/json, text/event-stream"),
-        (b"mcp-protocol-version", b"2026-07-28"),
-        (b"mcp-method", b"tools/call"),
-        (b"mcp-name", tool.encode()),
-        *extra,
-    ]
-    scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": headers}
-    sent: list[dict[str, Any]] = []
-    delivered = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal delivered
-        if not delivered:
-            delivered = True
-            return {"type": "http.request", "body": json.dumps(body).encode(), "more_body": False}
-        await asyncio.Event().wait()
-        return {}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    await asyncio.wait_for(app(scope, receive, send), 30)
-    data = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    reply: dict[str, Any] = json.loads(data)
-    return dict(reply["result"]["structuredContent"])
+    """Call `tool` over the ASGI adapter with `extra` headers; its structuredContent."""
+    params = {"name": tool, "arguments": {}}
+    resp = await mcp_post(app, "tools/call", params, extra_headers=extra)
+    assert resp.status == 200, resp.body
+    return dict(resp.json()["result"]["structuredContent"])
 
 
 def test_headers_over_http_withhold_credentials(server: mcpcxx.Server) -> None:

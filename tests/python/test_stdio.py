@@ -10,11 +10,7 @@ from typing import Any
 import pytest
 
 from conftest import DEMO_SERVER
-
-MODERN_META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
+from mcp_requests import MODERN_META
 
 
 def frames(*requests: dict[str, Any]) -> bytes:

@@ -1,23 +1,15 @@
 // Drives an MCP server over Streamable HTTP with a bearer token through the official TypeScript
 // SDK client and prints one JSON report. Usage: node ts_auth_client.cjs <url> <token>
 "use strict";
-const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/client/streamableHttp.js");
+const { attempt, newClient, runReport } = require("./ts_common.cjs");
 
-async function attempt(fn) {
-  try {
-    return { ok: await fn() };
-  } catch (e) {
-    return { error: { name: e.constructor.name, code: e.code, message: e.message } };
-  }
-}
-
-async function main() {
+runReport("ts_auth_client", async () => {
   const [url, token] = process.argv.slice(2);
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
-  const client = new Client({ name: "ts-auth-interop", version: "1.0.0" });
+  const client = newClient("ts-auth-interop");
   const report = {};
   report.connect = await attempt(() => client.connect(transport));
   if (report.connect.ok !== undefined || !report.connect.error) {
@@ -27,10 +19,5 @@ async function main() {
       client.callTool({ name: "close_issue", arguments: { key: "ENG-7" } }));
     await client.close();
   }
-  process.stdout.write(JSON.stringify(report) + "\n");
-}
-
-main().catch((e) => {
-  process.stderr.write(`ts_auth_client: ${e.stack || e}\n`);
-  process.exit(1);
+  return report;
 });

@@ -1,21 +1,13 @@
 // Drives a stdio MCP server with the official TypeScript SDK client and prints one JSON report.
 // Usage: node ts_client.cjs <command> [args...]   (NODE_PATH must hold @modelcontextprotocol/sdk)
 "use strict";
-const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
+const { attempt, newClient, runReport } = require("./ts_common.cjs");
 
-async function attempt(fn) {
-  try {
-    return { ok: await fn() };
-  } catch (e) {
-    return { error: { name: e.constructor.name, code: e.code, message: e.message } };
-  }
-}
-
-async function main() {
+runReport("ts_client", async () => {
   const [command, ...args] = process.argv.slice(2);
   const transport = new StdioClientTransport({ command, args, env: process.env, stderr: "ignore" });
-  const client = new Client({ name: "ts-interop", version: "1.0.0" });
+  const client = newClient("ts-interop");
   await client.connect(transport);
   const report = {};
   report.serverVersion = client.getServerVersion();
@@ -27,10 +19,5 @@ async function main() {
     client.callTool({ name: "get_issue", arguments: { key: "ENG-9" } }));
   report.structured = await attempt(() => client.callTool({ name: "stats", arguments: { text: "a b" } }));
   await client.close();
-  process.stdout.write(JSON.stringify(report) + "\n");
-}
-
-main().catch((e) => {
-  process.stderr.write(`ts_client: ${e.stack || e}\n`);
-  process.exit(1);
+  return report;
 });
