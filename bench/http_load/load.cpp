@@ -2,7 +2,12 @@
 // one request in flight per connection, for a fixed duration after a warm-up. Prints one JSON
 // line with throughput and latency percentiles. Built by bench/http_load/run.sh.
 // Usage: load --port P [--host H] [--path /mcp] [--connections N] [--seconds S] [--warmup S]
-//             [--era modern|legacy] [--tool NAME]
+//             [--era modern|legacy] [--tool NAME] [--case ok|tool_error|invalid_args|unexpected|
+//             unknown_tool]
+// --case picks the call and what counts as its correct reply (the error paths of issue 11): ok
+// calls echo; tool_error calls echo_fail (a tool_error result); invalid_args calls echo with a
+// number for text (T1); unexpected calls echo_explode (T3, sanitized); unknown_tool calls a name
+// the server does not have (P17, a JSON-RPC error). The fixture servers define these tools.
 #include <algorithm>
 #include <arpa/inet.h>
 #include <atomic>
@@ -31,7 +36,32 @@ struct config {
   double warmup = 1;
   bool modern = true;
   std::string tool = "echo";
+  std::string arguments = R"({"text":"hello world"})";
+  std::string expect = "hello world";  ///< a reply is correct when it contains this
+  std::string kind = "\"result\"";   ///< ... and this ("result" or "error")
 };
+
+// The call and the expected reply of each --case.
+void apply_case(config& c, const std::string& name) {
+  if (name == "ok") return;
+  if (name == "tool_error") {
+    c.tool = "echo_fail";
+    c.expect = R"("isError":true)";
+  } else if (name == "invalid_args") {
+    c.arguments = R"({"text":5})";
+    c.expect = R"("isError":true)";
+  } else if (name == "unexpected") {
+    c.tool = "echo_explode";
+    c.expect = "ERR-";
+  } else if (name == "unknown_tool") {
+    c.tool = "no_such_tool";
+    c.expect = "-32602";
+    c.kind = "\"error\"";
+  } else {
+    std::fprintf(stderr, "load: unknown --case %s\n", name.c_str());
+    std::exit(2);
+  }
+}
 
 struct worker_result {
   std::vector<double> latencies_us;
@@ -142,7 +172,7 @@ std::string modern_meta() {
 }
 
 std::string call_body(const config& c, long id) {
-  std::string params = R"({"name":")" + c.tool + R"(","arguments":{"text":"hello world"})";
+  std::string params = R"({"name":")" + c.tool + R"(","arguments":)" + c.arguments;
   if (c.modern) params += "," + modern_meta();
   params += "}";
   return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":)" +
@@ -179,8 +209,8 @@ void run_worker(const config& c, clock_type::time_point measure_from, clock_type
     if (t0 >= until) break;
     int st = conn.post(call_body(c, id), headers, body);
     auto t1 = clock_type::now();
-    bool ok = st == 200 && body.find("\"result\"") != std::string::npos &&
-              body.find("hello world") != std::string::npos;
+    bool ok = st == 200 && body.find(c.kind) != std::string::npos &&
+              body.find(c.expect) != std::string::npos;
     if (st == 0) {
       ++out.errors;
       break;
@@ -219,6 +249,8 @@ config parse_args(int argc, char** argv) {
       c.modern = v == "modern";
     else if (k == "--tool")
       c.tool = v;
+    else if (k == "--case")
+      apply_case(c, v);
   }
   if (c.port == 0 || c.connections < 1) {
     std::fprintf(stderr,

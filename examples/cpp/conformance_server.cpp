@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -119,6 +120,17 @@ void add_notifying_tools(mcpcxx::server& s) {
       {{"type", "object"},
        {"properties", {{"text", {{"type", "string"}}}}},
        {"required", {"text"}}});
+  // The error paths of bench/http_load (--case tool_error / unexpected), beside echo.
+  add(s, "echo_fail", "Fails as a tool with its text argument (bench/http_load --case tool_error).",
+      [](const json& a, request_context&) -> tool_result {
+        throw mcpcxx::tool_error("echo_fail failed for " + a.value("text", std::string()) +
+                                 ": it always fails. Do not retry.");
+      },
+      {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}});
+  add(s, "echo_explode", "Fails unexpectedly (bench/http_load --case unexpected).",
+      [](const json&, request_context&) -> tool_result {
+        throw std::runtime_error("internal detail that must not reach the client");
+      });
   add(s, "test_logging_tool", "Logs while it runs (only sent when the request sets logLevel).",
       [](const json&, request_context& ctx) {
         for (int i = 0; i < 3; ++i)

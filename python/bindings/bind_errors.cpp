@@ -177,7 +177,10 @@ const python_helpers& helpers() {
         python_helpers h;
         py::module_ errors = py::module_::import("mcpcxx._errors");
         for (const auto& t : k_typed_errors) h.typed.push_back(errors.attr(t.python_name));
-        h.format_exception = py::module_::import("traceback").attr("format_exception");
+        // The standard formatting minus the column markers, about twice as fast
+        // (mcpcxx/_traceback.py).
+        h.format_exception =
+            py::module_::import("mcpcxx._traceback").attr("format_exception_lines");
         return h;
       })
       .get_stored();
