@@ -65,22 +65,57 @@ std::string sha256(std::string_view bytes) {
 
 // ---- incremental SHA-256 ----
 
-struct sha256_stream::context {
-  EVP_MD_CTX* md = nullptr;
-  ~context() { EVP_MD_CTX_free(md); }
+namespace {
+
+// Fetched once: OpenSSL 3 looks EVP_sha256() up in its provider registry on every init.
+const EVP_MD* sha256_md() {
+  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  if (md == nullptr) throw std::runtime_error("SHA-256 is not available in libcrypto");
+  return md;
+}
+
+// One reusable context per thread (a context allocates on creation and on its first init).
+struct thread_context {
+  EVP_MD_CTX* md = EVP_MD_CTX_new();
+  bool busy = false;
+  thread_context() = default;
+  thread_context(const thread_context&) = delete;
+  thread_context& operator=(const thread_context&) = delete;
+  ~thread_context() { EVP_MD_CTX_free(md); }
 };
 
-sha256_stream::sha256_stream() : ctx_(std::make_unique<context>()) {
-  ctx_->md = EVP_MD_CTX_new();
-  if (ctx_->md == nullptr || EVP_DigestInit_ex(ctx_->md, EVP_sha256(), nullptr) != 1) {
+thread_local thread_context t_context;
+
+}  // namespace
+
+sha256_stream::sha256_stream() {
+  if (!t_context.busy && t_context.md != nullptr) {
+    md_ = t_context.md;
+    borrowed_ = true;
+    t_context.busy = true;
+  } else {
+    md_ = EVP_MD_CTX_new();
+  }
+  if (md_ == nullptr || EVP_DigestInit_ex(md_, sha256_md(), nullptr) != 1) {
+    release();
     throw std::runtime_error("SHA-256 init failed in libcrypto");
   }
 }
 
-sha256_stream::~sha256_stream() = default;
+sha256_stream::~sha256_stream() { release(); }
+
+void sha256_stream::release() noexcept {
+  if (borrowed_) {
+    t_context.busy = false;
+    borrowed_ = false;
+  } else {
+    EVP_MD_CTX_free(md_);
+  }
+  md_ = nullptr;
+}
 
 void sha256_stream::flush() {
-  if (used_ != 0 && EVP_DigestUpdate(ctx_->md, buffer_.data(), used_) != 1) {
+  if (used_ != 0 && EVP_DigestUpdate(md_, buffer_.data(), used_) != 1) {
     throw std::runtime_error("SHA-256 update failed in libcrypto");
   }
   used_ = 0;
@@ -89,7 +124,7 @@ void sha256_stream::flush() {
 void sha256_stream::update(std::string_view bytes) {
   if (bytes.size() > buffer_.size()) {
     flush();
-    if (EVP_DigestUpdate(ctx_->md, bytes.data(), bytes.size()) != 1) {
+    if (EVP_DigestUpdate(md_, bytes.data(), bytes.size()) != 1) {
       throw std::runtime_error("SHA-256 update failed in libcrypto");
     }
     return;
@@ -103,7 +138,7 @@ std::string sha256_stream::finish() {
   flush();
   std::string out(32, '\0');
   unsigned int len = 0;
-  if (EVP_DigestFinal_ex(ctx_->md, reinterpret_cast<unsigned char*>(out.data()), &len) != 1 ||
+  if (EVP_DigestFinal_ex(md_, reinterpret_cast<unsigned char*>(out.data()), &len) != 1 ||
       len != 32) {
     throw std::runtime_error("SHA-256 failed in libcrypto");
   }

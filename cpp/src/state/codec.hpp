@@ -13,6 +13,8 @@
 
 #include "mcpcxx/json.hpp"
 
+struct evp_md_ctx_st;  // OpenSSL's EVP_MD_CTX
+
 namespace mcpcxx::state {
 
 /// `bytes` as base64url without padding.
@@ -22,7 +24,8 @@ std::optional<std::string> base64_decode_any(std::string_view text);
 /// The raw 32-byte SHA-256 digest of `bytes`.
 std::string sha256(std::string_view bytes);
 
-/// SHA-256 fed in pieces (buffered, so byte-at-a-time writes stay cheap). One owner, one thread.
+/// SHA-256 fed in pieces (buffered, so byte-at-a-time writes stay cheap). One owner, one thread;
+/// each thread reuses one OpenSSL context for its streams (a nested stream gets its own).
 class sha256_stream {
  public:
   sha256_stream();
@@ -36,8 +39,9 @@ class sha256_stream {
 
  private:
   void flush();
-  struct context;
-  std::unique_ptr<context> ctx_;
+  void release() noexcept;
+  evp_md_ctx_st* md_ = nullptr;
+  bool borrowed_ = false;  ///< md_ is this thread's cached context
   std::array<char, 512> buffer_{};
   std::size_t used_ = 0;
 };

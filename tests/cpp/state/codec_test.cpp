@@ -59,3 +59,24 @@ TEST(Sha256Stream, PiecesEqualTheWhole) {
 
 }  // namespace
 }  // namespace mcpcxx::state
+
+namespace mcpcxx::state {
+namespace {
+
+TEST(Sha256Stream, TwoStreamsAtOnceOnOneThreadStayApart) {
+  sha256_stream outer;  // takes the thread's cached context
+  outer.update("outer ");
+  {
+    sha256_stream inner;  // gets a context of its own
+    inner.update("inner");
+    EXPECT_EQ(inner.finish(), sha256("inner"));
+  }
+  outer.update("text");
+  EXPECT_EQ(outer.finish(), sha256("outer text"));
+  sha256_stream again;  // the cached context is free again and starts clean
+  again.update("x");
+  EXPECT_EQ(again.finish(), sha256("x"));
+}
+
+}  // namespace
+}  // namespace mcpcxx::state
