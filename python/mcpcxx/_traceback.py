@@ -47,13 +47,18 @@ def format_exception_lines(
 ) -> list[str]:
     """The lines ``traceback.format_exception`` gives, without the column-marker lines."""
     chain = _chain(exc)
-    if (tb is not None and tb is not exc.__traceback__) or any(_is_group(e) for e, _ in chain):
+    if any(_is_group(e) for e, _ in chain):
         return traceback.format_exception(exc_type, exc, tb)
     lines: list[str] = []
     for e, follows in chain:
-        if e.__traceback__ is not None:
+        # As in format_exception, `tb` stands for the outermost exception's own traceback.
+        frames_of = tb if e is exc and tb is not None else e.__traceback__
+        if frames_of is not None:
             lines.append("Traceback (most recent call last):\n")
-            frames = traceback.StackSummary.extract(traceback.walk_tb(e.__traceback__))
+            # lookup_lines=False: lines are read when formatted, without a stat() per file.
+            frames = traceback.StackSummary.extract(
+                traceback.walk_tb(frames_of), lookup_lines=False
+            )
             lines.extend(frames.format())
         lines.extend(traceback.format_exception_only(type(e), e))
         lines.append(follows)

@@ -96,3 +96,13 @@ def test_exception_groups_keep_the_standard_formatting() -> None:
     assert format_exception_lines(type(exc), exc, exc.__traceback__) == (
         traceback.format_exception(type(exc), exc, exc.__traceback__)
     )
+
+
+def test_an_explicit_traceback_stands_for_the_outermost_one() -> None:
+    exc = caught(caused)
+    inner = exc.__traceback__
+    assert inner is not None and inner.tb_next is not None
+    shorter = inner.tb_next
+    expected = "".join(traceback.format_exception(type(exc), exc, shorter))
+    expected = "".join(line for line in expected.splitlines(True) if not MARKER.fullmatch(line))
+    assert "".join(format_exception_lines(type(exc), exc, shorter)) == expected
