@@ -51,9 +51,16 @@ cmake --build build/asan -j "$jobs"
 stage "C++ tests under sanitizers"
 # The sanitized build has no Python extension: its golden run plays the C++ fixture only (the
 # Python fixture ran against the same transcripts in the -Werror stage).
+no_descriptors='^HttpFaults\.OutOfDescriptorsBacksOffAndKeepsServing$'
 MCPCXX_GOLDEN_FIXTURES=cpp \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build/asan --output-on-failure -j "$jobs"
+  ctest --test-dir build/asan --output-on-failure -j "$jobs" -E "$no_descriptors"
+# The test that exhausts file descriptors leaves none for the sanitizer runtime, whose vptr check
+# then reports valid objects (scripts/ubsan-no-descriptors.supp says why): it runs alone, with
+# only that check suppressed.
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$root/scripts/ubsan-no-descriptors.supp" \
+  ctest --test-dir build/asan --output-on-failure -R "$no_descriptors"
 
 stage "build (thread sanitizer, clang 14)"
 # TSan cannot share a build with ASan, and only the threaded code needs it: the engine (worker
