@@ -38,7 +38,7 @@ struct config {
   std::string tool = "echo";
   std::string arguments = R"({"text":"hello world"})";
   std::string expect = "hello world";  ///< a reply is correct when it contains this
-  std::string kind = "\"result\"";   ///< ... and this ("result" or "error")
+  std::string kind = "\"result\"";     ///< ... and this ("result" or "error")
 };
 
 // The call and the expected reply of each --case.

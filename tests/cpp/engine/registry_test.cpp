@@ -168,3 +168,83 @@ TEST(registry_test, prompts_check_required_arguments_and_completion_caps_values)
 
 }  // namespace
 }  // namespace mcpcxx::testing
+
+namespace mcpcxx::detail {
+namespace {
+
+// The plain definition closest_keys must agree with: full Levenshtein distance, a substring
+// relation counts as distance 1, kept when within max(2, key length / 2), stable by distance.
+std::vector<std::string> closest_reference(std::string_view name,
+                                           const std::vector<std::string>& keys, std::size_t max) {
+  const std::string_view p = name.substr(0, 128);
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& k : keys) {
+    std::vector<std::size_t> prev(k.size() + 1), cur(k.size() + 1);
+    for (std::size_t j = 0; j <= k.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= p.size(); ++i) {
+      cur[0] = i;
+      for (std::size_t j = 1; j <= k.size(); ++j) {
+        cur[j] =
+            std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (p[i - 1] == k[j - 1] ? 0 : 1)});
+      }
+      std::swap(prev, cur);
+    }
+    std::size_t d = prev[k.size()];
+    if (k.find(p) != std::string::npos || p.find(k) != std::string::npos)
+      d = std::min<std::size_t>(d, 1);
+    if (d <= std::max<std::size_t>(2, k.size() / 2)) scored.emplace_back(d, k);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < scored.size() && i < max; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+TEST(ClosestKeys, TheBoundedSearchAgreesWithThePlainDefinition) {
+  const std::vector<std::string> keys = {"echo",
+                                         "echo_fail",
+                                         "echo_explode",
+                                         "count",
+                                         "counter",
+                                         "get_issue",
+                                         "list_issues",
+                                         "test_simple_text",
+                                         "test_image_content",
+                                         "test_error_handling",
+                                         "a",
+                                         "ab",
+                                         "xyz",
+                                         "test_tool_with_progress",
+                                         "test_tool_with_logging",
+                                         "search_docs",
+                                         "search"};
+  const std::vector<std::string> probes = {"ecko",
+                                           "echo_fial",
+                                           "cont",
+                                           "countr",
+                                           "get_issues",
+                                           "list_issue",
+                                           "test_simple_txt",
+                                           "test_image",
+                                           "error",
+                                           "b",
+                                           "x",
+                                           "search_doc",
+                                           "sea",
+                                           "totally_unrelated_name",
+                                           "test_tool_with_progres",
+                                           "",
+                                           std::string(300, 'e'),
+                                           "echoecho",
+                                           "ECHO",
+                                           "tool"};
+  for (const auto& p : probes) {
+    for (std::size_t max : {1u, 3u, 20u}) {
+      EXPECT_EQ(closest_keys(p, keys, max), closest_reference(p, keys, max)) << p << " " << max;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mcpcxx::detail
