@@ -23,7 +23,7 @@ enum class error_category {
   rate_limited,
   unavailable,
   timeout,
-  internal,
+  internal,  // keep last: tests enumerate the categories up to it
 };
 
 /// Whether the failed operation changed anything; serialized in snake_case.

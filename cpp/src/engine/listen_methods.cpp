@@ -59,12 +59,6 @@ decode_result decode_task_ids(const json& ids, std::vector<std::string>& out) {
   return std::nullopt;
 }
 
-bool declares_tasks(const exchange& ex) {
-  const json& caps = ex.facts.client_capabilities;
-  const auto ext = caps.find("extensions");
-  return ext != caps.end() && ext->is_object() && ext->contains(k_tasks_extension);
-}
-
 // Keeps the ids of tasks the caller owns (others are left out of the acknowledgement, as the
 // extension allows); returns the records of those already terminal, whose state never changes.
 std::vector<task_record> honor_task_ids(const exchange& ex, std::vector<std::string>& ids) {
@@ -120,10 +114,7 @@ method_outcome handle_listen(const exchange_ptr& ex, listen_params& p) {
     return refuse(situation::P42_listen_too_many_uris,
                   {{"count", f.resource_subscriptions.size()}, {"limit", max_uris}});
   }
-  if (f.task_ids_requested && !declares_tasks(*ex)) {
-    const json needed = {{"extensions", {{std::string(k_tasks_extension), json::object()}}}};
-    return refuse(situation::P13_missing_client_capability, {{"requiredCapabilities", needed}});
-  }
+  if (f.task_ids_requested && !declares_tasks_extension(*ex)) return missing_tasks_extension();
   const std::vector<task_record> finished = honor_task_ids(*ex, f.task_ids);
   // Honor only what this server has: the acknowledgement lists exactly that subset.
   f.tools_list_changed = f.tools_list_changed && e.has_capability("tools");

@@ -167,8 +167,9 @@ std::vector<std::string> closest_keys(std::string_view name, const std::vector<s
     const std::size_t limit = std::max<std::size_t>(2, k.size() / 2);
     const std::size_t longer = std::max(probe.size(), k.size());
     if (!related && longer - std::min(probe.size(), k.size()) > limit) continue;  // too far apart
-    std::size_t d = related ? 1 : edit_distance(probe, k, limit, prev, cur);
-    if (related) d = std::min(d, edit_distance(probe, k, 1, prev, cur));
+    // A substring relation counts as distance 1 (0 only for the name itself).
+    const std::size_t d = related ? std::min<std::size_t>(1, edit_distance(probe, k, 1, prev, cur))
+                                  : edit_distance(probe, k, limit, prev, cur);
     if (d <= limit) scored.emplace_back(d, k);
   }
   std::stable_sort(scored.begin(), scored.end(),

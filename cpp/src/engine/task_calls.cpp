@@ -10,12 +10,19 @@
 
 namespace mcpcxx::detail {
 
-namespace {
-
-bool declares_tasks_extension(const json& caps) {
+bool declares_tasks_extension(const exchange& ex) {
+  const json& caps = ex.facts.client_capabilities;
   const auto ext = caps.find("extensions");
   return ext != caps.end() && ext->is_object() && ext->contains(k_tasks_extension);
 }
+
+method_outcome missing_tasks_extension() {
+  const json needed = {{"extensions", {{std::string(k_tasks_extension), json::object()}}}};
+  return method_outcome::protocol(situation::P13_missing_client_capability,
+                                  {{"requiredCapabilities", needed}});
+}
+
+namespace {
 
 method_outcome invalid(const char* subject, const char* expected, const json& got) {
   return method_outcome::rendered(situation::P15b_param_invalid,
@@ -24,11 +31,9 @@ method_outcome invalid(const char* subject, const char* expected, const json& go
 
 call_plan plan_modern(const exchange& ex, const tool_entry& t) {
   if (t.spec.task == task_support::forbidden) return {};
-  if (!declares_tasks_extension(ex.facts.client_capabilities)) {
+  if (!declares_tasks_extension(ex)) {
     if (t.spec.task != task_support::required) return {};  // runs in the request
-    const json needed = {{"extensions", {{std::string(k_tasks_extension), json::object()}}}};
-    return {nullptr, method_outcome::protocol(situation::P13_missing_client_capability,
-                                              {{"requiredCapabilities", needed}})};
+    return {nullptr, missing_tasks_extension()};
   }
   auto b = std::make_shared<task_binding>();
   b->modern = true;

@@ -46,6 +46,12 @@ struct call_plan {
 /// Decides for `t` and the request in `ex` (see the file comment).
 call_plan plan_call(exchange& ex, const tool_entry& t);
 
+/// True when the 2026-07-28 request `ex` declared io.modelcontextprotocol/tasks in its
+/// clientCapabilities.extensions.
+bool declares_tasks_extension(const exchange& ex);
+/// The P13 refusal naming the tasks extension as the missing client capability.
+method_outcome missing_tasks_extension();
+
 /// Who may see the tasks `ex` creates or names (task_record::owner).
 std::string task_owner(const exchange& ex);
 

@@ -16,14 +16,8 @@ namespace {
 // 2026-07-28: the request must declare the extension (P13); legacy: only 2025-11-25 has tasks.
 std::optional<method_outcome> era_gate(const exchange& ex) {
   if (ex.facts.modern) {
-    const json& caps = ex.facts.client_capabilities;
-    const auto ext = caps.find("extensions");
-    if (ext != caps.end() && ext->is_object() && ext->contains(k_tasks_extension)) {
-      return std::nullopt;
-    }
-    const json needed = {{"extensions", {{std::string(k_tasks_extension), json::object()}}}};
-    return method_outcome::protocol(situation::P13_missing_client_capability,
-                                    {{"requiredCapabilities", needed}});
+    if (declares_tasks_extension(ex)) return std::nullopt;
+    return missing_tasks_extension();
   }
   if (ex.facts.version == "2025-11-25") return std::nullopt;
   return method_outcome::protocol(situation::P9_method_not_in_era,

@@ -196,3 +196,27 @@ TEST_F(metrics_test, every_family_has_help_and_type_and_names_follow_conventions
 
 }  // namespace
 }  // namespace mcpcxx::testing
+
+namespace mcpcxx::testing {
+namespace {
+
+// The metrics' fixed category labels restate the tool-error categories; a category added to
+// error_category without its label would be counted as "_other". Every one must keep its name.
+TEST_F(metrics_test, every_tool_error_category_is_its_own_label) {
+  int id = 1;
+  for (int i = 0; i <= static_cast<int>(error_category::internal); ++i) {
+    const auto c = static_cast<error_category>(i);
+    const std::string name = "cat_" + std::to_string(i);
+    srv->add_tool({.name = name}, [c](const json&, request_context&) -> tool_result {
+      throw tool_error("It failed for the test. Do not retry.", c, false, "x");
+    });
+    harness h(*srv);
+    call(h, name, id++);
+    const std::string label = "category=\"" + std::string(to_string(c)) + "\"";
+    EXPECT_NE(srv->metrics_text().find(label), std::string::npos) << label;
+  }
+  EXPECT_EQ(srv->metrics_text().find("category=\"_other\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mcpcxx::testing
