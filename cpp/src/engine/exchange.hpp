@@ -152,9 +152,12 @@ class exchange {
   /// Where the reply and the request's notifications go (the session's sink unless the
   /// transport gave the request a stream of its own, as HTTP does).
   const std::shared_ptr<frame_sink>& reply_sink() const noexcept { return route_.sink; }
-  /// The request params (always an object once routing accepted the request). Decoders may move
-  /// members out of it.
+  /// The request params (always an object once routing accepted the request). Routing moves
+  /// _meta out; after that they stay intact (decoders copy or point into them), because the
+  /// input round digests them when it seals a run (engine/input_round.hpp).
   json& params() noexcept { return params_; }
+  /// The request params, read-only.
+  const json& params() const noexcept { return params_; }
   engine& eng() const noexcept;
   session_state& session() const noexcept { return *session_; }
   /// Cancelled by notifications/cancelled, shutdown or the deadline.

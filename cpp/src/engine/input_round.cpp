@@ -7,6 +7,7 @@
 #include "mcpcxx/errors.hpp"
 
 #include "engine/engine.hpp"
+#include "engine/session_state.hpp"
 #include "engine/wire_errors_pending.hpp"
 #include "state/codec.hpp"
 
@@ -89,9 +90,9 @@ bool may_require_input(std::string_view method) noexcept {
   return method == "tools/call" || method == "prompts/get" || method == "resources/read";
 }
 
-input_round::opened input_round::open(engine& e, std::string_view method, const json& params,
-                                      const json& principal, const json& client_capabilities) {
-  json fresh = json::object();
+input_round::opened input_round::open(const std::shared_ptr<exchange>& ex) {
+  const json& params = ex->params();
+  json fresh;
   if (const auto it = params.find("inputResponses"); it != params.end()) {
     if (!it->is_object()) {
       return wrong_type("params.inputResponses", "an object mapping inputRequests keys to results",
@@ -99,42 +100,45 @@ input_round::opened input_round::open(engine& e, std::string_view method, const 
     }
     fresh = *it;
   }
-  state::binding b = state::bind_request(method, params, principal);
-  json answers = json::object();
-  json asked = json::object();
-  if (const auto it = params.find("requestState"); it != params.end()) {
-    if (!it->is_string()) {
-      return wrong_type("params.requestState", "the string a previous InputRequiredResult returned",
-                        *it);
-    }
-    const state::open_result r =
-        e.request_states().open(it->get<std::string>(), b, state::sealer::clock::now());
-    if (!r.ok) return refusal_outcome(e, method, r);
-    answers = object_member(r.payload, "a");
-    asked = object_member(r.payload, "q");
+  const auto state = params.find("requestState");
+  if (state == params.end()) {
+    return std::make_shared<input_round>(ex, std::nullopt, std::move(fresh), json(), json());
   }
-  return std::make_shared<input_round>(e.request_states(), std::move(b), client_capabilities,
-                                       std::move(fresh), std::move(answers), std::move(asked));
+  if (!state->is_string()) {
+    return wrong_type("params.requestState", "the string a previous InputRequiredResult returned",
+                      *state);
+  }
+  state::binding b = state::bind_request(ex->method(), params, ex->session().principal());
+  engine& e = ex->eng();
+  const state::open_result r =
+      e.request_states().open(state->get<std::string>(), b, state::sealer::clock::now());
+  if (!r.ok) return refusal_outcome(e, ex->method(), r);
+  return std::make_shared<input_round>(ex, std::move(b), std::move(fresh),
+                                       object_member(r.payload, "a"),
+                                       object_member(r.payload, "q"));
 }
 
-input_round::input_round(const state::sealer& sealer, state::binding binding,
-                         json client_capabilities, json fresh, json sealed_answers,
-                         json sealed_asked)
-    : sealer_(sealer),
+input_round::input_round(const std::shared_ptr<exchange>& ex, std::optional<state::binding> binding,
+                         json fresh, json sealed_answers, json sealed_asked)
+    : exchange_(ex),
       binding_(std::move(binding)),
-      client_capabilities_(std::move(client_capabilities)),
       fresh_(std::move(fresh)),
       sealed_answers_(std::move(sealed_answers)),
       sealed_asked_(std::move(sealed_asked)) {}
 
 std::vector<json> input_round::ask(const std::vector<client_request>& questions) {
+  const std::shared_ptr<exchange> ex = exchange_.lock();
+  if (!ex) {
+    throw std::logic_error("a handler asked the client after its request had ended");
+  }
+  const json& caps = ex->facts.client_capabilities;
   std::lock_guard lock(mutex_);
   std::vector<json> answers;
   json pending = json::object();
   for (const client_request& q : questions) {
     const std::string_view cap = capability_of(q.method);
-    if (!cap.empty() && !(client_capabilities_.is_object() && client_capabilities_.contains(cap) &&
-                          client_capabilities_.at(std::string(cap)).is_object())) {
+    if (!cap.empty() &&
+        !(caps.is_object() && caps.contains(cap) && caps.at(std::string(cap)).is_object())) {
       throw client_capability_error(q.method, std::string(cap));
     }
     const std::string key = q.key.empty() ? "ask-" + std::to_string(position_) : q.key;
@@ -152,7 +156,7 @@ std::vector<json> input_round::ask(const std::vector<client_request>& questions)
       pending[key] = {{"method", q.method}, {"params", q.params}};
     }
   }
-  if (!pending.empty()) throw input_required_signal{std::move(pending), seal()};
+  if (!pending.empty()) throw input_required_signal{std::move(pending), seal(*ex)};
   return answers;
 }
 
@@ -172,8 +176,14 @@ const json* input_round::answer_for(const std::string& key, const std::string& m
   return nullptr;
 }
 
-std::string input_round::seal() const {
-  return sealer_.seal(binding_, {{"a", used_}, {"q", asked_now_}}, state::sealer::clock::now());
+std::string input_round::seal(const exchange& ex) {
+  if (!binding_) {
+    binding_ = state::bind_request(ex.method(), ex.params(), ex.session().principal());
+  }
+  const auto or_empty = [](const json& j) { return j.is_null() ? json::object() : j; };
+  return ex.eng().request_states().seal(*binding_,
+                                        {{"a", or_empty(used_)}, {"q", or_empty(asked_now_)}},
+                                        state::sealer::clock::now());
 }
 
 method_outcome input_required_outcome(input_required_signal s) {

@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -54,36 +55,37 @@ class input_round {
   /// What open() yields: the round, or the refusal to send instead of running the handler.
   using opened = std::variant<std::shared_ptr<input_round>, method_outcome>;
 
-  /// Reads params.inputResponses and params.requestState of a `method` request (before any
-  /// decoder moves members out of `params`). Refusals: P15b when either has the wrong type,
-  /// P34..P38 when the state does not open for this request (logged with the reason).
-  static opened open(engine& e, std::string_view method, const json& params, const json& principal,
-                     const json& client_capabilities);
-
+  /// Reads params.inputResponses and params.requestState of `ex`, a modern tools/call,
+  /// prompts/get or resources/read. Refusals: P15b when either has the wrong type, P34..P38 when
+  /// the state does not open for this request (logged with the reason). The request's params
+  /// must stay intact while the round lives: a fresh request's binding is digested from them
+  /// only when a run is sealed, so a call that asks nothing never pays for the digest.
+  static opened open(const std::shared_ptr<exchange>& ex);
   /// The answers to `questions`, in order. Throws client_capability_error (nothing is put to
   /// the client) for a method whose capability the request's _meta did not declare, and
   /// input_required_signal when any question is unanswered (all of this call's unanswered
   /// questions are listed together).
   std::vector<json> ask(const std::vector<client_request>& questions);
 
-  input_round(const state::sealer& sealer, state::binding binding, json client_capabilities,
+  /// A round of `ex`; `binding` is set when a presented requestState was checked against it.
+  input_round(const std::shared_ptr<exchange>& ex, std::optional<state::binding> binding,
               json fresh, json sealed_answers, json sealed_asked);
 
  private:
   const json* answer_for(const std::string& key, const std::string& method,
                          const std::string& digest) const;
-  std::string seal() const;
+  std::string seal(const exchange& ex);
 
-  const state::sealer& sealer_;
-  state::binding binding_;
-  json client_capabilities_;
-  json fresh_;           // this retry's inputResponses
-  json sealed_answers_;  // answers carried in requestState
-  json sealed_asked_;    // key -> digest of the question asked under it in earlier runs
+  // Weak: the exchange owns the round; a handler that asks after its request ended is refused.
+  std::weak_ptr<exchange> exchange_;
+  std::optional<state::binding> binding_;  // computed on the first seal of a fresh request
+  json fresh_;                             // this retry's inputResponses (null: none)
+  json sealed_answers_;                    // answers carried in requestState (null: none)
+  json sealed_asked_;  // key -> digest of the question asked under it in earlier runs
   std::mutex mutex_;
-  std::size_t position_ = 0;         // questions asked so far in this run
-  json used_ = json::object();       // answers handed to the handler in this run
-  json asked_now_ = json::object();  // key -> digest, questions of this run
+  std::size_t position_ = 0;  // questions asked so far in this run
+  json used_;                 // answers handed to the handler in this run (null: none yet)
+  json asked_now_;            // key -> digest, questions of this run (null: none yet)
 };
 
 /// The outcome for a stopped run: resultType input_required (decorated by the exchange).

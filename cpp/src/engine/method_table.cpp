@@ -25,13 +25,12 @@ method_outcome typed(const exchange_ptr& ex) {
 }
 
 // `typed` for the methods that may answer input_required: on 2026-07-28 it first opens the
-// request's inputResponses and requestState (before a decoder moves members out of params); a
-// state that does not open for this request is refused before the handler runs.
+// request's inputResponses and requestState; a state that does not open for this request is
+// refused before the handler runs.
 template <class P, method_outcome (*H)(const exchange_ptr&, P&)>
 method_outcome resumable(const exchange_ptr& ex) {
   if (ex->facts.modern) {
-    auto opened = input_round::open(ex->eng(), ex->method(), ex->params(),
-                                    ex->session().principal(), ex->facts.client_capabilities);
+    auto opened = input_round::open(ex);
     if (auto* refusal = std::get_if<method_outcome>(&opened)) return std::move(*refusal);
     ex->set_input_round(std::get<std::shared_ptr<input_round>>(std::move(opened)));
   }
@@ -154,8 +153,9 @@ decode_result decode(json& params, std::string_view, tools_call_params& out) {
     return method_outcome::protocol(situation::P16a_tool_arguments_not_object,
                                     {{"type", args->type_name()}});
   }
+  static const json no_arguments = json::object();
   out.name = name->get<std::string>();
-  if (args != params.end() && args->is_object()) out.arguments = std::move(*args);
+  out.arguments = args != params.end() && args->is_object() ? &*args : &no_arguments;
   return std::nullopt;
 }
 

@@ -44,10 +44,11 @@ struct set_level_params {
 struct list_params {
   std::optional<std::string> cursor;
 };
-/// tools/call; `arguments` is moved out of the request (an empty object when absent or null).
+/// tools/call; `arguments` points into the request's params (which outlive the handler), or to
+/// a shared empty object when they are absent or null.
 struct tools_call_params {
   std::string name;
-  json arguments = json::object();
+  const json* arguments = nullptr;
 };
 /// resources/read, resources/subscribe, resources/unsubscribe.
 struct uri_params {

@@ -137,12 +137,12 @@ method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p) {
   call_plan plan = plan_call(*ex, *tool);
   if (plan.refusal) return std::move(*plan.refusal);
   if (plan.task && !plan.task->deferred) {
-    return run_as_task(ex, tool, std::move(p.arguments), plan.task);
+    return run_as_task(ex, tool, *p.arguments, plan.task);
   }
-  if (auto problem = argument_problem(*tool, p.arguments)) return std::move(*problem);
+  if (auto problem = argument_problem(*tool, *p.arguments)) return std::move(*problem);
   arm_deadline(ex, *tool);
   request_context ctx = ex->make_context(ex, plan.task);
-  method_outcome out = invoke(ex, *tool, p.arguments, ctx);
+  method_outcome out = invoke(ex, *tool, *p.arguments, ctx);
   ex->disarm_deadline();
   // A handler that called start_task() ran on as the task: its outcome is the task's.
   if (plan.task && plan.task->started.load(std::memory_order_acquire)) {

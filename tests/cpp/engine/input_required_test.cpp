@@ -244,6 +244,27 @@ TEST_F(input_required_test, an_answer_to_a_changed_question_is_not_reused) {
   EXPECT_EQ(r3["content"][0]["text"], "answered accept") << r3.dump();
 }
 
+// The binding of a fresh request is digested only when a run is sealed, from the params the
+// exchange keeps; a context kept past its request can no longer ask (nothing could carry the
+// question to the client), and says so instead of touching the ended request.
+TEST_F(input_required_test, a_context_kept_after_its_request_ended_refuses_to_ask) {
+  auto kept = std::make_shared<std::unique_ptr<request_context>>();
+  srv->add_tool({.name = "keeper"}, [kept](const json&, request_context& ctx) {
+    *kept = std::make_unique<request_context>(std::move(ctx));
+    return tool_result::text("kept");
+  });
+  const json r = send(call(1, "tools/call", tool("keeper")));
+  ASSERT_EQ(r["result"]["content"][0]["text"], "kept") << r.dump();
+  ASSERT_TRUE(*kept);
+  try {
+    (void)(*kept)->elicit("Still there?", confirm_schema());
+    FAIL() << "an ask after the request ended returned";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("after its request had ended"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(input_required_test, the_signal_is_not_a_std_exception) {
   const json r = send(call(1, "tools/call", tool("swallower")))["result"];
   EXPECT_EQ(r["resultType"], "input_required") << r.dump();
