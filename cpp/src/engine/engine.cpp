@@ -55,6 +55,7 @@ bool read_only_hint(const json& annotations) {
 engine::engine(server_options options)
     : options_(std::move(options)),
       server_info_(info_json(options_.info)),
+      server_info_text_(server_info_.dump(-1, ' ', false, json::error_handler_t::replace)),
       log_(options_.log_writer, options_.log_threshold),
       request_states_(state::key_ring::from_config(options_.request_state_key,
                                                    options_.request_state_previous_keys),

@@ -58,6 +58,8 @@ class engine : public std::enable_shared_from_this<engine> {
   const state::sealer& request_states() const noexcept { return request_states_; }
   /// The Implementation object (serverInfo).
   const json& server_info() const noexcept { return server_info_; }
+  /// server_info() as compact JSON, spliced into every modern result's _meta.
+  const std::string& server_info_text() const noexcept { return server_info_text_; }
 
   void add_tool(tool_spec spec, tool_handler handler);
   bool remove_tool(std::string_view name);
@@ -154,6 +156,7 @@ class engine : public std::enable_shared_from_this<engine> {
 
   server_options options_;
   json server_info_;
+  std::string server_info_text_;
   server_log log_;
   deadline_scheduler deadlines_;
   state::sealer request_states_;

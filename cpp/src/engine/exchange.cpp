@@ -11,6 +11,7 @@
 #include "engine/outbound.hpp"
 #include "engine/session_state.hpp"
 #include "engine/task_calls.hpp"
+#include "jsonrpc/splice.hpp"
 
 namespace mcpcxx::detail {
 
@@ -18,11 +19,16 @@ namespace {
 
 constexpr const char* k_class_names[] = {"ok", "tool_error", "protocol_error", "cancelled"};
 
-void decorate(json& result, const json& server_info, const char* result_type = "complete") {
-  result["resultType"] = result_type;
-  json& meta = result["_meta"];
-  if (!meta.is_object()) meta = json::object();
-  meta["io.modelcontextprotocol/serverInfo"] = server_info;
+// A modern result with resultType and _meta's serverInfo: written into the frame as it is
+// serialized (jsonrpc/splice.hpp), not copied into the result's tree, with the same bytes.
+std::string decorated_frame(const jsonrpc::request_id& id, json& result, const engine& e,
+                            std::string_view result_type) {
+  if (result.is_null()) result = json::object();
+  if (!result.is_object()) throw std::logic_error("a modern result must be a JSON object");
+  return jsonrpc::serialize_result_spliced(
+      id, result,
+      {{{}, "resultType", result_type},
+       {"_meta", "io.modelcontextprotocol/serverInfo", e.server_info_text()}});
 }
 
 // One allocation of the exact size: the page is copied once (it is most of the frame).
@@ -157,14 +163,13 @@ std::string exchange::frame_for(method_outcome& o) const {
       return jsonrpc::serialize_error(id_, o.error);
     case outcome_kind::result:
     case outcome_kind::tool_failure:
-      if (facts.modern) decorate(o.result, eng().server_info());
+      if (facts.modern) return decorated_frame(id_, o.result, eng(), R"("complete")");
       return jsonrpc::serialize_result(id_, o.result);
     case outcome_kind::input_required:
       if (!facts.modern) break;
-      decorate(o.result, eng().server_info(), "input_required");
-      return jsonrpc::serialize_result(id_, o.result);
+      return decorated_frame(id_, o.result, eng(), R"("input_required")");
     case outcome_kind::task:
-      if (facts.modern) decorate(o.result, eng().server_info(), "task");
+      if (facts.modern) return decorated_frame(id_, o.result, eng(), R"("task")");
       return jsonrpc::serialize_result(id_, o.result);
     case outcome_kind::pending:
       break;

@@ -121,8 +121,14 @@ std::size_t session::end_listens(std::string_view reason) {
 }
 
 tool_result tool_result::text(std::string text) {
+  // Member by member: the nested initializer lists copied every value once more (a third of
+  // an echo tool's handler).
+  json block(json::value_t::object);
+  auto& fields = block.get_ref<json::object_t&>();
+  fields.emplace("text", std::move(text));
+  fields.emplace("type", "text");
   tool_result r;
-  r.content = json::array({{{"type", "text"}, {"text", std::move(text)}}});
+  r.content.get_ref<json::array_t&>().push_back(std::move(block));
   return r;
 }
 

@@ -52,10 +52,12 @@ void arm_deadline(const exchange_ptr& ex, const tool_entry& t) {
 }
 
 json to_wire(tool_result&& r) {
-  json out = {{"content", std::move(r.content)}};
-  if (r.structured_content) out["structuredContent"] = std::move(*r.structured_content);
-  if (r.is_error) out["isError"] = true;
-  if (!r.meta.is_null()) out["_meta"] = std::move(r.meta);
+  json out(json::value_t::object);
+  auto& members = out.get_ref<json::object_t&>();
+  if (!r.meta.is_null()) members.emplace("_meta", std::move(r.meta));
+  members.emplace("content", std::move(r.content));
+  if (r.is_error) members.emplace("isError", true);
+  if (r.structured_content) members.emplace("structuredContent", std::move(*r.structured_content));
   return out;
 }
 

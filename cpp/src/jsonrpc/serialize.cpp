@@ -1,10 +1,14 @@
 // Reply builders on the engine's hot path: each writes one compact JSON text straight into a
 // reserved std::string, with a single nlohmann serializer for the embedded values.
+#include <array>
 #include <charconv>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "mcpcxx/jsonrpc.hpp"
+
+#include "jsonrpc/splice.hpp"
 
 namespace mcpcxx::jsonrpc {
 
@@ -72,7 +76,76 @@ class writer {
   }
   std::string take() { return std::move(out_); }
 
+  /// `v` (an object) with the members of `extra` whose parent is `parent` merged in at their
+  /// sorted places; at the top level, a parent named by `extra` is written merged the same way.
+  void object_spliced(const json& v, std::initializer_list<spliced_member> extra,
+                      std::string_view parent) {
+    std::array<pending, 8> level{};
+    const std::size_t n = collect(extra, parent, level);
+    out_.push_back('{');
+    bool first = true;
+    const auto write = [&](std::string_view key, const pending* p, const json* existing) {
+      if (!first) out_.push_back(',');
+      first = false;
+      string(key);
+      out_.push_back(':');
+      if (p == nullptr) {
+        value(*existing);
+      } else if (p->raw != nullptr) {
+        out_.append(p->raw->json_text);
+      } else {
+        object_spliced(existing != nullptr && existing->is_object() ? *existing : empty_object(),
+                       extra, p->key);
+      }
+    };
+    std::size_t i = 0;
+    for (const auto& [key, member] : v.get_ref<const json::object_t&>()) {
+      for (; i < n && level[i].key < key; ++i) write(level[i].key, &level[i], nullptr);
+      if (i < n && level[i].key == key) {
+        write(key, &level[i], &member);
+        ++i;
+      } else {
+        write(key, nullptr, &member);
+      }
+    }
+    for (; i < n; ++i) write(level[i].key, &level[i], nullptr);
+    out_.push_back('}');
+  }
+
  private:
+  // A member to splice at one level: written verbatim (`raw`), or a parent merged in.
+  struct pending {
+    std::string_view key;
+    const spliced_member* raw = nullptr;
+  };
+
+  // The members of one level, sorted by key; their count.
+  static std::size_t collect(std::initializer_list<spliced_member> extra, std::string_view parent,
+                             std::array<pending, 8>& level) {
+    std::size_t n = 0;
+    const auto add = [&](pending p) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (level[i].key == p.key) return;
+      }
+      if (n == level.size()) throw std::length_error("too many spliced result members");
+      std::size_t at = n++;
+      for (; at > 0 && p.key < level[at - 1].key; --at) level[at] = level[at - 1];
+      level[at] = p;  // kept sorted by key as it fills
+    };
+    for (const auto& m : extra) {
+      if (m.parent == parent) {
+        add({m.key, &m});
+      } else if (parent.empty()) {
+        add({m.parent, nullptr});
+      }
+    }
+    return n;
+  }
+  static const json& empty_object() {
+    static const json e = json::object();
+    return e;
+  }
+
   void object(const json& v) {
     out_.push_back('{');
     bool first = true;
@@ -132,6 +205,17 @@ std::string serialize_result(const request_id& id, const json& result) {
   w.id(id);
   w.raw(R"(,"result":)");
   w.value(result);
+  w.raw("}");
+  return w.take();
+}
+
+std::string serialize_result_spliced(const request_id& id, const json& result,
+                                     std::initializer_list<spliced_member> members) {
+  writer w(512);
+  w.raw(R"({"jsonrpc":"2.0","id":)");
+  w.id(id);
+  w.raw(R"(,"result":)");
+  w.object_spliced(result, members, {});
   w.raw("}");
   return w.take();
 }

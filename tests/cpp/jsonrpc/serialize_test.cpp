@@ -7,6 +7,8 @@
 
 #include "mcpcxx/jsonrpc.hpp"
 
+#include "jsonrpc/splice.hpp"
+
 namespace mcpcxx::jsonrpc {
 namespace {
 
@@ -118,6 +120,51 @@ TEST(Serialize, ResultBytesEqualNlohmannDumpForEveryKindOfValue) {
                       {"cl\xC3\xA9", "k"}};
   EXPECT_EQ(serialize_result(request_id{std::int64_t{1}}, value),
             R"({"jsonrpc":"2.0","id":1,"result":)" + value.dump() + "}");
+}
+
+// The spliced members must give the bytes of setting them in the tree and dumping it: every
+// modern reply's resultType and serverInfo are written this way (golden transcripts rely on it).
+std::string decorated_then_dumped(json result, const json& info, const char* type) {
+  if (result.is_null()) result = json::object();
+  result["resultType"] = type;
+  json& meta = result["_meta"];
+  if (!meta.is_object()) meta = json::object();
+  meta["io.modelcontextprotocol/serverInfo"] = info;
+  return mcpcxx::jsonrpc::serialize_result(std::int64_t{7}, result);
+}
+
+TEST(Serialize, SplicedMembersEqualTheDecoratedTreeDumped) {
+  const json info = {{"name", "srv \"q\""}, {"version", "1.0"}, {"title", "Ünï"}};
+  const std::string info_text = info.dump(-1, ' ', false, json::error_handler_t::replace);
+  const json results[] = {
+      json::object(),
+      nullptr,
+      {{"content", json::array({{{"type", "text"}, {"text", "hi"}}})}},
+      {{"_meta", {{"a", 1}, {"zzz", 2}, {"io.modelcontextprotocol/serverInfo", "stale"}}}},
+      {{"_meta", "not an object"}, {"isError", true}},
+      {{"_meta", json::object()}, {"resultType", "stale"}, {"structuredContent", {{"x", 1}}}},
+      {{"$first", 1}, {"A", 2}, {"_", 3}, {"_meta0", 4}, {"resultTypeX", 5}, {"resultTyp", 6}},
+      {{"z", {{"_meta", 1}, {"resultType", 2}}}},
+  };
+  for (const char* type : {"complete", "input_required", "task"}) {
+    const std::string type_text = json(type).dump();
+    for (const json& r : results) {
+      const json tree = r.is_null() ? json::object() : r;
+      EXPECT_EQ(mcpcxx::jsonrpc::serialize_result_spliced(
+                    std::int64_t{7}, tree,
+                    {{{}, "resultType", type_text},
+                     {"_meta", "io.modelcontextprotocol/serverInfo", info_text}}),
+                decorated_then_dumped(r, info, type))
+          << r.dump();
+    }
+  }
+}
+
+TEST(Serialize, SplicedMembersAtOneLevelKeepTheirSortedOrder) {
+  const std::string s = mcpcxx::jsonrpc::serialize_result_spliced(
+      std::int64_t{1}, json{{"m", 1}},
+      {{{}, "z", "3"}, {{}, "a", "0"}, {"p", "y", "2"}, {"p", "b", "1"}});
+  EXPECT_EQ(s, R"({"jsonrpc":"2.0","id":1,"result":{"a":0,"m":1,"p":{"b":1,"y":2},"z":3}})");
 }
 
 }  // namespace
