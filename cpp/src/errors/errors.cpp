@@ -93,11 +93,14 @@ tool_error::tool_error(std::string message, error_category category, bool retrya
 }
 
 json tool_error::details() const {
-  json d = {{"category", std::string(to_string(category_))},
-            {"retryable", retryable_},
-            {"effect", std::string(to_string(effect_))}};
-  if (resource_) d["resource"] = *resource_;
-  if (retry_after_) d["retryAfterSeconds"] = *retry_after_;
+  // Member by member in key order: every tool error builds this (initializer lists copy twice).
+  json d(json::value_t::object);
+  auto& m = d.get_ref<json::object_t&>();
+  m.emplace_hint(m.end(), "category", std::string(to_string(category_)));
+  m.emplace_hint(m.end(), "effect", std::string(to_string(effect_)));
+  if (resource_) m.emplace_hint(m.end(), "resource", *resource_);
+  m.emplace_hint(m.end(), "retryable", retryable_);
+  if (retry_after_) m.emplace_hint(m.end(), "retryAfterSeconds", *retry_after_);
   return d;
 }
 

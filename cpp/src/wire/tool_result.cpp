@@ -39,18 +39,27 @@ json details_of(const row& r, const json& args) {
 }
 
 // {"content":[{"type":"text","text":text}],"isError":true,"structuredContent"?,"_meta"}.
+// Members are emplaced in key order at the end of each map (no lookups, no initializer lists).
 json build(std::string text, json details, bool has_output_schema) {
   json block(json::value_t::object);
-  block["type"] = "text";
-  block["text"] = std::move(text);
-  json result(json::value_t::object);
-  result["content"] = json(json::value_t::array);
-  result["content"].push_back(std::move(block));
-  result["isError"] = true;
-  if (!has_output_schema) result["structuredContent"] = details;
+  auto& b = block.get_ref<json::object_t&>();
+  b.emplace_hint(b.end(), "text", std::move(text));
+  b.emplace_hint(b.end(), "type", "text");
+  json content(json::value_t::array);
+  content.get_ref<json::array_t&>().push_back(std::move(block));
   json meta(json::value_t::object);
-  meta["mcpcxx/error"] = std::move(details);
-  result["_meta"] = std::move(meta);
+  auto& m = meta.get_ref<json::object_t&>();
+  json result(json::value_t::object);
+  auto& r = result.get_ref<json::object_t&>();
+  if (has_output_schema) {
+    m.emplace("mcpcxx/error", std::move(details));
+  } else {
+    m.emplace("mcpcxx/error", details);
+  }
+  r.emplace_hint(r.end(), "_meta", std::move(meta));
+  r.emplace_hint(r.end(), "content", std::move(content));
+  r.emplace_hint(r.end(), "isError", true);
+  if (!has_output_schema) r.emplace_hint(r.end(), "structuredContent", std::move(details));
   return result;
 }
 
