@@ -10,12 +10,15 @@ groups keep the standard library's formatting (rare, and nested).
 
 from __future__ import annotations
 
+import collections.abc
+import linecache
 import sys
 import traceback
 from types import TracebackType
 
 _CAUSE = "\nThe above exception was the direct cause of the following exception:\n\n"
 _CONTEXT = "\nDuring handling of the above exception, another exception occurred:\n\n"
+_RECURSIVE_CUTOFF = 3  # as the standard library: a frame repeated more often is collapsed
 
 
 def _is_group(exc: BaseException) -> bool:
@@ -42,12 +45,79 @@ def _chain(exc: BaseException) -> list[tuple[BaseException, str]]:
     return out
 
 
+def _frame_lines(tb: TracebackType) -> list[str]:
+    """StackSummary.extract(...).format() of `tb` without the column markers.
+
+    The standard extraction stats every source file (linecache.checkcache) on each call, which
+    was half of an unexpected exception's cost; source lines come from linecache as loaded (the
+    code that ran is the code loaded, even if the file changed since).
+    """
+    lines: list[str] = []
+    last: tuple[str, int | None, str] | None = None
+    count = 0
+    for frame, lineno in traceback.walk_tb(tb):
+        code = frame.f_code
+        key = (code.co_filename, lineno, code.co_name)
+        if key != last:
+            if count > _RECURSIVE_CUTOFF:
+                lines.append(_repeated(count - _RECURSIVE_CUTOFF))
+            last, count = key, 0
+        count += 1
+        if count > _RECURSIVE_CUTOFF:
+            continue
+        lines.append(f'  File "{key[0]}", line {lineno}, in {key[2]}\n')
+        linecache.lazycache(key[0], frame.f_globals)
+        source = linecache.getline(key[0], lineno).strip() if lineno is not None else ""
+        if source:
+            lines.append(f"    {source}\n")
+    if count > _RECURSIVE_CUTOFF:
+        lines.append(_repeated(count - _RECURSIVE_CUTOFF))
+    return lines
+
+
+def _repeated(count: int) -> str:
+    return f"  [Previous line repeated {count} more time{'s' if count > 1 else ''}]\n"
+
+
+def _safe_string(value: object, what: str, func: object = str) -> str:
+    try:
+        return func(value)  # type: ignore[operator, no-any-return]
+    except Exception:
+        return f"<{what} {getattr(func, '__name__', 'str')}() failed>"
+
+
+def _exception_only(e: BaseException) -> list[str]:
+    """traceback.format_exception_only(type(e), e), without extracting the stacks of e's chain.
+
+    The standard function builds a TracebackException, which walks (and stats the files of)
+    every cause and context only to print the last line. SyntaxError keeps the standard path.
+    """
+    etype = type(e)
+    if issubclass(etype, SyntaxError):
+        return traceback.format_exception_only(etype, e)
+    stype = etype.__qualname__
+    module = etype.__module__
+    if module not in ("__main__", "builtins"):
+        stype = f"{module if isinstance(module, str) else '<unknown>'}.{stype}"
+    try:
+        notes = getattr(e, "__notes__", None)
+    except Exception:
+        notes = ()  # the standard library words this case per version: its own path below
+    if (notes is not None and not isinstance(notes, collections.abc.Sequence)) or notes == ():
+        return traceback.format_exception_only(etype, e)
+    value = _safe_string(e, "exception")
+    lines = [f"{stype}: {value}\n" if value else f"{stype}\n"]
+    for note in notes or []:
+        lines.extend(f"{part}\n" for part in _safe_string(note, "note").split("\n"))
+    return lines
+
+
 def format_exception_lines(
     exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None = None
 ) -> list[str]:
     """The lines ``traceback.format_exception`` gives, without the column-marker lines."""
     chain = _chain(exc)
-    if any(_is_group(e) for e, _ in chain):
+    if getattr(sys, "tracebacklimit", None) is not None or any(_is_group(e) for e, _ in chain):
         return traceback.format_exception(exc_type, exc, tb)
     lines: list[str] = []
     for e, follows in chain:
@@ -55,11 +125,7 @@ def format_exception_lines(
         frames_of = tb if e is exc and tb is not None else e.__traceback__
         if frames_of is not None:
             lines.append("Traceback (most recent call last):\n")
-            # lookup_lines=False: lines are read when formatted, without a stat() per file.
-            frames = traceback.StackSummary.extract(
-                traceback.walk_tb(frames_of), lookup_lines=False
-            )
-            lines.extend(frames.format())
-        lines.extend(traceback.format_exception_only(type(e), e))
+            lines.extend(_frame_lines(frames_of))
+        lines.extend(_exception_only(e))
         lines.append(follows)
     return [line for line in lines if line]

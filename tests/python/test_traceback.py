@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import linecache
 import re
 import sys
 import traceback
@@ -64,6 +65,30 @@ def with_notes() -> None:
     raise e
 
 
+class LocalError(Exception):
+    """Defined outside builtins: its line names the module."""
+
+
+class Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+
+def module_qualified() -> None:
+    raise LocalError("module qualified")
+
+
+def unprintable() -> None:
+    raise Unprintable()
+
+
+def empty_message_with_cause() -> None:
+    try:
+        with_notes()
+    except RuntimeError as e:
+        raise LocalError() from e
+
+
 def recursive(n: int = 0) -> None:
     recursive(n + 1)
 
@@ -73,7 +98,19 @@ def multi_line_message() -> None:
 
 
 @pytest.mark.parametrize(
-    "fn", [deep, caused, during, suppressed, with_notes, recursive, multi_line_message]
+    "fn",
+    [
+        deep,
+        caused,
+        during,
+        suppressed,
+        with_notes,
+        recursive,
+        multi_line_message,
+        module_qualified,
+        unprintable,
+        empty_message_with_cause,
+    ],
 )
 def test_same_text_as_the_standard_library_without_markers(fn: object) -> None:
     exc = caught(fn)
@@ -106,3 +143,40 @@ def test_an_explicit_traceback_stands_for_the_outermost_one() -> None:
     expected = "".join(traceback.format_exception(type(exc), exc, shorter))
     expected = "".join(line for line in expected.splitlines(True) if not MARKER.fullmatch(line))
     assert "".join(format_exception_lines(type(exc), exc, shorter)) == expected
+
+
+def from_source_without_a_file() -> None:
+    namespace: dict[str, object] = {}
+    exec(compile("def f():\n    raise OSError('no file')\n", "<generated>", "exec"), namespace)
+    namespace["f"]()  # type: ignore[operator]
+
+
+def test_frames_without_source_lines_match_too() -> None:
+    exc = caught(from_source_without_a_file)
+    text = "".join(format_exception_lines(type(exc), exc, exc.__traceback__))
+    assert 'File "<generated>", line 2, in f\n' in text
+    assert text == standard_without_markers(exc)
+
+
+def test_formatting_stats_no_source_file() -> None:
+    # linecache.checkcache stats every file of the traceback on every call: half the cost of an
+    # unexpected exception before. Lines come from linecache as loaded instead.
+    exc = caught(caused)
+    expected = standard_without_markers(exc)
+    calls: list[object] = []
+    real = linecache.checkcache
+    linecache.checkcache = lambda *args: calls.append(args)  # only around the one call
+    try:
+        text = "".join(format_exception_lines(type(exc), exc, exc.__traceback__))
+    finally:
+        linecache.checkcache = real
+    assert calls == []
+    assert text == expected
+
+
+def test_a_traceback_limit_keeps_the_standard_formatting(monkeypatch: pytest.MonkeyPatch) -> None:
+    exc = caught(deep)
+    monkeypatch.setattr(sys, "tracebacklimit", 1, raising=False)
+    assert format_exception_lines(type(exc), exc, exc.__traceback__) == (
+        traceback.format_exception(type(exc), exc, exc.__traceback__)
+    )
