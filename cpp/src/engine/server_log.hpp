@@ -30,6 +30,15 @@ class server_log {
   /// A fresh reference id "ERR-xxxxxxxx" (8 random hex digits) for correlating wire and log.
   static std::string new_reference();
 
+  /// Until release_held_lines() on the calling thread, the lines this thread writes through a
+  /// log with the default (stderr) writer gather in a per-thread buffer, then leave together in
+  /// one write: the stdio reader holds them while it serves the lines of one read, as it holds
+  /// the replies (one system call per read instead of one per request). A held buffer past
+  /// 64 KiB is written at once. Lines of a configured writer are never held. Not nested.
+  static void hold_lines() noexcept;
+  /// Writes, in order, what this thread held, and ends its hold.
+  static void release_held_lines() noexcept;
+
  private:
   std::function<void(std::string_view)> writer_;
   log_level threshold_;

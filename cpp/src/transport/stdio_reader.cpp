@@ -27,11 +27,18 @@ std::size_t line_cap(std::size_t max_message_bytes) {
                                   : max_message_bytes * k_line_cap_factor;
 }
 
-// Holds the writer's frames for its lifetime (released also when serving a line throws).
+// Holds the writer's frames and this thread's log lines for its lifetime (released also when
+// serving a line throws): the replies and the request log lines of one read leave together.
 class held_writes {
  public:
-  explicit held_writes(frame_writer& w) : w_(w) { w_.hold(); }
-  ~held_writes() { w_.release_held(); }
+  explicit held_writes(frame_writer& w) : w_(w) {
+    w_.hold();
+    detail::server_log::hold_lines();
+  }
+  ~held_writes() {
+    w_.release_held();
+    detail::server_log::release_held_lines();
+  }
   held_writes(const held_writes&) = delete;
   held_writes& operator=(const held_writes&) = delete;
 
@@ -68,7 +75,7 @@ void line_reader::read_some() {
   in_->async_read_some(asio::buffer(buffer_), [this](const std::error_code& ec, std::size_t n) {
     if (stopped_.load(std::memory_order_acquire)) return;
     if (n > 0) {
-      // The replies to these lines leave together once they are all served.
+      // The replies to these lines, and their log lines, leave together once all are served.
       const held_writes held(*writer_);
       splitter_.feed(std::string_view(buffer_.data(), n), *this);
     }
