@@ -16,6 +16,9 @@ namespace mcpcxx::stdio_detail {
 namespace {
 
 constexpr std::size_t k_max_batch = 64;
+// Batches one sending thread writes before it leaves the rest to the io thread: a worker must
+// not spend its time writing everybody else's replies under a sustained load.
+constexpr int k_max_direct_rounds = 4;
 constexpr char k_newline[] = "\n";
 
 // A raw newline would split the frame; outside JSON strings it is plain whitespace.
@@ -56,38 +59,101 @@ frame_writer::frame_writer(asio::io_context& io, int fd)
 
 void frame_writer::send(std::string frame) {
   no_raw_newline(frame);
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   if (closed_ || error_) return;
-  const bool holding = held_ && holder_ == std::this_thread::get_id();
-  if (!writing_ && !holding && queue_.empty()) {
-    // Nothing is queued or being written, so this frame is next in order: write it from this
-    // thread instead of waking the io thread. What the pipe does not take now (EAGAIN, a partial
-    // write, or an error the write chain will report) goes through the queue as before.
-    const std::size_t done = write_now(frame);
-    if (done == frame.size() + 1) {
-      ++frames_written_;
-      return;
-    }
-    frame.erase(0, done);
-  }
   const std::size_t bytes = frame.size() + 1;
   queue_.push_back(entry{std::move(frame), {}});
   queued_bytes_ += bytes;
-  if (holding || writing_) return;
-  // Frames held by the reader are ahead of this one: another thread (a worker, the deadline
-  // thread) writes them all now rather than waiting for the reader, which may be busy.
-  write_queued_now();
-  if (!queue_.empty()) start_chain();
+  if (writing_ || (held_ && holder_ == std::this_thread::get_id())) return;
+  // Nothing is being written: this thread writes the queue (held frames of the reader first:
+  // they are ahead of this one) instead of waking the io thread.
+  drain_directly(lock);
 }
 
-std::size_t frame_writer::write_now(const std::string& frame) {
-  iovec parts[2] = {{const_cast<char*>(frame.data()), frame.size()},
-                    {const_cast<char*>(k_newline), 1}};
+// One non-blocking gather write of `batch` (each frame and its newline); bytes written, 0 on
+// EAGAIN or an error (the chain then retries and reports it).
+std::size_t frame_writer::write_batch(const std::vector<entry>& batch) const {
+  iovec parts[2 * k_max_batch];
+  std::size_t n = 0;
+  for (const entry& e : batch) {
+    parts[n++] = {const_cast<char*>(e.frame.data()), e.frame.size()};
+    parts[n++] = {const_cast<char*>(k_newline), 1};
+  }
   for (;;) {
-    const ssize_t n = ::writev(out_->native_handle(), parts, 2);
-    if (n >= 0) return static_cast<std::size_t>(n);
+    const ssize_t written = ::writev(out_->native_handle(), parts, static_cast<int>(n));
+    if (written >= 0) return static_cast<std::size_t>(written);
     if (errno != EINTR) return 0;
   }
+}
+
+// The calling thread writes queued plain frames with the mutex released during each write, so
+// the reader and the other workers never wait on it behind a system call (that wait, a futex
+// sleep per reply, was most of a pooled call's cost with many in flight). writing_ keeps every
+// other writer out meanwhile; what the pipe does not take, a batch reply, or a long queue is
+// left to the io-thread chain.
+void frame_writer::drain_directly(std::unique_lock<std::mutex>& lock) {
+  writing_ = true;
+  direct_ = true;
+  bool to_chain = false;
+  for (int rounds = 0; !closed_ && !error_ && !queue_.empty(); ++rounds) {
+    if (!queue_.front().pieces.empty() || rounds == k_max_direct_rounds) {
+      to_chain = true;
+      break;
+    }
+    take_plain_batch();
+    lock.unlock();
+    const std::size_t written = write_batch(in_flight_);
+    lock.lock();
+    if (!settle_direct(written)) {
+      to_chain = true;
+      break;
+    }
+  }
+  direct_ = false;
+  if (to_chain && !closed_ && !error_) {
+    asio::post(io_, [self = shared_from_this()] { self->pump(); });  // writing_ stays true
+  } else {
+    writing_ = false;
+  }
+  idle_cv_.notify_all();
+}
+
+// Moves up to k_max_batch plain frames from the queue's front into in_flight_ (under mutex_).
+void frame_writer::take_plain_batch() {
+  in_flight_.clear();
+  in_flight_bytes_ = 0;
+  while (!queue_.empty() && in_flight_.size() < k_max_batch && queue_.front().pieces.empty()) {
+    in_flight_bytes_ += queue_.front().frame.size() + 1;
+    in_flight_.push_back(std::move(queue_.front()));
+    queue_.pop_front();
+  }
+}
+
+// Accounts a direct write of in_flight_ (under mutex_): the unwritten rest goes back to the
+// queue's front, in order (dropped once closed). False when the pipe did not take everything.
+bool frame_writer::settle_direct(std::size_t written) {
+  const bool all = written == in_flight_bytes_;
+  queued_bytes_ -= std::min(queued_bytes_, in_flight_bytes_);
+  std::size_t left = written;
+  std::size_t first_unwritten = 0;
+  for (; first_unwritten < in_flight_.size(); ++first_unwritten) {
+    const std::size_t size = in_flight_[first_unwritten].frame.size() + 1;
+    if (left < size) break;
+    left -= size;
+    ++frames_written_;
+  }
+  if (!closed_ && !error_) {
+    for (std::size_t i = in_flight_.size(); i > first_unwritten; --i) {
+      entry& e = in_flight_[i - 1];
+      if (i - 1 == first_unwritten && left > 0) e.frame.erase(0, left);  // left == size: "\n"
+      queued_bytes_ += e.frame.size() + 1;
+      queue_.push_front(std::move(e));
+    }
+  }
+  in_flight_.clear();
+  in_flight_bytes_ = 0;
+  resume_if_drained();
+  return all;
 }
 
 void frame_writer::hold() {
@@ -97,44 +163,10 @@ void frame_writer::hold() {
 }
 
 void frame_writer::release_held() {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   held_ = false;
   if (closed_ || error_ || writing_ || queue_.empty()) return;
-  write_queued_now();
-  if (!queue_.empty()) start_chain();
-}
-
-// One non-blocking writev of the plain frames at the front of the queue; drops what was written
-// and trims a partly written frame, so the chain continues exactly where the pipe stopped.
-void frame_writer::write_queued_now() {
-  iovec parts[2 * k_max_batch];
-  std::size_t n = 0;
-  for (auto it = queue_.begin(); it != queue_.end() && n < 2 * k_max_batch; ++it) {
-    if (!it->pieces.empty()) break;  // batch replies: left to the chain
-    parts[n++] = {const_cast<char*>(it->frame.data()), it->frame.size()};
-    parts[n++] = {const_cast<char*>(k_newline), 1};
-  }
-  if (n == 0) return;
-  ssize_t written = -1;
-  do {
-    written = ::writev(out_->native_handle(), parts, static_cast<int>(n));
-  } while (written < 0 && errno == EINTR);
-  if (written <= 0) return;  // EAGAIN or an error: the chain writes (and reports) it
-  auto left = static_cast<std::size_t>(written);
-  while (left > 0) {
-    entry& front = queue_.front();
-    const std::size_t size = front.frame.size() + 1;
-    if (left < size) {
-      front.frame.erase(0, left);  // left == frame size: only the newline remains
-      queued_bytes_ -= left;
-      break;
-    }
-    left -= size;
-    queued_bytes_ -= size;
-    ++frames_written_;
-    queue_.pop_front();
-  }
-  resume_if_drained();
+  drain_directly(lock);
 }
 
 void frame_writer::start_chain() {
@@ -251,12 +283,14 @@ void frame_writer::close() {
 }
 
 void frame_writer::release() {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   closed_ = true;
   queue_.clear();
   queued_bytes_ = in_flight_bytes_;
   resume_ = nullptr;
   on_failure_ = nullptr;
+  // A thread may be inside a direct write (non-blocking, so this wait is one system call).
+  idle_cv_.wait(lock, [&] { return !direct_; });
   out_.reset();
 }
 

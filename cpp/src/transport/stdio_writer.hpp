@@ -1,8 +1,9 @@
 // Ordered, never-interleaved writer of outbound frames for the stdio transport.
 // Thread-safety: send() may be called from any thread; frames are written in the order send()
-// returned, each followed by "\n", one write at a time: when nothing is queued or being written,
-// send() writes the frame itself (non-blocking) from the calling thread; otherwise, or for what
-// the pipe did not take, a chain of writes on the io_context drains the queue.
+// returned, each followed by "\n", one write at a time: when nothing is being written, send()
+// writes the queue itself (non-blocking, with the mutex released during the system call) from
+// the calling thread; otherwise, or for what the pipe did not take, a chain of writes on the
+// io_context drains the queue.
 #pragma once
 
 #include <chrono>
@@ -66,13 +67,17 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
     std::vector<std::string> pieces;
   };
   void enqueue(entry e, std::size_t bytes);
-  /// One non-blocking writev of `frame` and its newline; the bytes written (0 on EAGAIN or an
-  /// error). Under mutex_, only when nothing is queued or in flight.
-  std::size_t write_now(const std::string& frame);
   /// Posts the write chain unless it runs (under mutex_).
   void start_chain();
-  /// One non-blocking gather write of the queue's front (under mutex_, no chain running).
-  void write_queued_now();
+  /// Writes the queue from the calling thread, the mutex released during each write (entered
+  /// and left locked, with nothing being written); hands the rest to the chain when needed.
+  void drain_directly(std::unique_lock<std::mutex>& lock);
+  /// Moves the queue's front plain frames into in_flight_ (under mutex_).
+  void take_plain_batch();
+  /// One non-blocking gather write of `batch`; the bytes written (0 on EAGAIN or an error).
+  std::size_t write_batch(const std::vector<entry>& batch) const;
+  /// Accounts a direct write of in_flight_ (under mutex_); false unless all of it was written.
+  bool settle_direct(std::size_t written);
   void pump();
   void written(const std::error_code& ec);
   void resume_if_drained();  // under mutex_
@@ -88,7 +93,8 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   std::size_t resume_below_ = 0;
   std::function<void()> resume_;
   std::vector<asio::const_buffer> buffers_;
-  bool writing_ = false;
+  bool writing_ = false;  ///< a chain or a direct writer owns the descriptor and in_flight_
+  bool direct_ = false;   ///< a thread is writing outside the mutex (release() waits for it)
   bool held_ = false;
   std::thread::id holder_;  ///< the thread that called hold()
   bool closed_ = false;
