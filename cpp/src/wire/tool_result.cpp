@@ -51,15 +51,12 @@ json build(std::string text, json details, bool has_output_schema) {
   auto& m = meta.get_ref<json::object_t&>();
   json result(json::value_t::object);
   auto& r = result.get_ref<json::object_t&>();
-  if (has_output_schema) {
-    m.emplace("mcpcxx/error", std::move(details));
-  } else {
-    m.emplace("mcpcxx/error", details);
-  }
+  json structured = has_output_schema ? json() : details;  // the second copy, when shown
+  m.emplace("mcpcxx/error", std::move(details));
   r.emplace_hint(r.end(), "_meta", std::move(meta));
   r.emplace_hint(r.end(), "content", std::move(content));
   r.emplace_hint(r.end(), "isError", true);
-  if (!has_output_schema) r.emplace_hint(r.end(), "structuredContent", std::move(details));
+  if (!has_output_schema) r.emplace_hint(r.end(), "structuredContent", std::move(structured));
   return result;
 }
 
