@@ -1,8 +1,10 @@
-// parse(): limits first (size on the byte length, depth by a pre-scan), then nlohmann's parser
-// driven through a SAX adapter that records failures instead of throwing, then classification.
-// Deep input never reaches the parser, so it cannot exhaust the stack. Every outcome is a row of
-// the situation table (P1-P3); see docs/error-model.md "Codec decisions" for when the id is
-// echoed.
+// parse(): the size limit first (on the byte length), then nlohmann's parser driven through a
+// SAX adapter that counts the nesting depth (stopping past the limit) and records failures
+// instead of throwing, then classification. nlohmann's parser and DOM builder keep their own
+// stacks on the heap, and the adapter stops at the depth limit, so deep input cannot exhaust
+// anything. When the bytes do not parse, a pre-scan decides whether they were too deep anyway
+// (too deep wins over bad syntax, as when the pre-scan ran first). Every outcome is a row of the
+// situation table (P1-P3); see docs/error-model.md "Codec decisions" for when the id is echoed.
 #include <string>
 #include <utility>
 
@@ -28,9 +30,24 @@ message rejected(situation s, const json& args, std::optional<request_id> id = s
 
 // nlohmann's DOM builder with exceptions off: a refusal is recorded (exception id, byte position,
 // offending token) and stops the parse. out_of_range 406 (a number beyond double) arrives here too.
+// A container past `max_depth` stops it as well (too_deep); counting here saves a pass over the
+// bytes on every message (sax_parse calls these statically, so hiding the base's is enough).
 class recording_sax : public nlohmann::detail::json_sax_dom_parser<json> {
+  using base = nlohmann::detail::json_sax_dom_parser<json>;
+
  public:
-  explicit recording_sax(json& out) : json_sax_dom_parser(out, false) {}
+  recording_sax(json& out, std::size_t max_depth)
+      : json_sax_dom_parser(out, false), max_depth_(max_depth) {}
+  bool start_object(std::size_t n) { return deeper() && base::start_object(n); }
+  bool start_array(std::size_t n) { return deeper() && base::start_array(n); }
+  bool end_object() {
+    --depth_;
+    return base::end_object();
+  }
+  bool end_array() {
+    --depth_;
+    return base::end_array();
+  }
   bool parse_error(std::size_t position, const std::string& last_token,
                    const nlohmann::detail::exception& ex) {
     failure_id = ex.id;
@@ -41,6 +58,16 @@ class recording_sax : public nlohmann::detail::json_sax_dom_parser<json> {
   int failure_id = 0;
   std::size_t failure_byte = 0;
   std::string failure_token;
+  bool too_deep = false;
+
+ private:
+  bool deeper() {
+    if (++depth_ <= max_depth_) return true;
+    too_deep = true;
+    return false;
+  }
+  std::size_t max_depth_;
+  std::size_t depth_ = 0;
 };
 
 std::string shortened(const std::string& token) {
@@ -71,25 +98,24 @@ message unparseable(std::string_view bytes, const recording_sax& sax) {
   return rejected(situation::P1_not_json, {{"byte", sax.failure_byte}});
 }
 
-std::optional<message> check_limits(std::string_view bytes, const parse_limits& limits) {
+message too_deep(std::string_view bytes, const parse_limits& limits) {
+  return rejected(situation::P3a_message_too_deep, {{"limit", limits.max_depth}},
+                  detail::tolerant_top_level_id(bytes));
+}
+
+message parse_checked(std::string_view bytes, const parse_limits& limits) {
   if (bytes.size() > limits.max_message_bytes) {
     return rejected(situation::P3_message_too_large,
                     {{"size", bytes.size()}, {"limit", limits.max_message_bytes}},
                     detail::tolerant_top_level_id(bytes));
   }
-  if (detail::nesting_depth(bytes, limits.max_depth) > limits.max_depth) {
-    return rejected(situation::P3a_message_too_deep, {{"limit", limits.max_depth}},
-                    detail::tolerant_top_level_id(bytes));
-  }
-  return std::nullopt;
-}
-
-message parse_checked(std::string_view bytes, const parse_limits& limits) {
-  if (auto over = check_limits(bytes, limits)) return std::move(*over);
   if (detail::is_blank(bytes)) return rejected(situation::P1a_empty_message, json::object());
   json value;
-  recording_sax sax(value);
+  recording_sax sax(value, limits.max_depth);
   if (!json::sax_parse(bytes.begin(), bytes.end(), &sax) || sax.failure_id != 0) {
+    if (sax.too_deep || detail::nesting_depth(bytes, limits.max_depth) > limits.max_depth) {
+      return too_deep(bytes, limits);
+    }
     return unparseable(bytes, sax);
   }
   if (!value.is_array()) return classify(std::move(value));

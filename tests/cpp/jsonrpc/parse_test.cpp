@@ -144,7 +144,7 @@ TEST(Limits, DepthOverTheLimitIsRejected) {
   EXPECT_NE(m.error.message.find("maximum depth of 64"), std::string::npos) << m.error.message;
 }
 
-TEST(Limits, MillionDeepInputDoesNotReachTheParser) {
+TEST(Limits, MillionDeepInputIsRefusedAsTooDeep) {
   parse_limits limits;
   limits.max_message_bytes = 4'000'000;
   const message m = parse(std::string(1'000'000, '['), limits);
@@ -161,6 +161,27 @@ TEST(Limits, BracketsInsideStringsDoNotCount) {
   EXPECT_EQ(m.kind, message_kind::request) << m.error.message;
   EXPECT_EQ(parse(R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"s":[1]}})", limits).kind,
             message_kind::invalid);
+}
+
+// The parser counts depth as it goes; bytes that do not parse are pre-scanned, so too deep still
+// wins over bad syntax wherever the syntax error is, and the id is echoed when it can be read.
+TEST(Limits, TooDeepWinsOverBadSyntaxBeforeOrAfterTheDepth) {
+  const std::string deep(70, '[');
+  const message early =
+      parse(R"({"jsonrpc":"2.0","id":5,"method":"m","params":{"x": oops )" + deep);
+  EXPECT_NE(early.error.message.find("maximum depth of 64"), std::string::npos)
+      << early.error.message;
+  EXPECT_EQ(early.id, request_id{std::int64_t{5}});
+  const message late =
+      parse(R"({"jsonrpc":"2.0","id":6,"method":"m","params":{"x":)" + deep + "oops");
+  EXPECT_NE(late.error.message.find("maximum depth of 64"), std::string::npos)
+      << late.error.message;
+  EXPECT_EQ(late.id, request_id{std::int64_t{6}});
+  const message valid = parse(nested(63));
+  EXPECT_EQ(valid.id, request_id{std::int64_t{1}});
+  const message shallow_bad =
+      parse(R"({"jsonrpc":"2.0","id":7,"method":"m","params":{"x": oops}})");
+  EXPECT_EQ(shallow_bad.error.code, error_code::parse_error) << shallow_bad.error.message;
 }
 
 TEST(Limits, CustomDepthIsNamedInTheMessage) {
