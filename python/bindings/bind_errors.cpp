@@ -90,7 +90,7 @@ std::string safe_str(py::handle h) {
   }
 }
 
-std::exception_ptr tool_error_from(py::handle v) {
+tool_error tool_error_of(py::handle v) {
   const std::string category = safe_str(v.attr("category"));
   const std::string effect = safe_str(v.attr("effect"));
   auto c = parse_error_category(category);
@@ -101,9 +101,12 @@ std::exception_ptr tool_error_from(py::handle v) {
   }
   auto resource = v.attr("resource").cast<std::optional<std::string>>();
   auto retry_after = v.attr("retry_after").cast<std::optional<double>>();
-  return std::make_exception_ptr(tool_error(safe_str(v.attr("message")), *c,
-                                            v.attr("retryable").cast<bool>(), std::move(resource),
-                                            *eff, retry_after));
+  return tool_error(safe_str(v.attr("message")), *c, v.attr("retryable").cast<bool>(),
+                    std::move(resource), *eff, retry_after);
+}
+
+std::exception_ptr tool_error_from(py::handle v) {
+  return std::make_exception_ptr(tool_error_of(v));
 }
 
 std::exception_ptr protocol_error_from(py::handle v) {
@@ -206,6 +209,18 @@ std::exception_ptr unexpected_from(py::error_already_set& e, const std::string& 
 }
 
 }  // namespace
+
+std::optional<tool_result> returned_tool_error(py::handle value) {
+  if (!py::isinstance(value, helpers().typed[0])) return std::nullopt;  // k_typed_errors[0]
+  try {
+    return tool_result::failed(tool_error_of(value));
+  } catch (const std::exception&) {
+    // Refused by the C++ type: raised again, so translate_python_error reports it as it reports
+    // a raised one (unexpected, saying why).
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(value.ptr())), value.ptr());
+    throw py::error_already_set();
+  }
+}
 
 std::exception_ptr translate_python_error(py::error_already_set& e) {
   try {

@@ -17,6 +17,7 @@
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -37,6 +38,12 @@ namespace mcpcxx::py_bind {
 /// an unexpected_error whose what() and detail() are the formatted traceback. The result holds
 /// no Python objects.
 std::exception_ptr translate_python_error(py::error_already_set& e);
+
+/// A tool's ToolError handed back as its return value (mcpcxx/_tools.py returns it instead of
+/// letting it propagate): the tool_result::failed a raised one would give, without the two C++
+/// exception unwinds of the raised path; nullopt for any other value. GIL held. A ToolError the
+/// C++ type refuses is raised again (py::error_already_set), to be translated as when raised.
+std::optional<tool_result> returned_tool_error(py::handle value);
 
 /// The C++ exception a RequestContext ask attached to the Python exception `value` when it
 /// raised it (null when none): re-raising it hands the engine exactly what request_context threw.
@@ -102,7 +109,16 @@ Result call_python(const held_object& fn, request_context& ctx, const Args&... a
     py::gil_scoped_acquire gil;
     keep_thread_state(gil);
     try {
-      out.emplace(fn.get()(args..., py_context{state}).template cast<Result>());
+      py::object returned = fn.get()(args..., py_context{state});
+      if constexpr (std::is_same_v<Result, tool_result>) {
+        if (auto failed = returned_tool_error(returned)) {
+          out.emplace(std::move(*failed));
+        } else {
+          out.emplace(returned.template cast<Result>());
+        }
+      } else {
+        out.emplace(returned.template cast<Result>());
+      }
     } catch (abi::__forced_unwind&) {
       throw;  // thread cancellation must unwind the whole thread, never be swallowed below
     } catch (py::error_already_set& e) {

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from mcpcxx._content import CONTENT_TYPES, ToolResult
+from mcpcxx._errors import ToolError
 from mcpcxx._icons import check_icons
 from mcpcxx._invoke import caller
 from mcpcxx._results import content_block, dumps, is_content_list, to_jsonable
@@ -54,7 +55,8 @@ def _check_task(task: object, task_start: object, where: str) -> None:
         raise ValueError(f"{where}: task_start='handler' needs task='optional' or 'required'")
 
 
-ToolHandler = Callable[[dict[str, Any], "RequestContext"], dict[str, Any]]
+# Returns the CallToolResult, or the ToolError the tool raised (the engine renders it as raised).
+ToolHandler = Callable[[dict[str, Any], "RequestContext"], "dict[str, Any] | ToolError"]
 
 _ANNOTATION_KEYS = {
     "title": "title",
@@ -192,8 +194,13 @@ class Tool:
         convert_args, wrap = self.signature.convert_args, self.signature.wrap_output
         structured = self.signature.structured
 
-        def run(arguments: dict[str, Any], core: RequestContext) -> dict[str, Any]:
-            value = call(convert_args(arguments), core)
+        def run(arguments: dict[str, Any], core: RequestContext) -> dict[str, Any] | ToolError:
+            try:
+                value = call(convert_args(arguments), core)
+            except ToolError as e:
+                # Handed to the engine as a value: the reply a raised ToolError gets, without
+                # two C++ exception unwinds through the binding (about half its cost).
+                return e
             return convert_result(value, wrap=wrap, structured=structured)
 
         return run

@@ -191,3 +191,71 @@ def test_metrics_count_outcomes(connect: Any) -> None:
     m = server.metrics()
     assert m["tool_errors"] >= 1 and m["protocol_errors"] >= 1
     assert m["by_category"]["not_found"] >= 1
+
+
+class QuotaError(ToolError):
+    """A user subclass: still a ToolError to the engine."""
+
+
+def test_t2_a_raised_tool_error_is_handed_over_as_a_value_with_the_same_reply(
+    era: str,
+) -> None:
+    # mcpcxx/_tools.py returns the raised ToolError to the engine instead of letting it cross
+    # the binding as an exception; every kind of raise must give the reply it gave before.
+    server = mcpcxx.Server("t2-value")
+
+    def fail() -> None:
+        raise QuotaError(
+            "Export failed: the monthly quota is used up. Retry next month; nothing was exported.",
+            category="rate_limited",
+            resource="export",
+            retry_after=60,
+        )
+
+    @server.tool
+    def nested() -> str:
+        fail()
+        return "unreachable"
+
+    @server.tool
+    async def in_async() -> str:
+        fail()
+        return "unreachable"
+
+    with Client(server, protocol_version=era) as c:
+        for tool in ("nested", "in_async"):
+            response = c.call_tool(tool)
+            result = result_of(response)
+            assert result["isError"] is True, response
+            assert text_of(response).startswith("Export failed: the monthly quota is used up.")
+            assert result["structuredContent"] == details(response)
+            assert details(response) == {
+                "category": "rate_limited",
+                "effect": "not_applied",
+                "resource": "export",
+                "retryAfterSeconds": 60.0,
+                "retryable": True,
+            }
+    server.close()
+
+
+def test_a_tool_error_changed_after_construction_is_still_refused(era: str) -> None:
+    # The value path keeps the raised path's rule: attributes the C++ type refuses make the
+    # failure unexpected (T3, reference id), with the reason logged.
+    lines: list[str] = []
+    server = mcpcxx.Server("t2-refused", log_writer=lines.append)
+
+    @server.tool
+    def mutated() -> str:
+        error = ToolError("Sync failed: the remote refused. Do not retry.", category="conflict")
+        error.category = "no-such-category"
+        raise error
+
+    with Client(server, protocol_version=era) as c:
+        response = c.call_tool("mutated")
+    ref = details(response)["reference"]
+    assert details(response)["category"] == "internal"
+    logged = [r for r in logged_under(lines, ref) if r.get("event") == "tool_exception"]
+    assert len(logged) == 1
+    assert "attributes changed after construction" in logged[0]["detail"], logged[0]
+    server.close()
