@@ -248,11 +248,14 @@ TEST_F(input_required_test, an_answer_to_a_changed_question_is_not_reused) {
 // exchange keeps; a context kept past its request can no longer ask (nothing could carry the
 // question to the client), and says so instead of touching the ended request.
 TEST_F(input_required_test, a_context_kept_after_its_request_ended_refuses_to_ask) {
+  // The tool holds the slot weakly: the kept context holds its session and so the engine, which
+  // holds the tool; a strong capture would be a cycle that outlives the test.
   auto kept = std::make_shared<std::unique_ptr<request_context>>();
-  srv->add_tool({.name = "keeper"}, [kept](const json&, request_context& ctx) {
-    *kept = std::make_unique<request_context>(std::move(ctx));
-    return tool_result::text("kept");
-  });
+  srv->add_tool({.name = "keeper"},
+                [slot = std::weak_ptr(kept)](const json&, request_context& ctx) {
+                  if (auto k = slot.lock()) *k = std::make_unique<request_context>(std::move(ctx));
+                  return tool_result::text("kept");
+                });
   const json r = send(call(1, "tools/call", tool("keeper")));
   ASSERT_EQ(r["result"]["content"][0]["text"], "kept") << r.dump();
   ASSERT_TRUE(*kept);
