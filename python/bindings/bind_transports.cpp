@@ -51,6 +51,17 @@ class python_response_sink final : public http_response_sink {
   }
 };
 
+// Destroys an endpoint without the GIL: its destructor closes it, cutting off exchanges whose
+// reply a worker may be delivering at that moment through a Python callback, which needs the
+// GIL (holding it here deadlocked a garbage-collected endpoint against that worker).
+struct release_gil_delete {
+  void operator()(http_endpoint* ep) const {
+    const py::gil_scoped_release release;
+    delete ep;
+  }
+};
+using endpoint_holder = std::unique_ptr<http_endpoint, release_gil_delete>;
+
 std::shared_ptr<http_exchange> handle(http_endpoint& ep, std::string method, std::string target,
                                       header_pairs headers, const py::bytes& body,
                                       py::object on_start, py::object on_data, py::object on_end) {
@@ -91,10 +102,11 @@ void bind_transports(py::module_& m) {
   py::class_<http_exchange, std::shared_ptr<http_exchange>>(m, "HttpExchange")
       .def("disconnected", &http_exchange::disconnected, release(),
            "Tell the engine the client went away (cancels a 2026-07-28 request).");
-  py::class_<http_endpoint>(m, "HttpEndpoint", "The MCP HTTP endpoint without sockets.")
+  py::class_<http_endpoint, endpoint_holder>(m, "HttpEndpoint",
+                                             "The MCP HTTP endpoint without sockets.")
       .def(py::init([](server_handle& h, http_options o, const py::object& auth) {
              attach_auth(o, auth);
-             return std::make_unique<http_endpoint>(*h.srv, o);
+             return endpoint_holder(new http_endpoint(*h.srv, o));
            }),
            py::arg("server"), py::arg("options"), py::arg("auth") = py::none(),
            py::keep_alive<1, 2>(), py::keep_alive<1, 4>())
