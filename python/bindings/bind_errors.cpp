@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include <pybind11/gil_safe_call_once.h>
@@ -211,7 +212,8 @@ std::exception_ptr unexpected_from(py::error_already_set& e, const std::string& 
 }  // namespace
 
 std::optional<tool_result> returned_tool_error(py::handle value) {
-  if (!py::isinstance(value, helpers().typed[0])) return std::nullopt;  // k_typed_errors[0]
+  static_assert(std::string_view(k_typed_errors[0].python_name) == "ToolError");
+  if (!py::isinstance(value, helpers().typed[0])) return std::nullopt;
   try {
     return tool_result::failed(tool_error_of(value));
   } catch (const std::exception&) {

@@ -2,6 +2,7 @@
 #include "engine/exchange.hpp"
 
 #include <charconv>
+#include <optional>
 
 #include "engine/batch_reply.hpp"
 #include "engine/engine.hpp"
@@ -21,10 +22,11 @@ constexpr const char* k_class_names[] = {"ok", "tool_error", "protocol_error", "
 
 // A modern result with resultType and _meta's serverInfo: written into the frame as it is
 // serialized (jsonrpc/splice.hpp), not copied into the result's tree, with the same bytes.
-std::string decorated_frame(const jsonrpc::request_id& id, json& result, const engine& e,
-                            std::string_view result_type) {
+// A result that is not an object cannot carry them: nullopt, and the caller answers P24.
+std::optional<std::string> decorated_frame(const jsonrpc::request_id& id, json& result,
+                                           const engine& e, std::string_view result_type) {
   if (result.is_null()) result = json::object();
-  if (!result.is_object()) throw std::logic_error("a modern result must be a JSON object");
+  if (!result.is_object()) return std::nullopt;
   return jsonrpc::serialize_result_spliced(
       id, result,
       {{{}, "resultType", result_type},
@@ -154,7 +156,8 @@ bool exchange::finish(method_outcome o) {
   return true;
 }
 
-// Builds the reply frame; a reserved kind becomes the internal-error row (never shipped half-done).
+// Builds the reply frame; a reserved kind, or a modern result that is not an object, becomes the
+// internal-error row (never shipped half-done).
 std::string exchange::frame_for(method_outcome& o) const {
   switch (o.kind) {
     case outcome_kind::cached_page:
@@ -163,14 +166,17 @@ std::string exchange::frame_for(method_outcome& o) const {
       return jsonrpc::serialize_error(id_, o.error);
     case outcome_kind::result:
     case outcome_kind::tool_failure:
-      if (facts.modern) return decorated_frame(id_, o.result, eng(), R"("complete")");
-      return jsonrpc::serialize_result(id_, o.result);
+      if (!facts.modern) return jsonrpc::serialize_result(id_, o.result);
+      if (auto frame = decorated_frame(id_, o.result, eng(), R"("complete")")) return *frame;
+      break;
     case outcome_kind::input_required:
       if (!facts.modern) break;
-      return decorated_frame(id_, o.result, eng(), R"("input_required")");
+      if (auto frame = decorated_frame(id_, o.result, eng(), R"("input_required")")) return *frame;
+      break;
     case outcome_kind::task:
-      if (facts.modern) return decorated_frame(id_, o.result, eng(), R"("task")");
-      return jsonrpc::serialize_result(id_, o.result);
+      if (!facts.modern) return jsonrpc::serialize_result(id_, o.result);
+      if (auto frame = decorated_frame(id_, o.result, eng(), R"("task")")) return *frame;
+      break;
     case outcome_kind::pending:
       break;
   }

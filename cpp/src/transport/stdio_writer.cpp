@@ -145,7 +145,8 @@ bool frame_writer::settle_direct(std::size_t written) {
   if (!closed_ && !error_) {
     for (std::size_t i = in_flight_.size(); i > first_unwritten; --i) {
       entry& e = in_flight_[i - 1];
-      if (i - 1 == first_unwritten && left > 0) e.frame.erase(0, left);  // left == size: "\n"
+      if (i - 1 == first_unwritten && left > 0)
+        e.frame.erase(0, left);  // may leave "" (only the newline)
       queued_bytes_ += e.frame.size() + 1;
       queue_.push_front(std::move(e));
     }
