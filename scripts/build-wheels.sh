@@ -17,6 +17,8 @@ out="$root/build/wheelhouse"
 stage() { printf '\n---- %s ----\n' "$*"; }
 fail() { echo "build-wheels: $*" >&2; exit 1; }
 pin() { grep -E "^($1)==" scripts/requirements-dev.txt; }
+# Most of the suite's time is spent waiting on the servers it starts: more workers than cores.
+pytest_workers="${MCPCXX_PYTEST_WORKERS:-$((2 * jobs))}"
 
 find_python() {
   local v="$1" p
@@ -94,7 +96,7 @@ for v in $pythons; do
   rm -rf "$venv"
   "$py" -m venv "$venv"
   CC=/bin/false CXX=/bin/false "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    --only-binary=:all: "$wheel" $(pin 'pytest|jsonschema|pydantic|PyJWT|cryptography|opentelemetry-api|opentelemetry-sdk|prometheus_client')
+    --only-binary=:all: "$wheel" $(pin 'pytest|pytest-xdist|jsonschema|pydantic|PyJWT|cryptography|opentelemetry-api|opentelemetry-sdk|prometheus_client')
   "$venv/bin/python" - "$version" <<'EOF'
 import importlib.metadata, sys
 import mcpcxx
@@ -111,7 +113,7 @@ EOF
   # Every interpreter is tested even when an earlier one fails; the run fails at the end.
   if (cd "$run_dir" && MCPCXX_SOURCE_DIR="$root" "$venv/bin/python" -m pytest -q \
         -c "$root/pyproject.toml" --rootdir "$root" "$root/tests/python" -p no:cacheprovider \
-        -m 'not interop and not slow'); then
+        -n "$pytest_workers" -m 'not interop and not slow'); then
     echo "$tag: pytest passed in $((SECONDS - start))s"
   else
     echo "$tag: pytest FAILED after $((SECONDS - start))s" >&2

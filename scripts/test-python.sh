@@ -36,7 +36,7 @@ rm -rf build/venv-test
 vpy="$root/build/venv-test/bin/python"
 pins() { grep -E "^($1)==" scripts/requirements-dev.txt; }
 CC=/bin/false CXX=/bin/false "$vpy" -m pip install -q --disable-pip-version-check \
-  --only-binary=:all: "$wheel" $(pins 'pytest|mcp|jsonschema|pydantic|PyJWT|cryptography|opentelemetry-api|opentelemetry-sdk|prometheus_client')
+  --only-binary=:all: "$wheel" $(pins 'pytest|pytest-xdist|mcp|jsonschema|pydantic|PyJWT|cryptography|opentelemetry-api|opentelemetry-sdk|prometheus_client')
 
 version="$(sed -n 's/^project(mcpcxx VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
 "$vpy" -c "import importlib.metadata as m, mcpcxx; v = mcpcxx.__version__; \
@@ -64,7 +64,7 @@ mkdir -p "$run_dir"
 cd "$run_dir"  # the source tree's python/ is not importable from here
 set +e
 MCPCXX_SOURCE_DIR="$root" "$vpy" -m pytest -c "$root/pyproject.toml" --rootdir "$root" \
-  "$root/tests/python" -p no:cacheprovider
+  "$root/tests/python" -p no:cacheprovider -n "${MCPCXX_PYTEST_WORKERS:-$((2 * $(nproc)))}"
 rc=$?
 set -e
 if [[ $rc -eq 5 ]]; then

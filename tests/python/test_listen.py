@@ -150,10 +150,16 @@ def test_a_burst_of_registrations_is_coalesced(server: mcpcxx.Server) -> None:
     with Client(server) as c:
         c.send("subscriptions/listen", {"notifications": {"toolsListChanged": True}})
         settle()
+        began = time.monotonic()
         for i in range(50):
             server.add_tool(late, name=f"t{i}")
+        burst = time.monotonic() - began
         time.sleep(0.1)
-        assert 1 <= len(wait_for(c, "notifications/tools/list_changed")) <= 2
+        # At most two announcements (the leading one and one at the window's end) per 20 ms
+        # window the burst spans: one window on an idle machine, more on a loaded one.
+        windows = int(burst / 0.020) + 1
+        announced = len(wait_for(c, "notifications/tools/list_changed"))
+        assert 1 <= announced <= min(2 * windows, 49), f"burst took {burst * 1000:.1f} ms"
 
 
 def test_cancelling_the_listen_stops_its_notifications(server: mcpcxx.Server) -> None:
