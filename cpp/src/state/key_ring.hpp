@@ -1,7 +1,7 @@
 // The keys that seal and open requestState (AES-256-GCM, 32 bytes each).
 // The current key seals; every key (current first, then the previous ones) opens, so a key can be
 // rotated without refusing states issued just before the change. Replicas configured with the
-// same keys accept each other's states. Without configuration a fresh random key (RAND_bytes) is
+// same keys accept each other's states. Without configuration a fresh random key (getrandom(2)) is
 // drawn: states then open only on this server instance and die with it.
 // Thread-safety: immutable after construction; any thread may read it.
 #pragma once
@@ -24,7 +24,7 @@ class key_ring {
   /// (never its value) when a key does not decode to 32 bytes, or when previous keys are given
   /// without a current one.
   static key_ring from_config(const std::string& current, const std::vector<std::string>& previous);
-  /// A ring of one fresh random key (RAND_bytes); throws std::runtime_error if the CSPRNG fails.
+  /// A ring of one fresh random key from the kernel CSPRNG; throws std::runtime_error if it fails.
   static key_ring random();
 
   /// The key that seals.

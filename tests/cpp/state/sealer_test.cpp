@@ -224,6 +224,13 @@ TEST(KeyRing, OrdersCurrentFirst) {
   EXPECT_EQ(key_ring::random().all().size(), 1U);
 }
 
+TEST(KeyRing, RandomKeysAreFreshAndNotZero) {
+  const key_ring one = key_ring::random();
+  const key_ring two = key_ring::random();
+  EXPECT_NE(one.current(), two.current());
+  EXPECT_NE(one.current(), key_bytes{});
+}
+
 TEST(SealerOptions, NonPositiveTtlIsRefused) {
   EXPECT_THROW(sealer(key_ring::random(), 0s), std::invalid_argument);
 }
