@@ -109,16 +109,19 @@ def ratios(all_peers: list[Peer], res: Samples) -> str:
         y = med(res, b, key) if b else None
         return f"{x / y:.2f}" if x and y else DASH
 
-    floor, cpp, py = find("floor"), find("mcpcxx, C++"), find("mcpcxx, Python")
+    floor, cpp, py = find("floor"), find("mcpcxx, C++ tool (example"), find("mcpcxx, Python")
+    cpp_inline = find("mcpcxx, C++ tool, inline")
     rmcp, sdk = find(f"rmcp {PINS['rmcp']} (stdio_pipes"), find("official Python SDK")
     out = [
         f"- mcpcxx C++ tool / floor, stdio echo: sequential {ratio(cpp, floor, 'echo_1')}, "
-        f"32 in flight {ratio(cpp, floor, 'echo_32')}.",
+        f"32 in flight {ratio(cpp, floor, 'echo_32')}; with inline dispatch: sequential "
+        f"{ratio(cpp_inline, floor, 'echo_1')}, "
+        f"32 in flight {ratio(cpp_inline, floor, 'echo_32')}.",
         f"- mcpcxx Python tool / official Python SDK, stdio echo sequential: "
         f"{ratio(py, sdk, 'echo_1')}; mcpcxx Python tool / rmcp `stdio_pipes()`, 32 in flight: "
         f"{ratio(py, rmcp, 'echo_32')}.",
     ]
-    for who in (cpp, py):
+    for who in (cpp, cpp_inline, py):
         if who is None:
             continue
         cells = ", ".join(

@@ -138,6 +138,16 @@ def peers(p: dict[str, str]) -> list[Peer]:
             fail_call=("lookup_issue", {"key": "NOPE-1"}),
         ),
         Peer(
+            "mcpcxx, C++ tool, inline dispatch",
+            [p["mcpcxx_cpp"]],
+            http_legacy=[p["mcpcxx_cpp"]],
+            http_modern=[p["mcpcxx_cpp"]],
+            # stdio_options / http_options::inline_dispatch: quick handlers on the I/O thread
+            env={"MCPCXX_STDIO_INLINE": "1", "MCPCXX_HTTP_INLINE": "1"},
+            http_env={"MCPCXX_EXAMPLE_HTTP_PORT": "{port}"},
+            fail_call=("lookup_issue", {"key": "NOPE-1"}),
+        ),
+        Peer(
             "mcpcxx, Python tool",
             [*mpy, "stdio"],
             http_legacy=[*mpy, "http", "{port}"],

@@ -517,6 +517,10 @@ mcpcxx::http_options http_options_from_env(int port) {
   o.metrics = metrics != nullptr && std::string_view(metrics) == "1";
   const char* auth = std::getenv("MCPCXX_HTTP_AUTH");
   if (auth != nullptr && std::string_view(auth) == "1") o.auth = golden_auth();
+  // MCPCXX_HTTP_INLINE=1: handlers on the I/O thread (http_options::inline_dispatch; as with
+  // MCPCXX_STDIO_INLINE, the deliberately slow tools then hold that thread).
+  const char* inline_dispatch = std::getenv("MCPCXX_HTTP_INLINE");
+  o.inline_dispatch = inline_dispatch != nullptr && std::string_view(inline_dispatch) == "1";
   return o;
 }
 

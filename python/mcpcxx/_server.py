@@ -389,7 +389,9 @@ class Server:
         with a -32603 "shutting down" error (row P27), flushes and returns 0.
         "http" serves Streamable HTTP (both eras) until SIGINT/SIGTERM; the options are the members
         of the engine's http_options (docs/python.md): host="127.0.0.1", port=8000, path="/mcp",
-        io_threads=1, legacy=True, max_body_bytes, max_header_bytes, max_headers, max_connections,
+        io_threads=1, inline_dispatch=False (True runs every tool on the I/O thread that read the
+        request: no hand-off to a worker, for servers whose tools are all quick and never block),
+        legacy=True, max_body_bytes, max_header_bytes, max_headers, max_connections,
         max_sessions, allowed_hosts, allowed_origins, replay_buffer_events, and the durations in
         seconds header_timeout, body_timeout, idle_timeout, session_idle_timeout, sse_keepalive;
         expose_headers=["authorization", ...] lets handlers read those credential headers in

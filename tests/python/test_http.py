@@ -205,3 +205,62 @@ def test_run_http_serves_until_sigterm_and_inspect_url() -> None:
         if proc.stderr is not None:
             proc.stderr.close()
     assert code == 0
+
+
+INLINE_SERVER = """
+import sys
+import mcpcxx
+
+server = mcpcxx.Server("inline")
+
+
+@server.tool
+def echo(text: str) -> str:
+    return text
+
+
+@server.tool
+def fail(text: str) -> str:
+    raise mcpcxx.ToolError(f"refused {text!r}", category="invalid_arguments", retryable=False)
+
+
+sys.exit(server.run("http", port=0, inline_dispatch=True))
+"""
+
+
+def test_run_http_inline_dispatch_runs_python_tools_on_the_io_thread() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", INLINE_SERVER], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stderr is not None
+        url = None
+        for line in proc.stderr:
+            m = re.search(r"http://127\.0\.0\.1:\d+/mcp", line)
+            if m:
+                url = m.group(0)
+                break
+        assert url, "the server did not print its URL"
+        for text in ("one", "two"):
+            body = modern_body("tools/call", {"name": "echo", "arguments": {"text": text}})
+            reply = http_post(url, body, mcp_http_headers("tools/call", "echo"), timeout=10)
+            assert reply.status == 200, reply.body
+            assert reply.json()["result"]["content"][0]["text"] == text
+        body = modern_body("tools/call", {"name": "fail", "arguments": {"text": "x"}})
+        failed = http_post(url, body, mcp_http_headers("tools/call", "fail"), timeout=10).json()
+        assert failed["result"]["isError"] is True
+        assert failed["result"]["_meta"]["mcpcxx/error"]["category"] == "invalid_arguments"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=30)
+        if proc.stderr is not None:
+            proc.stderr.close()
+    assert code == 0
+
+
+def test_an_asgi_app_refuses_inline_dispatch(http_server: mcpcxx.Server) -> None:
+    # The ASGI server's threads call the endpoint: there is no I/O thread of ours to run on.
+    with pytest.raises(ValueError, match="inline_dispatch is for http_server only"):
+        MCPApp(http_server, inline_dispatch=True)
+    with pytest.raises(TypeError, match="'inline_dispatch' must be"):
+        MCPApp(http_server, inline_dispatch="yes")

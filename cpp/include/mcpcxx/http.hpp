@@ -78,6 +78,14 @@ struct http_options {
   std::uint16_t port = 0;          ///< 0 picks an ephemeral port; read it with port()
   std::string path = "/mcp";       ///< the MCP endpoint
   std::size_t io_threads = 1;      ///< threads running socket I/O (requests run on the engine pool)
+  /// Opt-in: run every request handler on the I/O thread that read the request instead of the
+  /// server's worker pool, so a call crosses no thread. Only for servers whose handlers are all
+  /// quick and never block: while one runs, its I/O thread serves no other connection (other
+  /// I/O threads go on); whatever its connection is sent meanwhile (progress, a per-tool
+  /// deadline's answer) leaves when it returns; and a handler that waits for the client's answer
+  /// to a legacy question waits out the ask timeout (the question cannot be written meanwhile).
+  /// http_server only: an http_endpoint refuses it. Default off.
+  bool inline_dispatch = false;
 
   std::size_t max_body_bytes = 4UL * 1024 * 1024;  ///< larger bodies get 413
   std::size_t max_header_bytes = 16UL * 1024;      ///< request line + headers; larger get 431

@@ -144,6 +144,11 @@ http_endpoint::http_endpoint(server& srv, http_options options) {
   if (options.path.empty() || options.path.front() != '/') {
     throw std::invalid_argument("http_options.path must start with '/'");
   }
+  if (options.inline_dispatch) {
+    throw std::invalid_argument(
+        "http_options.inline_dispatch is for http_server only: an http_endpoint's requests come "
+        "from another server's threads; leave it false");
+  }
   if (options.auth &&
       (!options.auth->verifier || options.auth->authorization_servers.empty() ||
        options.auth->resource.empty() || options.auth->resource_metadata_url.empty())) {

@@ -13,6 +13,7 @@ void to_json(json& j, const http_options& o) {
        {"port", o.port},
        {"path", o.path},
        {"io_threads", o.io_threads},
+       {"inline_dispatch", o.inline_dispatch},
        {"max_body_bytes", o.max_body_bytes},
        {"max_header_bytes", o.max_header_bytes},
        {"max_headers", o.max_headers},
@@ -45,6 +46,7 @@ void from_json(const json& j, http_options& o) {
                          "port",
                          "path",
                          "io_threads",
+                         "inline_dispatch",
                          "max_body_bytes",
                          "max_header_bytes",
                          "max_headers",
@@ -71,6 +73,7 @@ void from_json(const json& j, http_options& o) {
   read(j, "port", what, o.port);
   read(j, "path", what, o.path);
   read(j, "io_threads", what, o.io_threads);
+  read(j, "inline_dispatch", what, o.inline_dispatch);
   read(j, "max_body_bytes", what, o.max_body_bytes);
   read(j, "max_header_bytes", what, o.max_header_bytes);
   read(j, "max_headers", what, o.max_headers);

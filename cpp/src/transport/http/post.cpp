@@ -113,7 +113,8 @@ void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
     return out->send(row_response(*mismatch, msg.id, true));
   }
   static const auto sink = std::make_shared<null_sink>();
-  session s = ctx_->srv.open_session(sink, session_options{});
+  session s =
+      ctx_->srv.open_session(sink, session_options{.inline_dispatch = ctx_->opts.inline_dispatch});
   if (!principal.is_null()) s.set_principal(std::move(principal));
   if (msg.kind != message_kind::request) {
     s.receive(std::move(msg), nullptr, era_hint::modern);
@@ -165,8 +166,9 @@ void endpoint::post_initialize(jsonrpc::message msg, json principal,
   }
   auto hs = std::make_shared<http_session>(mint_session_id(), principal_key(principal),
                                            ctx_->opts.replay_buffer_events);
-  hs->set_engine(
-      ctx_->srv.open_session(std::make_shared<legacy_sink>(hs), session_options{.id = hs->id()}));
+  hs->set_engine(ctx_->srv.open_session(
+      std::make_shared<legacy_sink>(hs),
+      session_options{.inline_dispatch = ctx_->opts.inline_dispatch, .id = hs->id()}));
   if (!principal.is_null()) hs->engine().set_principal(std::move(principal));
   exchange_setup setup;
   setup.id = *msg.id;

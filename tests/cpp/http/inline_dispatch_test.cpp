@@ -1,0 +1,136 @@
+// http_options::inline_dispatch: handlers run on the I/O thread that read the request. The wire is
+// the same as with the worker pool; what changes is that a running handler holds its I/O thread.
+#include <future>
+#include <stdexcept>
+#include <string>
+
+#include "mcpcxx/http_json.hpp"
+
+#include "http/fixture.hpp"
+
+namespace mcpcxx::http_test {
+namespace {
+
+http_options inline_options(std::size_t io_threads = 1) {
+  http_options o;
+  o.inline_dispatch = true;
+  o.io_threads = io_threads;
+  return o;
+}
+
+// "hold" waits (up to `patience`) for "peer" to run; it answers "met" if it did, else "alone".
+struct hold_and_peer {
+  std::atomic<bool> entered{false};
+  std::atomic<bool> peer_ran{false};
+};
+
+void add_hold_and_peer(server& s, const std::shared_ptr<hold_and_peer>& st,
+                       std::chrono::milliseconds patience) {
+  s.add_tool({.name = "hold"}, [st, patience](const json&, request_context&) {
+    st->entered = true;
+    const auto until = std::chrono::steady_clock::now() + patience;
+    while (!st->peer_ran && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return tool_result::text(st->peer_ran ? "met" : "alone");
+  });
+  s.add_tool({.name = "peer"}, [st](const json&, request_context&) {
+    st->peer_ran = true;
+    return tool_result::text("peer");
+  });
+}
+
+// Calls "hold" on one connection and, once it runs, "peer" on another; returns hold's answer.
+std::string hold_then_peer(http_fixture& f, const std::shared_ptr<hold_and_peer>& st) {
+  auto held = std::async(std::launch::async, [&] {
+    client a(f.port());
+    auto call = modern_call(1, "hold");
+    return a.post(call.body, call.headers).json_body();
+  });
+  EXPECT_TRUE(eventually([&] { return st->entered.load(); }));
+  client b(f.port());
+  auto call = modern_call(2, "peer");
+  const reply peer = b.post(call.body, call.headers);
+  EXPECT_EQ(peer.status, 200) << peer.body;
+  EXPECT_EQ(peer.json_body()["result"]["content"][0]["text"], "peer") << peer.body;
+  const json hold = held.get();
+  return hold["result"]["content"][0]["text"].get<std::string>();
+}
+
+TEST(HttpInline, ModernCallsAreAnsweredLikeOnThePool) {
+  http_fixture f(inline_options());
+  client c(f.port());
+  for (int i = 0; i < 20; ++i) {
+    const std::string text = "call " + std::to_string(i);
+    auto call = modern_call(i, "echo", {{"text", text}});
+    const reply r = c.post(call.body, call.headers);
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.json_body()["id"], i);
+    EXPECT_EQ(r.json_body()["result"]["content"][0]["text"], text) << r.body;
+  }
+  // Refusals take the same path: an unknown tool is still a protocol error.
+  auto unknown = modern_call(99, "no_such_tool");
+  const reply missing = c.post(unknown.body, unknown.headers);
+  ASSERT_EQ(missing.status, 200) << missing.body;
+  EXPECT_EQ(missing.json_body()["error"]["code"], -32602) << missing.body;
+}
+
+TEST(HttpInline, LegacySessionCallsAndProgressStreamAreAnswered) {
+  http_fixture f(inline_options());
+  client c(f.port());
+  const std::string sid = open_legacy_session(c);
+  const reply echo = c.post(legacy_call(2, "echo", {{"text", "legacy"}}), legacy_headers(sid));
+  ASSERT_EQ(echo.status, 200) << echo.body;
+  EXPECT_EQ(echo.json_body()["result"]["content"][0]["text"], "legacy") << echo.body;
+  // Progress events are written after the handler returns, in order, before the result.
+  const reply progress = c.post(legacy_call(3, "progress", json::object(), {{"progressToken", 7}}),
+                                legacy_headers(sid));
+  ASSERT_EQ(progress.status, 200) << progress.body;
+  const auto events = progress.events();
+  ASSERT_EQ(events.size(), 4U) << progress.body;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const json note = json::parse(events[i]);
+    EXPECT_EQ(note["method"], "notifications/progress") << events[i];
+    EXPECT_EQ(note["params"]["progress"], static_cast<double>(i + 1)) << events[i];
+  }
+  EXPECT_EQ(json::parse(events[3])["result"]["content"][0]["text"], "done") << events[3];
+}
+
+TEST(HttpInline, ARunningHandlerHoldsItsIoThread) {
+  http_fixture f(inline_options(1));
+  auto st = std::make_shared<hold_and_peer>();
+  add_hold_and_peer(*f.srv, st, std::chrono::milliseconds(300));
+  // The only I/O thread is inside "hold": "peer" is read only once "hold" returned.
+  EXPECT_EQ(hold_then_peer(f, st), "alone");
+}
+
+TEST(HttpInline, ThePoolRunsAPeerBesideARunningHandler) {
+  http_fixture f;  // the default: handlers on the worker pool
+  auto st = std::make_shared<hold_and_peer>();
+  add_hold_and_peer(*f.srv, st, std::chrono::seconds(20));
+  EXPECT_EQ(hold_then_peer(f, st), "met");
+}
+
+TEST(HttpInline, TheOptionRoundTripsThroughJsonAndIsCheckedThere) {
+  const http_options parsed = json{{"inline_dispatch", true}, {"io_threads", 2}};
+  EXPECT_TRUE(parsed.inline_dispatch);
+  EXPECT_EQ(json(parsed)["inline_dispatch"], true);
+  EXPECT_EQ(json(http_options{})["inline_dispatch"], false);
+  const json not_a_bool = {{"inline_dispatch", "yes"}};
+  EXPECT_THROW((void)not_a_bool.get<http_options>(), std::exception);
+}
+
+TEST(HttpInline, AnEndpointRefusesIt) {
+  server s;
+  try {
+    http_endpoint endpoint(s, inline_options());
+    FAIL() << "an http_endpoint accepted inline_dispatch";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("inline_dispatch is for http_server only"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace mcpcxx::http_test
