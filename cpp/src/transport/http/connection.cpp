@@ -27,10 +27,10 @@ constexpr std::string_view k_probe = "HTTP/1.1 100 Continue\r\n\r\n";
 
 }  // namespace
 
-connection::connection(asio::ip::tcp::socket socket, transport_context& ctx, endpoint& ep,
-                       closed_fn on_closed)
+connection::connection(asio::io_context& io, asio::ip::tcp::socket socket, transport_context& ctx,
+                       endpoint& ep, closed_fn on_closed)
     : socket_(std::move(socket)),
-      strand_(asio::make_strand(socket_.get_executor())),
+      strand_(asio::make_strand(io)),
       timer_(strand_),
       write_timer_(strand_),
       ctx_(ctx),

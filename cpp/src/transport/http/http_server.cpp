@@ -133,10 +133,9 @@ void http_server_impl::resolve_auth_urls() {
 }
 
 void http_server_impl::do_accept() {
-  acceptor_.async_accept(asio::make_strand(io_),
-                         [this](const asio::error_code& ec, asio::ip::tcp::socket socket) {
-                           on_accept(ec, std::move(socket));
-                         });
+  acceptor_.async_accept(io_, [this](const asio::error_code& ec, asio::ip::tcp::socket socket) {
+    on_accept(ec, std::move(socket));
+  });
 }
 
 namespace {
@@ -197,7 +196,7 @@ void http_server_impl::admit(asio::ip::tcp::socket socket) {
       socket.close(ignored);
       return;
     }
-    conn = std::make_shared<http::connection>(std::move(socket), *ctx_, endpoint_,
+    conn = std::make_shared<http::connection>(io_, std::move(socket), *ctx_, endpoint_,
                                               [this](http::connection* c) {
                                                 std::lock_guard g2(lock_);
                                                 connections_.erase(c);
