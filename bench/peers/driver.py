@@ -91,6 +91,8 @@ def measure(
         order = all_peers[rep % len(all_peers) :] + all_peers[: rep % len(all_peers)]
         loads.append(os.getloadavg()[0])
         for peer in order:
+            if peer.stdio is None:  # an HTTP-only variant
+                continue
             print(f"rep {rep + 1}/{args.repeats} stdio {peer.name}", flush=True)
             stdio_round(peer, args, res, notes)
         loads.append(os.getloadavg()[0])

@@ -70,6 +70,8 @@ def tables(all_peers: list[Peer], res: Samples) -> str:
     )
     rows = []
     for p in all_peers:
+        if p.stdio is None:  # an HTTP-only variant
+            continue
         cells = [num(med(res, p, f"{k}_{n}")) for k in KINDS for n in (1, 32)]
         cells += [
             worst_error_ratio(res, p),
@@ -111,6 +113,7 @@ def ratios(all_peers: list[Peer], res: Samples) -> str:
 
     floor, cpp, py = find("floor"), find("mcpcxx, C++ tool (example"), find("mcpcxx, Python")
     cpp_inline = find("mcpcxx, C++ tool, inline")
+    py_inline = find("mcpcxx, Python tool, inline")
     rmcp, sdk = find(f"rmcp {PINS['rmcp']} (stdio_pipes"), find("official Python SDK")
     out = [
         f"- mcpcxx C++ tool / floor, stdio echo: sequential {ratio(cpp, floor, 'echo_1')}, "
@@ -121,7 +124,7 @@ def ratios(all_peers: list[Peer], res: Samples) -> str:
         f"{ratio(py, sdk, 'echo_1')}; mcpcxx Python tool / rmcp `stdio_pipes()`, 32 in flight: "
         f"{ratio(py, rmcp, 'echo_32')}.",
     ]
-    for who in (cpp, cpp_inline, py):
+    for who in (cpp, cpp_inline, py, py_inline):
         if who is None:
             continue
         cells = ", ".join(

@@ -155,6 +155,13 @@ def peers(p: dict[str, str]) -> list[Peer]:
             env={"PYTHONPATH": p["mcpcxx_pkg"]},
         ),
         Peer(
+            "mcpcxx, Python tool, inline dispatch (HTTP)",
+            None,
+            http_legacy=[*mpy, "http", "{port}"],
+            http_modern=[*mpy, "http", "{port}"],
+            env={"PYTHONPATH": p["mcpcxx_pkg"], "MCPCXX_PEER_INLINE": "1"},
+        ),
+        Peer(
             f"rmcp {PINS['rmcp']} (stdio_pipes(); HTTP: axum)",
             [p["rmcp"], "stdio-pipes"],
             http_legacy=[p["rmcp"], "http", "{port}"],

@@ -2,8 +2,10 @@
 
 echo(text) returns the text; fail(text) always ends in a tool error (isError: true), the mcpcxx
 way (a raised ToolError). Usage: python server.py stdio | http PORT
+MCPCXX_PEER_INLINE=1 serves HTTP with inline_dispatch (the tools run on the I/O thread).
 """
 
+import os
 import sys
 
 from mcpcxx import Server, ToolError
@@ -31,7 +33,8 @@ def main() -> int:
     if sys.argv[1:2] == ["stdio"]:
         return server.run("stdio")
     if sys.argv[1:2] == ["http"] and len(sys.argv) == 3:
-        return server.run("http", port=int(sys.argv[2]))
+        inline = os.environ.get("MCPCXX_PEER_INLINE") == "1"
+        return server.run("http", port=int(sys.argv[2]), inline_dispatch=inline)
     sys.exit("usage: server.py stdio | http PORT")
 
 
