@@ -328,7 +328,6 @@ void connection::arm_timer(phase p) {
   phase_ = p;
   if (p == phase::idle || p == phase::fresh) since_ns_.store(now_ns(), std::memory_order_relaxed);
   rank_.store(p == phase::idle ? 0 : p == phase::fresh ? 1 : 2, std::memory_order_relaxed);
-  ++timer_gen_;
   std::chrono::milliseconds d{0};
   switch (p) {
     case phase::idle:
@@ -349,14 +348,30 @@ void connection::arm_timer(phase p) {
       break;
   }
   if (d.count() <= 0) {
-    timer_.cancel();
+    deadline_ = std::chrono::steady_clock::time_point::max();  // a pending wait finds no deadline
     return;
   }
-  timer_.expires_after(d);
+  deadline_ = std::chrono::steady_clock::now() + d;
+  if (!wait_pending_ || wait_expiry_ > deadline_) start_wait(deadline_);
+}
+
+void connection::start_wait(std::chrono::steady_clock::time_point at) {
+  wait_pending_ = true;
+  wait_expiry_ = at;
+  timer_.expires_at(at);  // a wait still pending completes as aborted, with a stale gen
   timer_.async_wait(asio::bind_executor(
-      strand_, [self = shared_from_this(), gen = timer_gen_](const asio::error_code& ec) {
-        if (!ec && gen == self->timer_gen_) self->on_timer();
+      strand_, [self = shared_from_this(), gen = ++wait_gen_](const asio::error_code& ec) {
+        self->on_wait(ec, gen);
       }));
+}
+
+void connection::on_wait(const asio::error_code& ec, std::uint64_t gen) {
+  if (gen != wait_gen_) return;  // superseded by a later start_wait
+  wait_pending_ = false;
+  if (ec || closed_ || deadline_ == std::chrono::steady_clock::time_point::max()) return;
+  if (std::chrono::steady_clock::now() < deadline_) return start_wait(deadline_);
+  deadline_ = std::chrono::steady_clock::time_point::max();
+  on_timer();
 }
 
 void connection::on_timer() {
@@ -386,7 +401,7 @@ void connection::on_timer() {
 void connection::close() {
   if (closed_) return;
   closed_ = true;
-  ++timer_gen_;
+  deadline_ = std::chrono::steady_clock::time_point::max();
   timer_.cancel();
   write_timer_.cancel();
   rank_.store(2, std::memory_order_relaxed);

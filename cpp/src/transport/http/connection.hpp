@@ -84,7 +84,14 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
   bool streaming_ = false;
   phase phase_ = phase::idle;
   std::uint64_t request_no_ = 0;
-  std::uint64_t timer_gen_ = 0;
+  // The phase timer is lazy: arm_timer() moves deadline_ and starts a wait only when none is
+  // pending or the pending one would fire too late. A wait that fires before deadline_ waits
+  // again. A keep-alive request then costs no timer operation (issue 11: cancelling and
+  // re-arming per phase change ran two aborted handlers per request through the scheduler).
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
+  std::chrono::steady_clock::time_point wait_expiry_{};
+  bool wait_pending_ = false;
+  std::uint64_t wait_gen_ = 0;  // identifies the pending wait; older completions are ignored
   std::shared_ptr<reply_channel> current_;
 
   void do_read();
@@ -97,6 +104,8 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
   void do_write();
   void on_write(const asio::error_code& ec, std::size_t n);
   void arm_timer(phase p);
+  void start_wait(std::chrono::steady_clock::time_point at);
+  void on_wait(const asio::error_code& ec, std::uint64_t gen);
   void on_timer();
   void on_peer_eof();
   void watch_for_reset();
