@@ -182,8 +182,9 @@ class server {
   /// for URL-mode elicitation `elicitation_id` (request_context::elicit_url or a thrown
   /// url_elicitation_required); false when no live session is known for it. Any thread.
   bool notify_elicitation_complete(std::string_view elicitation_id);
-  /// The inputSchema of a registered tool (HTTP x-mcp-header checks); nullopt when absent.
-  std::optional<json> tool_input_schema(std::string_view name) const;
+  /// The inputSchema of a registered tool (HTTP x-mcp-header checks), shared with the registry
+  /// (no copy; it stays valid while held, even if the tool is replaced); null when absent.
+  std::shared_ptr<const json> tool_input_schema(std::string_view name) const;
   /// The scopes a registered tool requires (HTTP 403 checks); empty when absent or unscoped.
   std::vector<std::string> tool_scopes(std::string_view name) const;
 

@@ -73,10 +73,10 @@ std::string server::metrics_text() const { return engine_->metrics_text(); }
 
 void server::set_tracer(std::shared_ptr<tracer> t) { engine_->set_tracer(std::move(t)); }
 
-std::optional<json> server::tool_input_schema(std::string_view name) const {
+std::shared_ptr<const json> server::tool_input_schema(std::string_view name) const {
   auto t = engine_->find_tool(name);
-  if (!t) return std::nullopt;
-  return t->spec.input_schema;
+  if (!t) return nullptr;
+  return {t, &t->spec.input_schema};  // aliases the immutable registry entry
 }
 
 std::vector<std::string> server::tool_scopes(std::string_view name) const {

@@ -114,7 +114,9 @@ std::optional<problem> check_params(transport_context& ctx, const request& req,
   auto schema = ctx.srv.tool_input_schema(msg.params["name"].get_ref<const std::string&>());
   if (!schema) return std::nullopt;  // the engine answers the unknown tool
   auto headers = collect_param_headers(*schema);
-  json args = msg.params.value("arguments", json::object());
+  static const json no_arguments = json::object();
+  const auto given = msg.params.find("arguments");
+  const json& args = given == msg.params.end() ? no_arguments : *given;
   if (auto stray = undeclared_param_header(req, headers)) {
     return problem{situation::H37_param_header_without_argument, {{"header", *stray}}};
   }
