@@ -126,7 +126,7 @@ TEST(HttpInline, AnEndpointRefusesIt) {
     http_endpoint endpoint(s, inline_options());
     FAIL() << "an http_endpoint accepted inline_dispatch";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("inline_dispatch is for http_server only"),
+    EXPECT_NE(std::string(e.what()).find("inline_dispatch is for http_server only (Python: "),
               std::string::npos)
         << e.what();
   }

@@ -146,8 +146,9 @@ http_endpoint::http_endpoint(server& srv, http_options options) {
   }
   if (options.inline_dispatch) {
     throw std::invalid_argument(
-        "http_options.inline_dispatch is for http_server only: an http_endpoint's requests come "
-        "from another server's threads; leave it false");
+        "http_options.inline_dispatch is for http_server only (Python: server.run(\"http\")): the "
+        "requests of an http_endpoint (Python: MCPApp) arrive on another server's threads; "
+        "leave it false");
   }
   if (options.auth &&
       (!options.auth->verifier || options.auth->authorization_servers.empty() ||
