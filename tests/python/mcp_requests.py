@@ -8,11 +8,12 @@ control keep writing their own request lines.
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 MODERN_VERSION = "2026-07-28"
 MODERN_META: dict[str, Any] = {
@@ -78,3 +79,18 @@ def _lowered(items: Iterable[tuple[str, str]]) -> dict[str, str]:
         name = k.lower()
         headers[name] = f"{headers[name]}, {v}" if name in headers else v
     return headers
+
+
+SERVED_URL = re.compile(r"http://127\.0\.0\.1:\d+/mcp")
+"""The endpoint URL that server.run("http") prints on stderr when it starts serving."""
+
+
+def read_served_url(stderr: IO[str]) -> str:
+    """Reads a server's stderr up to the line naming its URL; fails with what it read instead."""
+    seen = []
+    for line in stderr:
+        m = SERVED_URL.search(line)
+        if m:
+            return m.group(0)
+        seen.append(line)
+    raise AssertionError("the server did not print its URL: " + "".join(seen))

@@ -4,7 +4,6 @@ challenges, RFC 9728 metadata, per-tool scopes, ctx.principal, rotation, and no 
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import threading
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 
 from auth_keys import AUDIENCE, ISSUER, LoopbackServer, SigningKey, tampered
-from mcp_requests import http_post, mcp_http_headers, modern_body
+from mcp_requests import SERVED_URL, http_post, mcp_http_headers, modern_body
 
 SERVER = Path(__file__).with_name("auth_server.py")
 
@@ -49,7 +48,7 @@ class Running:
             assert self.proc.stderr is not None
             for line in self.proc.stderr:
                 self.log.append(line)
-                m = re.search(r"http://127\.0\.0\.1:\d+/mcp", line)
+                m = SERVED_URL.search(line)
                 if m and not self.url:
                     self.url = m.group(0)
                     found.set()

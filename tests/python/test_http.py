@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import re
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ import pytest
 import mcpcxx
 from asgi_driver import AsgiResponse, Headers, asgi_request, mcp_headers, mcp_post
 from conftest import SOURCE_DIR
-from mcp_requests import http_post, mcp_http_headers, modern_body
+from mcp_requests import http_post, mcp_http_headers, modern_body, read_served_url
 from mcpcxx.asgi import MCPApp
 
 FIXTURE = SOURCE_DIR / "examples" / "conformance" / "server.py"
@@ -162,19 +163,23 @@ def test_http_options_are_validated(http_server: mcpcxx.Server) -> None:
         MCPApp(http_server, session_idle_timeout=-1)
 
 
-def test_run_http_serves_until_sigterm_and_inspect_url() -> None:
-    proc = subprocess.Popen(
-        [sys.executable, str(FIXTURE), "--port", "0"], stderr=subprocess.PIPE, text=True
-    )
+@contextlib.contextmanager
+def served(argv: list[str]) -> Iterator[str]:
+    """Runs a server.run("http") process and yields its URL; SIGTERM must end it with exit 0."""
+    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None
-        url = None
-        for line in proc.stderr:
-            m = re.search(r"http://127\.0\.0\.1:\d+/mcp", line)
-            if m:
-                url = m.group(0)
-                break
-        assert url, "the server did not print its URL"
+        yield read_served_url(proc.stderr)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=30)
+        if proc.stderr is not None:
+            proc.stderr.close()
+    assert code == 0
+
+
+def test_run_http_serves_until_sigterm_and_inspect_url() -> None:
+    with served([sys.executable, str(FIXTURE), "--port", "0"]) as url:
         body = modern_body("tools/call", {"name": "echo", "arguments": {"text": "hi"}})
         reply = http_post(url, body, mcp_http_headers("tools/call", "echo"), timeout=10)
         assert reply.status == 200 and reply.json()["result"]["content"][0]["text"] == "hi"
@@ -199,12 +204,6 @@ def test_run_http_serves_until_sigterm_and_inspect_url() -> None:
             )
             assert out.returncode == 0, out.stderr
             assert "# HTTP 200" in out.stdout and "inspected" in out.stdout
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        code = proc.wait(timeout=30)
-        if proc.stderr is not None:
-            proc.stderr.close()
-    assert code == 0
 
 
 INLINE_SERVER = """
@@ -229,18 +228,7 @@ sys.exit(server.run("http", port=0, inline_dispatch=True))
 
 
 def test_run_http_inline_dispatch_runs_python_tools_on_the_io_thread() -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", INLINE_SERVER], stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stderr is not None
-        url = None
-        for line in proc.stderr:
-            m = re.search(r"http://127\.0\.0\.1:\d+/mcp", line)
-            if m:
-                url = m.group(0)
-                break
-        assert url, "the server did not print its URL"
+    with served([sys.executable, "-c", INLINE_SERVER]) as url:
         for text in ("one", "two"):
             body = modern_body("tools/call", {"name": "echo", "arguments": {"text": text}})
             reply = http_post(url, body, mcp_http_headers("tools/call", "echo"), timeout=10)
@@ -250,12 +238,6 @@ def test_run_http_inline_dispatch_runs_python_tools_on_the_io_thread() -> None:
         failed = http_post(url, body, mcp_http_headers("tools/call", "fail"), timeout=10).json()
         assert failed["result"]["isError"] is True
         assert failed["result"]["_meta"]["mcpcxx/error"]["category"] == "invalid_arguments"
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        code = proc.wait(timeout=30)
-        if proc.stderr is not None:
-            proc.stderr.close()
-    assert code == 0
 
 
 def test_an_asgi_app_refuses_inline_dispatch(http_server: mcpcxx.Server) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 import signal
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import pytest
 
 import mcpcxx
 from conftest import result_of
-from mcp_requests import http_post, mcp_http_headers, modern_message
+from mcp_requests import http_post, mcp_http_headers, modern_message, read_served_url
 from mcpcxx.asgi import MCPApp
 from mcpcxx.testing import Client
 
@@ -269,13 +268,7 @@ def test_run_http_starts_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
     )
     try:
         assert proc.stderr is not None
-        url = None
-        for line in proc.stderr:
-            m = re.search(r"http://127\.0\.0\.1:\d+/mcp", line)
-            if m:
-                url = m.group(0)
-                break
-        assert url, "the server did not print its URL"
+        url = read_served_url(proc.stderr)
         call = json.dumps(CALL).encode()
         reply = http_post(url, call, mcp_http_headers("tools/call", "greet"), timeout=10)
         assert reply.status == 200

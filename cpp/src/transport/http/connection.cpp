@@ -352,12 +352,11 @@ void connection::arm_timer(phase p) {
     return;
   }
   deadline_ = std::chrono::steady_clock::now() + d;
-  if (!wait_pending_ || wait_expiry_ > deadline_) start_wait(deadline_);
+  if (!wait_pending_ || timer_.expiry() > deadline_) start_wait(deadline_);
 }
 
 void connection::start_wait(std::chrono::steady_clock::time_point at) {
   wait_pending_ = true;
-  wait_expiry_ = at;
   timer_.expires_at(at);  // a wait still pending completes as aborted, with a stale gen
   timer_.async_wait(asio::bind_executor(
       strand_, [self = shared_from_this(), gen = ++wait_gen_](const asio::error_code& ec) {

@@ -89,7 +89,6 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
   // again. A keep-alive request then costs no timer operation (issue 11: cancelling and
   // re-arming per phase change ran two aborted handlers per request through the scheduler).
   std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
-  std::chrono::steady_clock::time_point wait_expiry_{};
   bool wait_pending_ = false;
   std::uint64_t wait_gen_ = 0;  // identifies the pending wait; older completions are ignored
   std::shared_ptr<reply_channel> current_;
