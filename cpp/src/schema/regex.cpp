@@ -107,6 +107,8 @@ struct translator {
         ++i;
       } else if (c == '(' && !in_class) {
         if (!group()) return false;
+      } else if (c == '{' && !in_class && !counts_fit(i + 1)) {
+        return fail("a {n,m} count has more than 9 digits; no string is that long");
       } else if (c == '.' && !in_class) {
         // ECMA-262 `.` excludes all four line terminators, not only \n and \r.
         out += L"[^\n\r\u2028\u2029]";
@@ -219,8 +221,22 @@ struct translator {
     return true;
   }
 
+  // libstdc++ reads the numbers of a back-reference or a {n,m} count into a long without an
+  // overflow check (undefined behaviour past 19 digits), so longer runs never reach it.
+  bool counts_fit(std::size_t from) const {
+    std::size_t digits = 0;
+    for (std::size_t k = from; k < p.size() && ((p[k] >= '0' && p[k] <= '9') || p[k] == ','); ++k) {
+      digits = p[k] == ',' ? 0 : digits + 1;
+      if (digits > 9) return false;
+    }
+    return true;
+  }
+
   bool escape() {
     const char32_t n = at(i + 1);
+    if (n >= '1' && n <= '9' && !counts_fit(i + 1)) {
+      return fail("a back-reference number has more than 9 digits; the pattern has fewer groups");
+    }
     i += 2;
     switch (n) {
       case 0:
