@@ -89,16 +89,21 @@ TEST(HttpLogCorrelation, LegacyRequestLinesCarryTheSessionId) {
     ASSERT_EQ(c.post(call.body, call.headers).status, 200);
   }
   http.stop(std::chrono::milliseconds(2000));
+  // The request line is written after the reply leaves (exchange::finish), on the worker that ran
+  // the call; the client can hold its reply, and stop() can return, before that line lands.
   std::vector<json> requests;
-  {
+  const auto request_lines = [&] {
     std::lock_guard g(probe->lock);
+    requests.clear();
     for (const auto& l : probe->log_lines) {
       json j = json::parse(l);
       if (j.value("event", "") == "request" && j.value("method", "") == "tools/call") {
         requests.push_back(j);
       }
     }
-  }
+    return requests.size() >= 2;
+  };
+  EXPECT_TRUE(eventually(request_lines));
   ASSERT_EQ(requests.size(), 2u);
   EXPECT_EQ(requests[0]["id"], 7);
   EXPECT_EQ(requests[0]["sessionId"], sid);
