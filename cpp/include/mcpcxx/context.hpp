@@ -88,6 +88,9 @@ struct context_hooks {
   std::function<json(const std::string& uri, request_context& ctx)> read_resource;
   /// Turns the running call into a task (request_context::start_task); empty = it cannot.
   std::function<bool()> start_task;
+  /// Whatever the hooks point into, kept alive as long as the context (which may outlive its
+  /// request when a handler keeps it).
+  std::shared_ptr<const void> owner;
 };
 
 /// Everything a handler may know about its request.
@@ -199,7 +202,15 @@ class request_context {
   // Sends through hooks_.ask; client_capability_error when no hook is installed.
   json ask_client(std::string_view method, json params);
   std::optional<double> last_progress_;
-  std::unique_ptr<std::mutex> progress_lock_ = std::make_unique<std::mutex>();
+  // A mutex that lets the context move (contexts are built and returned by value); a moved-to
+  // context gets a fresh, unlocked one. Held in place: no allocation per request.
+  struct movable_mutex {
+    std::mutex m;
+    movable_mutex() = default;
+    movable_mutex(movable_mutex&& /*unused*/) noexcept {}
+    movable_mutex& operator=(movable_mutex&& /*unused*/) noexcept { return *this; }
+  };
+  movable_mutex progress_lock_;
 };
 
 /// The scopes a principal holds: the strings of its "scopes" array (empty for null, a

@@ -64,7 +64,7 @@ bool request_context::modern() const noexcept { return protocol_version_ == k_mo
 
 void request_context::report_progress(double progress, std::optional<double> total,
                                       std::optional<std::string> message) {
-  std::lock_guard lock(*progress_lock_);
+  std::lock_guard lock(progress_lock_.m);
   if (last_progress_ && !(progress > *last_progress_)) {
     throw std::invalid_argument("progress must increase with each report: got " +
                                 std::to_string(progress) + " after " +
@@ -83,7 +83,7 @@ bool request_context::log(log_level level, json data, std::optional<std::string>
   if (!min_log_level_ || level < *min_log_level_ || !hooks_.notify) return false;
   json params = {{"level", to_string(level)}, {"data", std::move(data)}};
   if (logger) params["logger"] = *logger;
-  std::lock_guard lock(*progress_lock_);
+  std::lock_guard lock(progress_lock_.m);
   hooks_.notify("notifications/message", std::move(params));
   return true;
 }

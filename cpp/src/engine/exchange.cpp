@@ -357,31 +357,49 @@ void exchange::install_ask_hooks(context_hooks& hooks, bool modern) const {
   }
   hooks.ask = nullptr;
   hooks.ask_all = nullptr;
-  if (!round_) return;
-  hooks.ask = [r = round_](const client_request& q) { return r->ask({q}).front(); };
-  hooks.ask_all = [r = round_](const std::vector<client_request>& qs) { return r->ask(qs); };
+  if (!may_ask_) return;
+  const exchange* x = this;  // see make_context on lifetimes
+  hooks.ask = [x](const client_request& q) { return x->ask_round({q}).front(); };
+  hooks.ask_all = [x](const std::vector<client_request>& qs) { return x->ask_round(qs); };
+}
+
+// A context kept past its request (or a handler past its deadline) is refused rather than left to
+// ask a round nobody will answer.
+std::vector<json> exchange::ask_round(const std::vector<client_request>& questions) const {
+  if (settled()) throw std::logic_error("a handler asked the client after its request had ended");
+  return round()->ask(questions);
+}
+
+input_round* exchange::round() const {
+  if (!may_ask_) return nullptr;
+  std::call_once(round_once_, [this] {
+    if (round_) return;
+    auto self = std::const_pointer_cast<exchange>(shared_from_this());
+    round_ = std::make_shared<input_round>(self, std::nullopt, json(), json(), json());
+  });
+  return round_.get();
 }
 
 request_context exchange::make_context(const std::shared_ptr<exchange>& self,
                                        const std::shared_ptr<task_binding>& task) const {
   context_hooks hooks;
-  std::weak_ptr<exchange> weak = self;
-  auto s = session_;
-  auto to = route_.sink;
-  hooks.notify = [s, to, weak](std::string_view method, const json& params) {
-    auto live = weak.lock();
+  // The hooks capture one raw pointer: trivially copyable and small, so std::function keeps it in
+  // place instead of allocating per request. hooks.owner keeps this exchange alive as long as the
+  // context, even one a handler kept past its request.
+  hooks.owner = self;
+  const exchange* x = this;
+  hooks.notify = [x](std::string_view method, const json& params) {
     // Request-related notifications must stop once the request has its reply.
-    if (live && live->settled()) return;
-    s->send(to, jsonrpc::serialize_notification(method, params), {frame_kind::notification});
+    if (x->settled()) return;
+    x->session_->send(x->route_.sink, jsonrpc::serialize_notification(method, params),
+                      {frame_kind::notification});
+  };
+  hooks.record = [x](log_level level, const json& data, const std::optional<std::string>& logger) {
+    json fields = {{"method", x->method_}, {"level", to_string(level)}, {"data", data}};
+    if (logger) fields["logger"] = *logger;
+    x->eng().log().write("info", "handler_log", fields);
   };
   auto* e = &eng();
-  std::string method_name = method_;
-  hooks.record = [e, method_name](log_level level, const json& data,
-                                  const std::optional<std::string>& logger) {
-    json fields = {{"method", method_name}, {"level", to_string(level)}, {"data", data}};
-    if (logger) fields["logger"] = *logger;
-    e->log().write("info", "handler_log", fields);
-  };
   install_ask_hooks(hooks, facts.modern);
   hooks.read_resource = [e](const std::string& uri, request_context& ctx) {
     return read_own_resource(*e, uri, ctx);

@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -134,7 +135,7 @@ struct reply_route {
 };
 
 /// One request being served.
-class exchange {
+class exchange : public std::enable_shared_from_this<exchange> {
  public:
   /// A request received on `session`; `params` is an object or null.
   exchange(std::shared_ptr<session_state> session, reply_route route, jsonrpc::request_id id,
@@ -201,11 +202,18 @@ class exchange {
 
   /// Set by session_state when the request is in its in-flight table (so settling removes it).
   void mark_registered() noexcept { registered_ = true; }
-  /// 2026-07-28: the inputs of a request that may answer input_required; make_context installs
-  /// the modern ask hook from it. Set before the handler runs.
-  void set_input_round(std::shared_ptr<input_round> round) { round_ = std::move(round); }
-  /// The round set by set_input_round (null for a legacy request or a method that cannot ask).
-  const std::shared_ptr<input_round>& round() const noexcept { return round_; }
+  /// 2026-07-28: the inputs of a request that may answer input_required (null: it brought none,
+  /// and an empty round opens on the first question); make_context installs the modern ask hook.
+  /// Set before the handler runs.
+  void set_input_round(std::shared_ptr<input_round> round) {
+    round_ = std::move(round);
+    may_ask_ = true;
+  }
+  /// The request's round: the one set by set_input_round, else an empty one opened now (once,
+  /// whichever thread asks first); null for a legacy request or a method that cannot ask.
+  input_round* round() const;
+  /// The modern ask hook: round()->ask, refused with std::logic_error once the request settled.
+  std::vector<json> ask_round(const std::vector<client_request>& questions) const;
 
  private:
   bool claim();
@@ -225,7 +233,10 @@ class exchange {
   // Atomic: a cancel on the reading thread (abandon) may read it while the handler's thread sets
   // it.
   std::atomic<std::uint32_t> tool_slot_{k_no_tool_slot};
-  std::shared_ptr<input_round> round_;
+  // Opened lazily: most requests never ask, and an empty round costs an allocation per request.
+  bool may_ask_ = false;
+  mutable std::once_flag round_once_;
+  mutable std::shared_ptr<input_round> round_;
   std::unique_ptr<span> span_;
   cancellation_token token_;
   std::atomic<bool> settled_{false};

@@ -102,6 +102,7 @@ input_round::opened input_round::open(const std::shared_ptr<exchange>& ex) {
   }
   const auto state = params.find("requestState");
   if (state == params.end()) {
+    if (fresh.is_null()) return std::shared_ptr<input_round>();  // exchange::round() opens it
     return std::make_shared<input_round>(ex, std::nullopt, std::move(fresh), json(), json());
   }
   if (!state->is_string()) {

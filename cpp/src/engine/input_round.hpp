@@ -56,7 +56,8 @@ class input_round {
   using opened = std::variant<std::shared_ptr<input_round>, method_outcome>;
 
   /// Reads params.inputResponses and params.requestState of `ex`, a modern tools/call,
-  /// prompts/get or resources/read. Refusals: P15b when either has the wrong type, P34..P38 when
+  /// prompts/get or resources/read; null when it has neither (exchange::round() opens an empty
+  /// round on the first question). Refusals: P15b when either has the wrong type, P34..P38 when
   /// the state does not open for this request (logged with the reason). The request's params
   /// must stay intact while the round lives: a fresh request's binding is digested from them
   /// only when a run is sealed, so a call that asks nothing never pays for the digest.

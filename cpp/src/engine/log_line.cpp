@@ -1,28 +1,17 @@
 // Implementation of the allocation-free log line writer.
 #include "engine/log_line.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstring>
 #include <ctime>
 
+#include "jsonrpc/plain_text.hpp"
+
 namespace mcpcxx::detail {
 
 namespace {
-
-bool plain(std::string_view s) {
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') return false;
-  }
-  return true;
-}
-
-void append_int(std::string& buf, std::int64_t v) {
-  char digits[24];
-  const auto r = std::to_chars(digits, digits + sizeof digits, v);
-  buf.append(digits, r.ptr);
-}
 
 // The formatted "YYYY-MM-DDTHH:MM:SS." of the second `t`, cached per thread: gmtime runs once a
 // second, not once a line.
@@ -42,7 +31,7 @@ const char* second_prefix(std::time_t t) {
 }  // namespace
 
 void append_json_string(std::string& buf, std::string_view s) {
-  if (plain(s)) {
+  if (jsonrpc::plain_text(s)) {
     buf.push_back('"');
     buf.append(s);
     buf.push_back('"');
@@ -64,37 +53,68 @@ void iso_timestamp(char (&out)[24]) {
 }
 
 log_line::log_line(std::string& buf, std::string_view level, std::string_view event) : buf_(buf) {
+  buf_.resize(std::max<std::size_t>(buf_.capacity(), 256));
   char ts[24];
   iso_timestamp(ts);
-  buf_.clear();
-  buf_.append(R"({"ts":")").append(ts, sizeof ts).push_back('"');
+  put(R"({"ts":")");
+  put(std::string_view(ts, sizeof ts));
+  put('"');
   str("level", level);
   str("event", event);
 }
 
+void log_line::grow(std::size_t n) { buf_.resize(std::max(buf_.size() * 2, at_ + n)); }
+
+void log_line::put(std::string_view s) {
+  std::memcpy(room(s.size()), s.data(), s.size());
+  at_ += s.size();
+}
+
+// Plain printable ASCII is copied while it is checked (one pass); anything else is escaped by
+// nlohmann, from the first byte that needs it.
+void log_line::string(std::string_view s) {
+  char* out = room(s.size() + 2);
+  *out++ = '"';
+  for (const char c : s) {
+    if (!jsonrpc::plain_byte(c)) {
+      put(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
+      return;
+    }
+    *out++ = c;
+  }
+  *out = '"';
+  at_ += s.size() + 2;
+}
+
+void log_line::put_int(std::int64_t v) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  put(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+}
+
 void log_line::key(std::string_view k) {
-  buf_.push_back(',');
-  append_json_string(buf_, k);
-  buf_.push_back(':');
+  put(',');
+  string(k);
+  put(':');
 }
 
 log_line& log_line::str(std::string_view k, std::string_view value) {
   key(k);
-  append_json_string(buf_, value);
+  string(value);
   return *this;
 }
 
 log_line& log_line::integer(std::string_view k, std::int64_t value) {
   key(k);
-  append_int(buf_, value);
+  put_int(value);
   return *this;
 }
 
 log_line& log_line::millis(std::string_view k, std::int64_t micros) {
   key(k);
   if (micros < 0) micros = 0;
-  append_int(buf_, micros / 1000);
-  buf_.push_back('.');
+  put_int(micros / 1000);
+  put('.');
   int frac = static_cast<int>(micros % 1000);
   int width = 3;
   while (width > 1 && frac % 10 == 0) {  // "2.5" not "2.500", but "2.0" as a double dumps
@@ -103,13 +123,13 @@ log_line& log_line::millis(std::string_view k, std::int64_t micros) {
   }
   char digits[3];
   for (int i = width - 1; i >= 0; --i, frac /= 10) digits[i] = static_cast<char>('0' + frac % 10);
-  buf_.append(digits, static_cast<std::size_t>(width));
+  put(std::string_view(digits, static_cast<std::size_t>(width)));
   return *this;
 }
 
 log_line& log_line::value(std::string_view k, const json& v) {
   key(k);
-  buf_.append(v.dump(-1, ' ', false, json::error_handler_t::replace));
+  put(v.dump(-1, ' ', false, json::error_handler_t::replace));
   return *this;
 }
 
@@ -127,7 +147,8 @@ log_line& log_line::members(const json& fields) {
 }
 
 std::string_view log_line::finish() {
-  buf_.push_back('}');
+  put('}');
+  buf_.resize(at_);
   return buf_;
 }
 

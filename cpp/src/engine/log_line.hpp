@@ -15,6 +15,8 @@
 namespace mcpcxx::detail {
 
 /// Appends `{"ts":"<now>","level":...,"event":...` to a cleared `buf`, then members in call order.
+/// While the line is being written, `buf` is sized to its capacity and written through a cursor
+/// (no per-character push_back); finish() trims it to the line.
 class log_line {
  public:
   /// Clears `buf` (keeping its capacity) and writes the ts, level and event members.
@@ -36,7 +38,21 @@ class log_line {
 
  private:
   void key(std::string_view k);
+  void string(std::string_view s);
+  // Room for `n` more bytes at the cursor (grows the buffer); returns where they go.
+  char* room(std::size_t n) {
+    if (n > buf_.size() - at_) grow(n);
+    return buf_.data() + at_;
+  }
+  void grow(std::size_t n);
+  void put(std::string_view s);
+  void put_int(std::int64_t v);
+  void put(char c) {
+    *room(1) = c;
+    ++at_;
+  }
   std::string& buf_;
+  std::size_t at_ = 0;  // the line's length so far; buf_.size() is the room
 };
 
 /// The current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ" into `out` (24 characters).

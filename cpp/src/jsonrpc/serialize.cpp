@@ -8,6 +8,7 @@
 
 #include "mcpcxx/jsonrpc.hpp"
 
+#include "jsonrpc/plain_text.hpp"
 #include "jsonrpc/splice.hpp"
 
 namespace mcpcxx::jsonrpc {
@@ -57,7 +58,7 @@ class writer {
     }
   }
   void string(std::string_view s) {
-    if (plain(s)) {
+    if (plain_text(s)) {
       out_.push_back('"');
       out_.append(s);
       out_.push_back('"');
@@ -170,7 +171,7 @@ class writer {
   }
   void string_value(const json& v) {
     const auto& s = v.get_ref<const std::string&>();
-    if (plain(s)) {
+    if (plain_text(s)) {
       out_.push_back('"');
       out_.append(s);
       out_.push_back('"');
@@ -186,13 +187,6 @@ class writer {
   }
 
   /// Printable ASCII without quote or backslash needs no escaping.
-  static bool plain(std::string_view s) noexcept {
-    for (const char c : s) {
-      if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') return false;
-    }
-    return true;
-  }
-
   std::string out_;
   serializer ser_;
 };

@@ -46,6 +46,26 @@ TEST(LogLine, EscapesQuotesControlsAndInvalidUtf8) {
   }
 }
 
+// The line is written through a cursor into the buffer sized to its capacity: it must grow in
+// the middle of a member, and a reused buffer must hold exactly the new line.
+TEST(LogLine, GrowsMidMemberAndReusesTheBufferExactly) {
+  std::string buf;
+  const std::string long_plain(5000, 'p');
+  std::string long_escaped(3000, 'e');
+  long_escaped[2999] = '\n';  // escaped from the last byte, after most of it was copied
+  {
+    log_line line(buf, "info", "e");
+    const json j = json::parse(line.str("a", long_plain).str("b", long_escaped).finish());
+    EXPECT_EQ(j["a"], long_plain);
+    EXPECT_EQ(j["b"], long_escaped);
+  }
+  log_line line(buf, "info", "short");
+  const std::string_view text = line.integer("n", 1).finish();
+  EXPECT_EQ(text.size(), buf.size());
+  EXPECT_EQ(json::parse(text)["n"], 1);
+  EXPECT_EQ(text.back(), '}');
+}
+
 TEST(LogLine, MillisMatchTheDoubleDump) {
   for (const std::int64_t us : {0LL, 1LL, 12LL, 100LL, 1500LL, 2000LL, 1234567LL, 99999999LL}) {
     std::string buf;
