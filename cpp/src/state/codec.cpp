@@ -2,8 +2,9 @@
 #include "state/codec.hpp"
 
 #include <algorithm>
-#include <openssl/evp.h>
 #include <stdexcept>
+
+#include "state/libcrypto.hpp"
 
 namespace mcpcxx::state {
 
@@ -17,8 +18,8 @@ const unsigned char* bytes_of(std::string_view s) {
 
 std::string base64url_encode(std::string_view bytes) {
   std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes_of(bytes),
-                                static_cast<int>(bytes.size()));
+  const int n = libcrypto().encode_block(reinterpret_cast<unsigned char*>(out.data()),
+                                         bytes_of(bytes), static_cast<int>(bytes.size()));
   out.resize(static_cast<std::size_t>(n));
   while (!out.empty() && out.back() == '=') out.pop_back();
   for (char& c : out) {
@@ -44,8 +45,8 @@ std::optional<std::string> base64_decode_any(std::string_view text) {
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') return std::nullopt;
   }
   std::string out(3 * std_form.size() / 4, '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes_of(std_form),
-                                static_cast<int>(std_form.size()));
+  const int n = libcrypto().decode_block(reinterpret_cast<unsigned char*>(out.data()),
+                                         bytes_of(std_form), static_cast<int>(std_form.size()));
   if (n < 0) return std::nullopt;
   // EVP_DecodeBlock counts the padding as zero bytes; drop them.
   out.resize(static_cast<std::size_t>(n) - pad);
@@ -55,8 +56,8 @@ std::optional<std::string> base64_decode_any(std::string_view text) {
 std::string sha256(std::string_view bytes) {
   std::string out(32, '\0');
   unsigned int len = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), reinterpret_cast<unsigned char*>(out.data()), &len,
-                 EVP_sha256(), nullptr) != 1 ||
+  if (libcrypto().digest(bytes.data(), bytes.size(), reinterpret_cast<unsigned char*>(out.data()),
+                         &len, libcrypto().sha256(), nullptr) != 1 ||
       len != 32) {
     throw std::runtime_error("SHA-256 failed in libcrypto");
   }
@@ -69,19 +70,19 @@ namespace {
 
 // Fetched once: OpenSSL 3 looks EVP_sha256() up in its provider registry on every init.
 const EVP_MD* sha256_md() {
-  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  static EVP_MD* const md = libcrypto().md_fetch(nullptr, "SHA256", nullptr);
   if (md == nullptr) throw std::runtime_error("SHA-256 is not available in libcrypto");
   return md;
 }
 
 // One reusable context per thread (a context allocates on creation and on its first init).
 struct thread_context {
-  EVP_MD_CTX* md = EVP_MD_CTX_new();
+  EVP_MD_CTX* md = libcrypto().md_ctx_new();
   bool busy = false;
   thread_context() = default;
   thread_context(const thread_context&) = delete;
   thread_context& operator=(const thread_context&) = delete;
-  ~thread_context() { EVP_MD_CTX_free(md); }
+  ~thread_context() { libcrypto().md_ctx_free(md); }
 };
 
 thread_local thread_context t_context;
@@ -94,9 +95,9 @@ sha256_stream::sha256_stream() {
     borrowed_ = true;
     t_context.busy = true;
   } else {
-    md_ = EVP_MD_CTX_new();
+    md_ = libcrypto().md_ctx_new();
   }
-  if (md_ == nullptr || EVP_DigestInit_ex(md_, sha256_md(), nullptr) != 1) {
+  if (md_ == nullptr || libcrypto().digest_init(md_, sha256_md(), nullptr) != 1) {
     release();
     throw std::runtime_error("SHA-256 init failed in libcrypto");
   }
@@ -109,13 +110,13 @@ void sha256_stream::release() noexcept {
     t_context.busy = false;
     borrowed_ = false;
   } else {
-    EVP_MD_CTX_free(md_);
+    libcrypto().md_ctx_free(md_);
   }
   md_ = nullptr;
 }
 
 void sha256_stream::flush() {
-  if (used_ != 0 && EVP_DigestUpdate(md_, buffer_.data(), used_) != 1) {
+  if (used_ != 0 && libcrypto().digest_update(md_, buffer_.data(), used_) != 1) {
     throw std::runtime_error("SHA-256 update failed in libcrypto");
   }
   used_ = 0;
@@ -124,7 +125,7 @@ void sha256_stream::flush() {
 void sha256_stream::update(std::string_view bytes) {
   if (bytes.size() > buffer_.size()) {
     flush();
-    if (EVP_DigestUpdate(md_, bytes.data(), bytes.size()) != 1) {
+    if (libcrypto().digest_update(md_, bytes.data(), bytes.size()) != 1) {
       throw std::runtime_error("SHA-256 update failed in libcrypto");
     }
     return;
@@ -138,7 +139,7 @@ std::string sha256_stream::finish() {
   flush();
   std::string out(32, '\0');
   unsigned int len = 0;
-  if (EVP_DigestFinal_ex(md_, reinterpret_cast<unsigned char*>(out.data()), &len) != 1 ||
+  if (libcrypto().digest_final(md_, reinterpret_cast<unsigned char*>(out.data()), &len) != 1 ||
       len != 32) {
     throw std::runtime_error("SHA-256 failed in libcrypto");
   }

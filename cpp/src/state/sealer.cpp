@@ -1,13 +1,12 @@
-// AES-256-GCM sealing of requestState through OpenSSL's EVP interface.
+// AES-256-GCM sealing of requestState through OpenSSL's EVP interface (state/libcrypto.hpp).
 #include "state/sealer.hpp"
 
 #include <memory>
-#include <openssl/evp.h>
-#include <openssl/rand.h>
 #include <optional>
 #include <stdexcept>
 
 #include "state/codec.hpp"
+#include "state/libcrypto.hpp"
 
 namespace mcpcxx::state {
 
@@ -19,10 +18,10 @@ constexpr std::size_t k_nonce = 12;
 constexpr std::size_t k_tag = 16;
 constexpr std::string_view k_label = "mcpcxx requestState";
 
-using ctx_ptr = std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)>;
+using ctx_ptr = std::unique_ptr<EVP_CIPHER_CTX, decltype(libcrypto_api::cipher_ctx_free)>;
 
 ctx_ptr new_ctx() {
-  ctx_ptr ctx(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
+  ctx_ptr ctx(libcrypto().cipher_ctx_new(), libcrypto().cipher_ctx_free);
   if (!ctx) throw std::runtime_error("EVP_CIPHER_CTX_new failed");
   return ctx;
 }
@@ -56,20 +55,21 @@ std::int64_t expiry_of(std::string_view header) {
 
 // nonce | ciphertext | tag for `plain` under `key`, authenticating `aad`.
 std::string encrypt(const key_bytes& key, std::string_view aad, std::string_view plain) {
+  const libcrypto_api& c = libcrypto();
   std::string out(k_nonce + plain.size() + k_tag, '\0');
-  if (RAND_bytes(u8(out), static_cast<int>(k_nonce)) != 1) {
+  if (c.rand_bytes(u8(out), static_cast<int>(k_nonce)) != 1) {
     throw std::runtime_error("RAND_bytes failed: cannot seal requestState");
   }
   auto ctx = new_ctx();
   int len = 0;
   unsigned char* body = u8(out) + k_nonce;
   const bool ok =
-      EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key.data(), u8(out)) == 1 &&
-      EVP_EncryptUpdate(ctx.get(), nullptr, &len, u8(aad), static_cast<int>(aad.size())) == 1 &&
-      EVP_EncryptUpdate(ctx.get(), body, &len, u8(plain), static_cast<int>(plain.size())) == 1 &&
-      EVP_EncryptFinal_ex(ctx.get(), body + len, &len) == 1 &&
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(k_tag),
-                          body + plain.size()) == 1;
+      c.encrypt_init(ctx.get(), c.aes_256_gcm(), nullptr, key.data(), u8(out)) == 1 &&
+      c.encrypt_update(ctx.get(), nullptr, &len, u8(aad), static_cast<int>(aad.size())) == 1 &&
+      c.encrypt_update(ctx.get(), body, &len, u8(plain), static_cast<int>(plain.size())) == 1 &&
+      c.encrypt_final(ctx.get(), body + len, &len) == 1 &&
+      c.cipher_ctx_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(k_tag),
+                        body + plain.size()) == 1;
   if (!ok) throw std::runtime_error("AES-256-GCM encryption failed in libcrypto");
   return out;
 }
@@ -81,14 +81,15 @@ std::optional<std::string> decrypt(const key_bytes& key, std::string_view aad,
   const std::string_view body = sealed.substr(k_nonce, sealed.size() - k_nonce - k_tag);
   std::string tag(sealed.substr(sealed.size() - k_tag));
   std::string plain(body.size(), '\0');
+  const libcrypto_api& c = libcrypto();
   auto ctx = new_ctx();
   int len = 0;
   const bool ok =
-      EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key.data(), u8(nonce)) == 1 &&
-      EVP_DecryptUpdate(ctx.get(), nullptr, &len, u8(aad), static_cast<int>(aad.size())) == 1 &&
-      EVP_DecryptUpdate(ctx.get(), u8(plain), &len, u8(body), static_cast<int>(body.size())) == 1 &&
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(k_tag), u8(tag)) == 1 &&
-      EVP_DecryptFinal_ex(ctx.get(), u8(plain) + len, &len) == 1;
+      c.decrypt_init(ctx.get(), c.aes_256_gcm(), nullptr, key.data(), u8(nonce)) == 1 &&
+      c.decrypt_update(ctx.get(), nullptr, &len, u8(aad), static_cast<int>(aad.size())) == 1 &&
+      c.decrypt_update(ctx.get(), u8(plain), &len, u8(body), static_cast<int>(body.size())) == 1 &&
+      c.cipher_ctx_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(k_tag), u8(tag)) == 1 &&
+      c.decrypt_final(ctx.get(), u8(plain) + len, &len) == 1;
   if (!ok) return std::nullopt;
   return plain;
 }
