@@ -134,3 +134,39 @@ TEST(HttpInline, AnEndpointRefusesIt) {
 
 }  // namespace
 }  // namespace mcpcxx::http_test
+
+namespace mcpcxx::http_test {
+namespace {
+
+// With inline dispatch the final reply is handed over on the connection's strand and usually
+// written at once: pipelined requests must still be answered in order, each after the one before,
+// and a closing reply (HTTP/1.0, Connection: close) must still close the connection.
+TEST(HttpInline, PipelinedRequestsAreAnsweredInOrderAndACloseStillCloses) {
+  for (const bool inline_dispatch : {true, false}) {
+    http_options o = inline_options();
+    o.inline_dispatch = inline_dispatch;
+    http_fixture f(o);
+    client c(f.port());
+    std::string batch;
+    for (int i = 0; i < 20; ++i) {
+      auto r = modern_call(i, "echo", {{"text", std::to_string(i)}});
+      batch += client::request("POST", "/mcp", r.headers, r.body);
+    }
+    c.send_raw(batch);
+    for (int i = 0; i < 20; ++i) {
+      const reply a = c.read_reply();
+      ASSERT_EQ(a.status, 200) << a.body;
+      EXPECT_EQ(a.json_body()["id"], i) << "inline " << inline_dispatch;
+      EXPECT_EQ(a.json_body()["result"]["content"][0]["text"], std::to_string(i));
+    }
+    auto last = modern_call(20, "echo", {{"text", "bye"}});
+    last.headers.emplace_back("Connection: close");
+    const reply bye = c.post(last.body, last.headers);
+    ASSERT_EQ(bye.status, 200) << bye.body;
+    EXPECT_EQ(bye.header("connection"), "close");
+    EXPECT_TRUE(c.peer_closed()) << "inline " << inline_dispatch;
+  }
+}
+
+}  // namespace
+}  // namespace mcpcxx::http_test
