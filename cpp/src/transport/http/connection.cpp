@@ -1,9 +1,7 @@
 #include "transport/http/connection.hpp"
 
-#include <array>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 
 namespace mcpcxx::http {
 
@@ -136,13 +134,6 @@ void connection::on_read(const asio::error_code& ec, std::size_t n) {
 }
 
 void connection::process() {
-  // A final reply delivered on this strand while a request is dispatched (inline dispatch) must
-  // not start a nested process(): this loop goes on with the next request itself.
-  processing_ = true;
-  struct done {
-    bool& flag;
-    ~done() { flag = false; }
-  } guard{processing_};
   while (!closed_ && phase_ != phase::busy && phase_ != phase::lingering && !pending_.empty()) {
     std::size_t used = 0;
     parse_state st = parser_.feed(pending_.data(), pending_.size(), used);
@@ -204,27 +195,15 @@ void connection::dispatch_request() {
 
 void connection::reject_request(const problem& p) {
   arm_timer(phase::busy);
-  close_after_write_ = true;  // before the enqueue: its direct write may finish at once
   enqueue(serialize(row_response(p), false));
+  close_after_write_ = true;
 }
 
 void connection::deliver(std::uint64_t request_no, std::string bytes, delivery kind,
                          bool keep_alive) {
   unwritten_ += bytes.size();
-  // A handler that ran on this connection's strand (inline dispatch) hands its final reply over
-  // directly: no round through the scheduler. Only the final delivery: reply_channel calls it
-  // outside its lock, while stream heads and events come under it (a write error may close the
-  // connection, which calls back into the channel).
-  // Only when no delivery is still posted, so the bytes keep their order.
-  if (kind == delivery::final && strand_.running_in_this_thread() &&
-      posted_.load(std::memory_order_acquire) == 0) {
-    deliver_on_strand(request_no, std::move(bytes), kind, keep_alive);
-    return;
-  }
-  posted_.fetch_add(1, std::memory_order_acq_rel);
   asio::post(strand_, [self = shared_from_this(), request_no, b = std::move(bytes), kind,
                        keep_alive]() mutable {
-    self->posted_.fetch_sub(1, std::memory_order_acq_rel);
     self->deliver_on_strand(request_no, std::move(b), kind, keep_alive);
   });
 }
@@ -235,27 +214,21 @@ void connection::deliver_on_strand(std::uint64_t request_no, std::string bytes, 
     unwritten_ -= bytes.size();
     return;
   }
-  if (kind != delivery::final) {
-    enqueue(std::move(bytes));
-    if (kind == delivery::head_of_stream) {
-      streaming_ = true;
-      arm_timer(phase::busy);
-    }
-    return;
-  }
-  // The connection's next state is set before the enqueue, whose direct write may finish at once
-  // and then lingers (closing) or starts the idle time.
-  streaming_ = false;
-  current_.reset();
-  if (!keep_alive || draining_ || peer_eof_) {
-    close_after_write_ = true;
-    enqueue(std::move(bytes));
-    return;
-  }
-  arm_timer(phase::idle);
   enqueue(std::move(bytes));
-  if (!processing_) process();
-  do_read();
+  if (kind == delivery::head_of_stream) {
+    streaming_ = true;
+    arm_timer(phase::busy);
+  } else if (kind == delivery::final) {
+    streaming_ = false;
+    current_.reset();
+    if (!keep_alive || draining_ || peer_eof_) {
+      close_after_write_ = true;
+      return;
+    }
+    arm_timer(phase::idle);
+    process();
+    do_read();
+  }
 }
 
 void connection::enqueue(std::string bytes) {
@@ -263,9 +236,7 @@ void connection::enqueue(std::string bytes) {
   do_write();
 }
 
-// One write_some at a time, so every bit of progress restarts the write timer. The queue is first
-// offered to the socket directly: a reply usually fits its buffer, and then no write completion
-// goes through the scheduler (issue 11: one loop round less per request).
+// One write_some at a time, so every bit of progress restarts the write timer.
 void connection::do_write() {
   if (writing_count_ > 0 || out_queue_.empty() || closed_) return;
   write_bufs_.clear();
@@ -273,13 +244,6 @@ void connection::do_write() {
     if (write_bufs_.size() == k_max_gather) break;
     std::size_t skip = write_bufs_.empty() ? front_sent_ : 0;
     write_bufs_.emplace_back(asio::buffer(b.data() + skip, b.size() - skip));
-  }
-  if (const std::size_t n = write_now(); n > 0) {
-    unwritten_ -= n;
-    write_progress_ = true;
-    consume(n);
-    if (out_queue_.empty()) return written_all();
-    return do_write();
   }
   writing_count_ = write_bufs_.size();
   arm_write_timer();
@@ -298,31 +262,6 @@ void connection::on_write(const asio::error_code& ec, std::size_t n) {
   }
   write_progress_ = write_progress_ || n > 0;
   unwritten_ -= n;  // every written byte was counted by deliver() first
-  consume(n);
-  if (!out_queue_.empty()) {
-    do_write();
-    return;
-  }
-  written_all();
-}
-
-// A non-blocking gather send of write_bufs_; 0 when the socket takes nothing now or fails (the
-// asynchronous write that follows then waits, or reports the error).
-std::size_t connection::write_now() {
-  std::array<iovec, k_max_gather> parts{};
-  for (std::size_t i = 0; i < write_bufs_.size(); ++i) {
-    parts[i].iov_base = const_cast<void*>(write_bufs_[i].data());  // sendmsg does not write it
-    parts[i].iov_len = write_bufs_[i].size();
-  }
-  msghdr msg{};
-  msg.msg_iov = parts.data();
-  msg.msg_iovlen = write_bufs_.size();
-  const ssize_t sent = ::sendmsg(socket_.native_handle(), &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-  return sent > 0 ? static_cast<std::size_t>(sent) : 0;
-}
-
-// Drops the `n` written bytes from the front of the queue.
-void connection::consume(std::size_t n) {
   while (n > 0 && !out_queue_.empty()) {
     std::size_t left = out_queue_.front().size() - front_sent_;
     if (n < left) {
@@ -333,13 +272,12 @@ void connection::consume(std::size_t n) {
     front_sent_ = 0;
     out_queue_.pop_front();
   }
-}
-
-void connection::written_all() {
-  if (write_timer_armed_) {
-    write_timer_.cancel();
-    write_timer_armed_ = false;
+  if (!out_queue_.empty()) {
+    do_write();
+    return;
   }
+  write_timer_.cancel();
+  write_timer_armed_ = false;
   if (close_after_write_) {
     linger();
   } else if (phase_ == phase::idle) {

@@ -78,8 +78,6 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
   std::vector<asio::const_buffer> write_bufs_;
   std::size_t writing_count_ = 0;
   bool reading_ = false;
-  bool processing_ = false;     // inside process(): a final reply delivered meanwhile does not nest
-  std::atomic<int> posted_{0};  // deliveries posted to the strand and not yet run
   bool closed_ = false;
   bool close_after_write_ = false;
   bool draining_ = false;
@@ -103,9 +101,6 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
   void reject_request(const problem& p);
   void enqueue(std::string bytes);
   void do_write();
-  std::size_t write_now();
-  void consume(std::size_t n);
-  void written_all();
   void on_write(const asio::error_code& ec, std::size_t n);
   void arm_timer(phase p);
   void start_wait(std::chrono::steady_clock::time_point at);
