@@ -18,6 +18,13 @@ import jsonschema  # type: ignore[import-untyped]
 SOURCE_DIR = Path(os.environ.get("MCPCXX_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 SHARED_DIR = Path(os.environ.get("MCPCXX_SHARED_DIR", SOURCE_DIR.parent / "shared"))
 SCHEMA_DIR = SHARED_DIR / "data" / "mcp-schema"
+# The C++ example server every test that spawns it uses: $MCPCXX_EXAMPLE_SERVER, else the dev build.
+CPP_EXAMPLE_SERVER = Path(
+    os.environ.get(
+        "MCPCXX_EXAMPLE_SERVER",
+        SOURCE_DIR / "build" / "dev" / "examples" / "cpp" / "mcpcxx_example_server",
+    )
+)
 
 RESULT_DEFS = {
     "initialize": "InitializeResult",

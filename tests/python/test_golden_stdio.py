@@ -37,12 +37,7 @@ import mcpcxx
 from golden import FIXTURES, STATE, Transcript, apply_mask, canonical, compare, files, load
 
 SOURCE_DIR = golden_schema.SOURCE_DIR
-CPP_SERVER = Path(
-    os.environ.get(
-        "MCPCXX_EXAMPLE_SERVER",
-        SOURCE_DIR / "build" / "dev" / "examples" / "cpp" / "mcpcxx_example_server",
-    )
-)
+CPP_SERVER = golden_schema.CPP_EXAMPLE_SERVER
 PYTHON_SERVER = SOURCE_DIR / "examples" / "python" / "fixture_server.py"
 IN_CI = os.environ.get("CI") == "true"
 _REF = re.compile(r"ERR-[0-9a-f]{8}")

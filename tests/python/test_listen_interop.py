@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import golden_schema
 import mcpcxx
 
 pytestmark = pytest.mark.interop
@@ -22,8 +23,7 @@ PY_FIXTURE = ROOT / "examples" / "python" / "fixture_server.py"
 
 def cpp_fixture() -> pathlib.Path | None:
     # The same server the golden runner uses (MCPCXX_EXAMPLE_SERVER, else the dev build).
-    default = ROOT / "build" / "dev" / "examples" / "cpp" / "mcpcxx_example_server"
-    path = pathlib.Path(os.environ.get("MCPCXX_EXAMPLE_SERVER", default))
+    path = golden_schema.CPP_EXAMPLE_SERVER
     return path if path.exists() else None
 
 

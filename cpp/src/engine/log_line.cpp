@@ -30,16 +30,6 @@ const char* second_prefix(std::time_t t) {
 
 }  // namespace
 
-void append_json_string(std::string& buf, std::string_view s) {
-  if (jsonrpc::plain_text(s)) {
-    buf.push_back('"');
-    buf.append(s);
-    buf.push_back('"');
-    return;
-  }
-  buf.append(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
-}
-
 void iso_timestamp(char (&out)[24]) {
   using namespace std::chrono;
   const auto since = system_clock::now().time_since_epoch();

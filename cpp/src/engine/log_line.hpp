@@ -58,7 +58,4 @@ class log_line {
 /// The current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ" into `out` (24 characters).
 void iso_timestamp(char (&out)[24]);
 
-/// Appends `s` as a JSON string (quotes included) to `buf`.
-void append_json_string(std::string& buf, std::string_view s);
-
 }  // namespace mcpcxx::detail

@@ -186,7 +186,6 @@ class writer {
     out_.append(buf, r.ptr);
   }
 
-  /// Printable ASCII without quote or backslash needs no escaping.
   std::string out_;
   serializer ser_;
 };

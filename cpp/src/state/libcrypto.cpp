@@ -13,14 +13,17 @@ namespace mcpcxx::state {
 
 namespace {
 
+// What to do, said by every load failure.
+constexpr const char* k_remedy =
+    ": requestState needs OpenSSL 3's libcrypto; install it (Debian: libssl3) or build mcpcxx "
+    "with -DMCPCXX_LAZY_LIBCRYPTO=OFF";
+
 // Looks up `name` in `lib` as the type of `slot`; throws naming the missing function.
 template <class F>
 void resolve(void* lib, const std::string& soname, const char* name, F& slot) {
   void* sym = ::dlsym(lib, name);
   if (sym == nullptr) {
-    throw std::runtime_error(soname + " lacks " + name +
-                             ": requestState needs OpenSSL 3's libcrypto; install it (Debian: "
-                             "libssl3) or build mcpcxx with -DMCPCXX_LAZY_LIBCRYPTO=OFF");
+    throw std::runtime_error(soname + " lacks " + name + k_remedy);
   }
   slot = reinterpret_cast<F>(sym);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
 }
@@ -33,8 +36,7 @@ libcrypto_api load_libcrypto(const std::string& soname) {
   if (lib == nullptr) {
     const char* why = ::dlerror();
     throw std::runtime_error("cannot load " + soname + " (" + (why != nullptr ? why : "unknown") +
-                             "): requestState needs OpenSSL 3's libcrypto; install it (Debian: "
-                             "libssl3) or build mcpcxx with -DMCPCXX_LAZY_LIBCRYPTO=OFF");
+                             ")" + k_remedy);
   }
   libcrypto_api a{};
   resolve(lib, soname, "EVP_EncodeBlock", a.encode_block);
