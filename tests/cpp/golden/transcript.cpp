@@ -288,12 +288,31 @@ std::string finish(process& p, std::string& stderr_text, int& exit_code) {
 
 namespace {
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MCPCXX_GOLDEN_UNDER_TSAN 1
+#endif
+#endif
+
+// Under ThreadSanitizer the server's signal handler runs only when the receiving thread next
+// enters one of TSan's interceptors (llvm/llvm-project#83561): a thread parked in a call TSan does
+// not treat as blocking can hold SIGTERM for as long as it stays there. The server logs the signal
+// to stderr at once, so silence on both pipes for 5 s means it is still held; one more signal is
+// then sent (the server acts on the first that reaches it). Other builds send exactly one.
+void send_stop_signal(const process& p, int signo) {
+  ::kill(p.pid, signo);
+#ifdef MCPCXX_GOLDEN_UNDER_TSAN
+  pollfd fds[2] = {{p.out, POLLIN, 0}, {p.err, POLLIN, 0}};
+  if (::poll(fds, 2, 5000) == 0) ::kill(p.pid, signo);
+#endif
+}
+
 // Sends `t.signal` once the server wrote `t.signal_after` lines, reads to the end, and only then
 // closes stdin: an EOF racing the signal would be a different stop (a silent cancel).
 std::string signal_then_finish(process& p, const transcript& t, std::string& stderr_text,
                                int& exit_code) {
   std::string text = drain(p.out, p.err, stderr_text, t.signal_after);
-  ::kill(p.pid, t.signal == "SIGINT" ? SIGINT : SIGTERM);
+  send_stop_signal(p, t.signal == "SIGINT" ? SIGINT : SIGTERM);
   const int in = p.in;
   p.in = -1;
   text += finish(p, stderr_text, exit_code);
