@@ -51,7 +51,7 @@ method_outcome unexpected(const exchange& ex, const wire::tool_facts* tool, cons
   if (ex.eng().options().expose_exception_details) args["detail"] = f.summary;
   return method_outcome::tool_failed(
       tool->read_only ? situation::T3_unexpected_read_only : situation::T3w_unexpected_may_have_run,
-      args, tool->has_output_schema, "internal", std::move(ref));
+      std::move(args), tool->has_output_schema, "internal", std::move(ref));
 }
 
 method_outcome not_found(const exchange& ex, const resource_not_found& e,
@@ -82,7 +82,7 @@ method_outcome client_failure(const exchange& ex, const wire::tool_facts* tool, 
                               situation protocol_row, json args, std::string category) {
   if (tool != nullptr) {
     args["name"] = tool->name;
-    return method_outcome::tool_failed(tool_row, args, tool->has_output_schema,
+    return method_outcome::tool_failed(tool_row, std::move(args), tool->has_output_schema,
                                        std::move(category));
   }
   args["method"] = ex.method();

@@ -99,6 +99,15 @@ method_outcome method_outcome::tool_failed(situation row, const json& args, bool
   return o;
 }
 
+method_outcome method_outcome::tool_failed(situation row, json&& args, bool has_output_schema,
+                                           std::string category, std::string reference) {
+  method_outcome o = rendered_tool_failed(
+      row, ::mcpcxx::wire::render_tool_result(row, std::move(args), has_output_schema),
+      std::move(category));
+  o.reference = std::move(reference);
+  return o;
+}
+
 method_outcome method_outcome::rendered_tool_failed(situation row, json result,
                                                     std::string category) {
   method_outcome o;

@@ -100,6 +100,9 @@ struct method_outcome {
   /// An isError tool result: T row `row` rendered with `args` (which hold "name", the tool).
   static method_outcome tool_failed(situation row, const json& args, bool has_output_schema,
                                     std::string category, std::string reference = {});
+  /// tool_failed with the row's data keys moved out of `args` (same result, fewer copies).
+  static method_outcome tool_failed(situation row, json&& args, bool has_output_schema,
+                                    std::string category, std::string reference = {});
   /// A JSON-RPC error of row `row` already rendered by a wire factory (wire_errors*.hpp).
   static method_outcome rendered(situation row, jsonrpc::error_object error);
   /// An isError tool result of T row `row` already rendered by a wire factory.

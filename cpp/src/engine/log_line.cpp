@@ -60,14 +60,18 @@ void log_line::put(std::string_view s) {
   at_ += s.size();
 }
 
-// Plain printable ASCII is copied while it is checked (one pass); anything else is escaped by
-// nlohmann, from the first byte that needs it.
+// Plain printable ASCII is copied while it is checked (one pass); other ASCII is escaped here, and
+// text with bytes of 0x80 and above by nlohmann, which owns the UTF-8 checks.
 void log_line::string(std::string_view s) {
   char* out = room(s.size() + 2);
   *out++ = '"';
   for (const char c : s) {
     if (!jsonrpc::plain_byte(c)) {
-      put(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
+      std::string quoted;
+      if (!jsonrpc::append_quoted_ascii(quoted, s)) {
+        quoted = json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+      }
+      put(quoted);
       return;
     }
     *out++ = c;

@@ -30,7 +30,7 @@ std::optional<method_outcome> argument_problem(const tool_entry& t, const json& 
   json a = tool_args(t);
   a["violations_text"] = schema::format_violations(result, args);
   a["violations"] = schema::violations_to_json(result);
-  return method_outcome::tool_failed(situation::T1_invalid_arguments, a, has_output(t),
+  return method_outcome::tool_failed(situation::T1_invalid_arguments, std::move(a), has_output(t),
                                      "invalid_arguments");
 }
 

@@ -1,9 +1,11 @@
 // Which bytes a JSON string may carry as they are: printable ASCII other than '"' and '\'. The
-// writers copy such strings verbatim and hand anything else to nlohmann's escaping.
+// writers copy such strings verbatim, escape other ASCII themselves (append_quoted_ascii) and
+// hand text with bytes of 0x80 and above to nlohmann's escaping, which owns the UTF-8 checks.
 // Thread-safety: pure; any thread.
 #pragma once
 
 #include <array>
+#include <string>
 #include <string_view>
 
 namespace mcpcxx::jsonrpc {
@@ -23,6 +25,44 @@ inline bool plain_text(std::string_view s) noexcept {
   for (const char c : s) {
     if (!plain_byte(c)) return false;
   }
+  return true;
+}
+
+/// The letter after the backslash of a two-character escape for ASCII byte `c`, or 0 when `c` is
+/// written as \u00XX (the other control characters).
+inline char short_escape(unsigned char c) noexcept {
+  constexpr std::string_view from = "\"\\\b\f\n\r\t";
+  constexpr std::string_view to = "\"\\bfnrt";
+  const auto at = from.find(static_cast<char>(c));
+  return at == std::string_view::npos ? 0 : to[at];
+}
+
+/// Appends `s` as a quoted JSON string with the bytes of nlohmann's compact dump (ensure_ascii
+/// off) when every byte is below 0x80, and returns true; otherwise appends nothing and returns
+/// false. The error texts the engine writes (newlines, quotes) take this path: nlohmann's
+/// serializer would write them a character at a time through a virtual call.
+inline bool append_quoted_ascii(std::string& out, std::string_view s) {
+  for (const char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  }
+  out.push_back('"');
+  std::size_t run = 0;  // start of the bytes not yet copied
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (plain_byte(s[i]) || c == 0x7f) continue;  // nlohmann copies DEL as it is
+    out.append(s.data() + run, i - run);
+    run = i + 1;
+    if (const char e = short_escape(c); e != 0) {
+      const char pair[] = {'\\', e};
+      out.append(pair, sizeof pair);
+    } else {
+      constexpr char hex[] = "0123456789abcdef";
+      const char u[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
+      out.append(u, sizeof u);
+    }
+  }
+  out.append(s.data() + run, s.size() - run);
+  out.push_back('"');
   return true;
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -21,15 +22,11 @@ using serializer = nlohmann::detail::serializer<json>;
 /// with U+FFFD because the wire must stay UTF-8 and a reply must never fail to serialize.
 class writer {
  public:
-  explicit writer(std::size_t reserve)
-      : ser_(nlohmann::detail::output_adapter<char, std::string>(out_), ' ',
-             json::error_handler_t::replace) {
-    out_.reserve(reserve);
-  }
+  explicit writer(std::size_t reserve) { out_.reserve(reserve); }
   void raw(std::string_view s) { out_.append(s); }
   /// The same bytes as nlohmann's compact dump, written without its per-character virtual
-  /// output calls for the common members (plain ASCII strings, integers, containers); floats,
-  /// binary and strings that need escaping go to nlohmann's serializer itself.
+  /// output calls for the common members (ASCII strings, integers, containers); floats, binary
+  /// and strings with bytes of 0x80 and above go to nlohmann's serializer itself.
   void value(const json& v) {
     switch (v.type()) {
       case json::value_t::object:
@@ -54,7 +51,7 @@ class writer {
         integer(v.get<std::uint64_t>());
         return;
       default:
-        ser_.dump(v, false, false, 0);
+        nlohmann_serializer().dump(v, false, false, 0);
     }
   }
   void string(std::string_view s) {
@@ -62,7 +59,7 @@ class writer {
       out_.push_back('"');
       out_.append(s);
       out_.push_back('"');
-    } else {
+    } else if (!append_quoted_ascii(out_, s)) {
       value(json(s));
     }
   }
@@ -175,8 +172,8 @@ class writer {
       out_.push_back('"');
       out_.append(s);
       out_.push_back('"');
-    } else {
-      ser_.dump(v, false, false, 0);
+    } else if (!append_quoted_ascii(out_, s)) {
+      nlohmann_serializer().dump(v, false, false, 0);
     }
   }
   template <class Int>
@@ -186,8 +183,18 @@ class writer {
     out_.append(buf, r.ptr);
   }
 
+  // Made on first use: its constructor reads the locale and allocates a 512-byte indent string,
+  // and most replies (ASCII text, integers) never need it.
+  serializer& nlohmann_serializer() {
+    if (!ser_) {
+      ser_.emplace(nlohmann::detail::output_adapter<char, std::string>(out_), ' ',
+                   json::error_handler_t::replace);
+    }
+    return *ser_;
+  }
+
   std::string out_;
-  serializer ser_;
+  std::optional<serializer> ser_;
 };
 
 }  // namespace

@@ -62,11 +62,18 @@ std::string format_violations(const validation_result& result, const json& insta
 
 json violations_to_json(const validation_result& result) {
   json arr = json::array();
+  auto& items = arr.get_ref<json::array_t&>();
+  items.reserve(result.violations.size());
   for (const auto& v : result.violations) {
-    arr.push_back({{"instanceLocation", v.instance_location},
-                   {"keywordLocation", v.keyword_location},
-                   {"keyword", v.keyword},
-                   {"message", v.message}});
+    // Emplaced in key order at the end (no lookups); an initializer list would copy each value
+    // once more.
+    json item(json::value_t::object);
+    auto& m = item.get_ref<json::object_t&>();
+    m.emplace_hint(m.end(), "instanceLocation", v.instance_location);
+    m.emplace_hint(m.end(), "keyword", v.keyword);
+    m.emplace_hint(m.end(), "keywordLocation", v.keyword_location);
+    m.emplace_hint(m.end(), "message", v.message);
+    items.push_back(std::move(item));
   }
   return arr;
 }

@@ -12,5 +12,7 @@ namespace mcpcxx::wire::detail {
 std::string fill_template(const row& r, const json& args);
 /// The row's data object from `args`; null when the row lists no data keys. May throw bad_alloc.
 json fill_data(const row& r, const json& args);
+/// fill_data, moving the listed members out of `args` (left null) instead of copying them.
+json take_data(const row& r, json& args);
 
 }  // namespace mcpcxx::wire::detail

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "wire/era.hpp"
 #include "wire/fill.hpp"
@@ -145,13 +146,23 @@ std::string fill_template(const row& r, const json& args) {
   return out;
 }
 
-// The data object of a row: each listed key copied from args ("=key": args[key] is the data).
-json fill_data(const row& r, const json& args) {
+namespace {
+
+// The data object of a row from `args` (a const json to copy from, a json to move out of).
+template <class Args>
+json data_of(const row& r, Args& args) {
+  const auto value = [&args](const std::string& key) -> json {
+    if constexpr (std::is_const_v<Args>) {
+      return args[key];
+    } else {
+      return std::move(args[key]);
+    }
+  };
   std::string_view keys = r.data_keys;
   if (keys.empty()) return nullptr;
   if (keys.front() == '=') {
     const std::string key(keys.substr(1));
-    return args.is_object() && args.contains(key) ? args[key] : json(nullptr);
+    return args.is_object() && args.contains(key) ? value(key) : json(nullptr);
   }
   json data = json::object();
   while (!keys.empty()) {
@@ -161,7 +172,7 @@ json fill_data(const row& r, const json& args) {
     if (key == "supported" && !(args.is_object() && args.contains(key))) {
       data[key] = supported_versions_json();
     } else if (args.is_object() && args.contains(key)) {
-      data[key] = args[key];
+      data[key] = value(key);
     } else {
       note_missing(r.id, key);
       data[key] = nullptr;
@@ -169,6 +180,13 @@ json fill_data(const row& r, const json& args) {
   }
   return data;
 }
+
+}  // namespace
+
+// The data object of a row: each listed key copied from args ("=key": args[key] is the data).
+json fill_data(const row& r, const json& args) { return data_of(r, args); }
+
+json take_data(const row& r, json& args) { return data_of(r, args); }
 
 }  // namespace detail
 

@@ -1,4 +1,7 @@
 // Tool execution errors: the CallToolResult with isError: true for the T rows, and the era list.
+#include <type_traits>
+#include <utility>
+
 #include "wire/era.hpp"
 #include "wire/fill.hpp"
 #include "wire/situation.hpp"
@@ -13,12 +16,19 @@ json supported_versions_json() {
 
 namespace {
 
-// {category, retryable, effect, resource} from the row, then the row's data keys. Members are
-// inserted one by one: initializer lists of json copy every value once more.
-json details_of(const row& r, const json& args) {
+// {category, retryable, effect, resource} from the row, then the row's data keys (copied from a
+// const `args`, moved out of any other). Members are inserted one by one: initializer lists of
+// json copy every value once more.
+template <class Args>
+json details_of(const row& r, Args& args) {
   if (r.data_keys == "=details") {
     const auto it = args.find("details");
-    return it != args.end() && it->is_object() ? *it : json::object();
+    if (it == args.end() || !it->is_object()) return json::object();
+    if constexpr (std::is_const_v<Args>) {
+      return *it;
+    } else {
+      return std::move(*it);
+    }
   }
   json d(json::value_t::object);
   d["category"] = r.category;
@@ -31,7 +41,12 @@ json details_of(const row& r, const json& args) {
     const auto name = args.find("name");
     d["resource"] = name != args.end() ? *name : json("?");
   }
-  json extra = detail::fill_data(r, args);
+  json extra;
+  if constexpr (std::is_const_v<Args>) {
+    extra = detail::fill_data(r, args);
+  } else {
+    extra = detail::take_data(r, args);
+  }
   if (extra.is_object()) {
     for (auto& [key, value] : extra.get_ref<json::object_t&>()) d[key] = std::move(value);
   }
@@ -73,6 +88,19 @@ json render_tool_result(situation s, const json& args, bool has_output_schema) n
     if (r.kind != shape::tool_result) return bare(render(s, args).message);
     if (s == situation::T6_tool_reported_error) return args.value("result", json::object());
     return build(detail::fill_template(r, args), details_of(r, args), has_output_schema);
+  } catch (...) {
+    return bare(std::string(r.message));
+  }
+}
+
+json render_tool_result(situation s, json&& args, bool has_output_schema) noexcept {
+  const row& r = row_of(s);
+  try {
+    if (r.kind != shape::tool_result || s == situation::T6_tool_reported_error) {
+      return render_tool_result(s, std::as_const(args), has_output_schema);
+    }
+    std::string text = detail::fill_template(r, args);  // before the data leaves args
+    return build(std::move(text), details_of(r, args), has_output_schema);
   } catch (...) {
     return bare(std::string(r.message));
   }

@@ -7,6 +7,7 @@
 
 #include "mcpcxx/jsonrpc.hpp"
 
+#include "jsonrpc/plain_text.hpp"
 #include "jsonrpc/splice.hpp"
 
 namespace mcpcxx::jsonrpc {
@@ -120,6 +121,26 @@ TEST(Serialize, ResultBytesEqualNlohmannDumpForEveryKindOfValue) {
                       {"cl\xC3\xA9", "k"}};
   EXPECT_EQ(serialize_result(request_id{std::int64_t{1}}, value),
             R"({"jsonrpc":"2.0","id":1,"result":)" + value.dump() + "}");
+}
+
+// The writer escapes ASCII itself (append_quoted_ascii): every one of the 128 ASCII bytes, alone
+// and between plain runs, must give nlohmann's bytes, in values and in keys; a byte of 0x80 or
+// above leaves the string to nlohmann, untouched.
+TEST(Serialize, EveryAsciiByteIsEscapedAsNlohmannDoes) {
+  for (int b = 0; b < 0x80; ++b) {
+    const std::string c(1, static_cast<char>(b));
+    for (const std::string& text : {c, "ab" + c + "cd" + c, c + c + "x"}) {
+      const json value = {{text, text}, {"k", json::array({text})}};
+      EXPECT_EQ(serialize_result(request_id{std::int64_t{1}}, value),
+                R"({"jsonrpc":"2.0","id":1,"result":)" + value.dump() + "}")
+          << "byte " << b;
+    }
+  }
+  std::string out = "x";
+  EXPECT_FALSE(append_quoted_ascii(out, "line\nthen caf\xC3\xA9"));
+  EXPECT_EQ(out, "x");
+  EXPECT_TRUE(append_quoted_ascii(out, "a\"b\\c\nd\x01"));
+  EXPECT_EQ(out, R"(x"a\"b\\c\nd\u0001")");
 }
 
 // The spliced members must give the bytes of setting them in the tree and dumping it: every
