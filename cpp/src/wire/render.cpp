@@ -88,15 +88,32 @@ std::optional<placeholder> read_placeholder(std::string_view tpl, std::size_t i)
   return placeholder{name, format, j - i + 1};
 }
 
+// Appends argument `v` as placeholder format `how` asks; a plain string is appended as it is.
+void append_value(std::string& out, const json& v, std::string_view how) {
+  if (how.empty() && v.is_string()) {
+    out.append(v.get_ref<const std::string&>());
+  } else {
+    out.append(format_value(v, how));
+  }
+}
+
 // Fills `tpl` (no optional segments inside); counts the placeholders seen and those it could not
-// fill.
+// fill. Literal text between placeholders is copied a run at a time.
 std::string fill(std::string_view tpl, const json& args, std::size_t& missing, std::size_t& seen) {
   std::string out;
   out.reserve(tpl.size() + 32);
-  for (std::size_t i = 0; i < tpl.size(); ++i) {
-    const auto ph = tpl[i] == '{' ? read_placeholder(tpl, i) : std::nullopt;
+  std::size_t i = 0;
+  while (i < tpl.size()) {
+    const std::size_t open = tpl.find('{', i);
+    if (open == std::string_view::npos) {
+      out.append(tpl.substr(i));
+      break;
+    }
+    out.append(tpl.substr(i, open - i));
+    const auto ph = read_placeholder(tpl, open);
     if (!ph) {
-      out += tpl[i];
+      out += '{';
+      i = open + 1;
       continue;
     }
     ++seen;
@@ -105,9 +122,9 @@ std::string fill(std::string_view tpl, const json& args, std::size_t& missing, s
       ++missing;
       out += '?';
     } else {
-      out += format_value(*it, ph->format);
+      append_value(out, *it, ph->format);
     }
-    i += ph->length - 1;
+    i = open + ph->length;
   }
   return out;
 }
