@@ -129,7 +129,8 @@ method_outcome classify_tool_error(const tool_error& e, const wire::tool_facts* 
   if (tool != nullptr) {
     return method_outcome::rendered_tool_failed(
         situation::T2_tool_error,
-        ::mcpcxx::wire::render_tool_error_result(e.message(), e.details(), tool->has_output_schema),
+        ::mcpcxx::wire::render_tool_error_failure(e.message(), e.details(),
+                                                  tool->has_output_schema),
         std::move(category));
   }
   method_outcome o =

@@ -1,6 +1,7 @@
 // The exchange: claim-once settling, era decoration, the reply frame, the log line, the metrics.
 #include "engine/exchange.hpp"
 
+#include <array>
 #include <charconv>
 #include <optional>
 
@@ -93,19 +94,35 @@ method_outcome method_outcome::rendered(situation row, jsonrpc::error_object err
 
 method_outcome method_outcome::tool_failed(situation row, const json& args, bool has_output_schema,
                                            std::string category, std::string reference) {
-  method_outcome o = rendered_tool_failed(
-      row, ::mcpcxx::wire::render_tool_result(row, args, has_output_schema), std::move(category));
-  o.reference = std::move(reference);
-  return o;
+  return tool_failed(row, json(args), has_output_schema, std::move(category), std::move(reference));
 }
 
 method_outcome method_outcome::tool_failed(situation row, json&& args, bool has_output_schema,
                                            std::string category, std::string reference) {
   method_outcome o = rendered_tool_failed(
-      row, ::mcpcxx::wire::render_tool_result(row, std::move(args), has_output_schema),
+      row, ::mcpcxx::wire::render_tool_failure(row, std::move(args), has_output_schema),
       std::move(category));
   o.reference = std::move(reference);
   return o;
+}
+
+method_outcome method_outcome::rendered_tool_failed(situation row,
+                                                    ::mcpcxx::wire::tool_failure_parts parts,
+                                                    std::string category) {
+  method_outcome o = rendered_tool_failed(row, std::move(parts.result), std::move(category));
+  o.details = std::move(parts.details);
+  o.details_structured = parts.structured;
+  return o;
+}
+
+json method_outcome::full_result() const {
+  if (details.is_null()) return result;
+  json full = result;
+  if (details_structured) full["structuredContent"] = details;
+  json& meta = full["_meta"];
+  if (!meta.is_object()) meta = json::object();
+  meta["mcpcxx/error"] = details;
+  return full;
 }
 
 method_outcome method_outcome::rendered_tool_failed(situation row, json result,
@@ -165,6 +182,23 @@ bool exchange::finish(method_outcome o) {
   return true;
 }
 
+// A T row's frame: its details serialized once and written at _meta["mcpcxx/error"] (and at
+// structuredContent when shown) as the result is written, with the era's decoration; the bytes
+// of the whole result tree dumped.
+std::string exchange::tool_failure_frame(const method_outcome& o) const {
+  const std::string details = jsonrpc::serialize_value(o.details);
+  std::array<jsonrpc::spliced_member, 4> members;
+  std::size_t n = 0;
+  members[n++] = {"_meta", "mcpcxx/error", details};
+  if (o.details_structured) members[n++] = {{}, "structuredContent", details};
+  if (facts.modern) {
+    members[n++] = {{}, "resultType", R"("complete")"};
+    members[n++] = {"_meta", "io.modelcontextprotocol/serverInfo", eng().server_info_text()};
+  }
+  return jsonrpc::serialize_result_spliced(
+      id_, o.result, std::span<const jsonrpc::spliced_member>(members.data(), n));
+}
+
 // Builds the reply frame; a reserved kind, or a modern result that is not an object, becomes the
 // internal-error row (never shipped half-done).
 std::string exchange::frame_for(method_outcome& o) const {
@@ -173,8 +207,10 @@ std::string exchange::frame_for(method_outcome& o) const {
       return raw_result_frame(id_, *o.page);
     case outcome_kind::protocol_error:
       return jsonrpc::serialize_error(id_, o.error);
-    case outcome_kind::result:
     case outcome_kind::tool_failure:
+      if (!o.details.is_null()) return tool_failure_frame(o);
+      [[fallthrough]];
+    case outcome_kind::result:
       if (!facts.modern) return jsonrpc::serialize_result(id_, o.result);
       if (auto frame = decorated_frame(id_, o.result, eng(), R"("complete")")) return *frame;
       break;

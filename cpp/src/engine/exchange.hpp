@@ -73,8 +73,13 @@ enum class outcome_kind {
 /// A handler's answer; build it with the named constructors.
 struct method_outcome {
   outcome_kind kind = outcome_kind::result;
-  /// kind result / tool_failure: the result object.
+  /// kind result / tool_failure: the result object (for a T row, without its details).
   json result;
+  /// kind tool_failure of a T row: the details object, written into the frame at
+  /// _meta["mcpcxx/error"] and, when `details_structured`, at structuredContent (serialized once,
+  /// never copied into `result`); null otherwise.
+  json details;
+  bool details_structured = false;
   /// kind cached_page: the serialized result object.
   std::shared_ptr<const std::string> page;
   /// The situation row ("P8", "T3"); empty for plain results. Static storage (a literal).
@@ -107,6 +112,14 @@ struct method_outcome {
   static method_outcome rendered(situation row, jsonrpc::error_object error);
   /// An isError tool result of T row `row` already rendered by a wire factory.
   static method_outcome rendered_tool_failed(situation row, json result, std::string category);
+  /// An isError tool result of T row `row` rendered in parts (wire::render_tool_failure).
+  static method_outcome rendered_tool_failed(situation row,
+                                             ::mcpcxx::wire::tool_failure_parts parts,
+                                             std::string category);
+
+  /// `result` with the details put back where the frame writes them (for a task's stored
+  /// result, which is kept as a tree).
+  json full_result() const;
   /// The exchange was handed over and settles later (see `pending` in the file comment).
   static method_outcome pending();
 };
@@ -223,6 +236,8 @@ class exchange : public std::enable_shared_from_this<exchange> {
   void release_worker(std::uint64_t job) const;
   void deliver(std::string frame, std::string_view row);
   std::string frame_for(method_outcome& o) const;
+  /// The frame of a tool_failure whose details are kept apart (method_outcome::details).
+  std::string tool_failure_frame(const method_outcome& o) const;
   void log_outcome(const method_outcome& o, std::int64_t micros) const;
   void end_span(std::string_view outcome, const method_outcome* o) noexcept;
   void install_ask_hooks(context_hooks& hooks, bool modern) const;

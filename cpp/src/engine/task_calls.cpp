@@ -148,7 +148,7 @@ void arm_task_deadline(const exchange_ptr& ex, const tool_entry& t,
         auto live = weak.lock();
         if (!live) return;
         const auto o = method_outcome::tool_failed(row, a, out, "timeout");
-        live->eng().tasks().settle(b->task_id, task_status::completed, o.result, nullptr);
+        live->eng().tasks().settle(b->task_id, task_status::completed, o.full_result(), nullptr);
         live->token().cancel();
       });
 }
@@ -200,7 +200,7 @@ void settle_task(engine& e, const task_binding& b, const method_outcome& o, bool
   switch (o.kind) {
     case outcome_kind::result:
     case outcome_kind::tool_failure:
-      tasks.settle(b.task_id, task_status::completed, o.result, nullptr);
+      tasks.settle(b.task_id, task_status::completed, o.full_result(), nullptr);
       return;
     case outcome_kind::protocol_error:
       tasks.settle(b.task_id, task_status::failed, nullptr, error_json(o.error));

@@ -34,7 +34,7 @@ inline char short_escape(unsigned char c) noexcept {
   constexpr std::string_view from = "\"\\\b\f\n\r\t";
   constexpr std::string_view to = "\"\\bfnrt";
   const auto at = from.find(static_cast<char>(c));
-  return at == std::string_view::npos ? 0 : to[at];
+  return at == std::string_view::npos ? '\0' : to[at];
 }
 
 /// Appends `s` as a quoted JSON string with the bytes of nlohmann's compact dump (ensure_ascii

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -76,7 +77,7 @@ class writer {
 
   /// `v` (an object) with the members of `extra` whose parent is `parent` merged in at their
   /// sorted places; at the top level, a parent named by `extra` is written merged the same way.
-  void object_spliced(const json& v, std::initializer_list<spliced_member> extra,
+  void object_spliced(const json& v, std::span<const spliced_member> extra,
                       std::string_view parent) {
     std::array<pending, 8> level{};
     const std::size_t n = collect(extra, parent, level);
@@ -118,7 +119,7 @@ class writer {
   };
 
   // The members of one level, sorted by key; their count.
-  static std::size_t collect(std::initializer_list<spliced_member> extra, std::string_view parent,
+  static std::size_t collect(std::span<const spliced_member> extra, std::string_view parent,
                              std::array<pending, 8>& level) {
     std::size_t n = 0;
     const auto add = [&](pending p) {
@@ -211,12 +212,24 @@ std::string serialize_result(const request_id& id, const json& result) {
 
 std::string serialize_result_spliced(const request_id& id, const json& result,
                                      std::initializer_list<spliced_member> members) {
+  return serialize_result_spliced(id, result,
+                                  std::span<const spliced_member>(members.begin(), members.size()));
+}
+
+std::string serialize_result_spliced(const request_id& id, const json& result,
+                                     std::span<const spliced_member> members) {
   writer w(512);
   w.raw(R"({"jsonrpc":"2.0","id":)");
   w.id(id);
   w.raw(R"(,"result":)");
   w.object_spliced(result, members, {});
   w.raw("}");
+  return w.take();
+}
+
+std::string serialize_value(const json& value) {
+  writer w(128);
+  w.value(value);
   return w.take();
 }
 

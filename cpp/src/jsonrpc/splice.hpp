@@ -2,6 +2,8 @@
 // result (resultType, _meta's serverInfo) needs no copy of them in the result's json tree.
 #pragma once
 
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -24,5 +26,12 @@ struct spliced_member {
 /// spliced in. Thread-safety: pure; any thread.
 std::string serialize_result_spliced(const request_id& id, const json& result,
                                      std::initializer_list<spliced_member> members);
+/// The same, with the members in a span (a list built at run time).
+std::string serialize_result_spliced(const request_id& id, const json& result,
+                                     std::span<const spliced_member> members);
+
+/// `value` as compact JSON text, the bytes the reply writers give it (for a spliced member).
+/// Thread-safety: pure; any thread.
+std::string serialize_value(const json& value);
 
 }  // namespace mcpcxx::jsonrpc

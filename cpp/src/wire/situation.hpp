@@ -230,6 +230,21 @@ json render_tool_result(situation s, json&& args, bool has_output_schema) noexce
 json render_tool_error_result(const std::string& message, json details,
                               bool has_output_schema) noexcept;
 
+/// A T row's CallToolResult in two parts, for a writer that adds the details as it writes:
+/// `result` holds content and isError; `details` (null when the row has none: T6, a row that is
+/// not a tool result, a render that failed) belongs at _meta["mcpcxx/error"] and, when
+/// `structured`, also at structuredContent. Put back, the parts equal render_tool_result's.
+struct tool_failure_parts {
+  json result;
+  json details;
+  bool structured = false;
+};
+/// render_tool_result in parts, the data keys moved out of `args`.
+tool_failure_parts render_tool_failure(situation s, json&& args, bool has_output_schema) noexcept;
+/// render_tool_error_result in parts.
+tool_failure_parts render_tool_error_failure(const std::string& message, json details,
+                                             bool has_output_schema) noexcept;
+
 /// Only the text of a row's template filled from `args` (no data, no code).
 std::string render_text(situation s, const json& args) noexcept;
 

@@ -53,25 +53,30 @@ json details_of(const row& r, Args& args) {
   return d;
 }
 
-// {"content":[{"type":"text","text":text}],"isError":true,"structuredContent"?,"_meta"}.
+// {"content":[{"type":"text","text":text}],"isError":true}: the result without its details.
 // Members are emplaced in key order at the end of each map (no lookups, no initializer lists).
-json build(std::string text, json details, bool has_output_schema) {
+json build_base(std::string text) {
   json block(json::value_t::object);
   auto& b = block.get_ref<json::object_t&>();
   b.emplace_hint(b.end(), "text", std::move(text));
   b.emplace_hint(b.end(), "type", "text");
   json content(json::value_t::array);
   content.get_ref<json::array_t&>().push_back(std::move(block));
-  json meta(json::value_t::object);
-  auto& m = meta.get_ref<json::object_t&>();
   json result(json::value_t::object);
   auto& r = result.get_ref<json::object_t&>();
-  json structured = has_output_schema ? json() : details;  // the second copy, when shown
-  m.emplace("mcpcxx/error", std::move(details));
-  r.emplace_hint(r.end(), "_meta", std::move(meta));
   r.emplace_hint(r.end(), "content", std::move(content));
   r.emplace_hint(r.end(), "isError", true);
-  if (!has_output_schema) r.emplace_hint(r.end(), "structuredContent", std::move(structured));
+  return result;
+}
+
+// The whole result: the base with details in _meta and, unless an outputSchema, structuredContent.
+json build(std::string text, json details, bool has_output_schema) {
+  json result = build_base(std::move(text));
+  auto& r = result.get_ref<json::object_t&>();
+  if (!has_output_schema) r.emplace_hint(r.end(), "structuredContent", details);
+  json meta(json::value_t::object);
+  meta.get_ref<json::object_t&>().emplace("mcpcxx/error", std::move(details));
+  r.emplace_hint(r.begin(), "_meta", std::move(meta));
   return result;
 }
 
@@ -94,29 +99,54 @@ json render_tool_result(situation s, const json& args, bool has_output_schema) n
 }
 
 json render_tool_result(situation s, json&& args, bool has_output_schema) noexcept {
+  tool_failure_parts parts = render_tool_failure(s, std::move(args), has_output_schema);
+  if (parts.details.is_null()) return std::move(parts.result);
+  try {
+    return build(std::move(parts.result["content"][0]["text"].get_ref<std::string&>()),
+                 std::move(parts.details), has_output_schema);
+  } catch (...) {
+    return bare(std::string(row_of(s).message));
+  }
+}
+
+tool_failure_parts render_tool_failure(situation s, json&& args, bool has_output_schema) noexcept {
   const row& r = row_of(s);
   try {
     if (r.kind != shape::tool_result || s == situation::T6_tool_reported_error) {
-      return render_tool_result(s, std::as_const(args), has_output_schema);
+      return {render_tool_result(s, std::as_const(args), has_output_schema), nullptr, false};
     }
     std::string text = detail::fill_template(r, args);  // before the data leaves args
-    return build(std::move(text), details_of(r, args), has_output_schema);
+    json details = details_of(r, args);
+    return {build_base(std::move(text)), std::move(details), !has_output_schema};
   } catch (...) {
-    return bare(std::string(r.message));
+    return {bare(std::string(r.message)), nullptr, false};
   }
 }
 
 json render_tool_error_result(const std::string& message, json details,
                               bool has_output_schema) noexcept {
+  tool_failure_parts parts =
+      render_tool_error_failure(message, std::move(details), has_output_schema);
+  if (parts.details.is_null()) return std::move(parts.result);
+  try {
+    return build(std::move(parts.result["content"][0]["text"].get_ref<std::string&>()),
+                 std::move(parts.details), has_output_schema);
+  } catch (...) {
+    return bare(std::string(row_of(situation::T2_tool_error).message));
+  }
+}
+
+tool_failure_parts render_tool_error_failure(const std::string& message, json details,
+                                             bool has_output_schema) noexcept {
   const row& r = row_of(situation::T2_tool_error);
   try {
     // T2's template is exactly its message; any other template is filled the generic way.
     std::string text =
         r.message == "{message}" ? message : detail::fill_template(r, json{{"message", message}});
     if (!details.is_object()) details = json::object();
-    return build(std::move(text), std::move(details), has_output_schema);
+    return {build_base(std::move(text)), std::move(details), !has_output_schema};
   } catch (...) {
-    return bare(std::string(r.message));
+    return {bare(std::string(r.message)), nullptr, false};
   }
 }
 

@@ -129,7 +129,9 @@ TEST(Serialize, ResultBytesEqualNlohmannDumpForEveryKindOfValue) {
 TEST(Serialize, EveryAsciiByteIsEscapedAsNlohmannDoes) {
   for (int b = 0; b < 0x80; ++b) {
     const std::string c(1, static_cast<char>(b));
-    for (const std::string& text : {c, "ab" + c + "cd" + c, c + c + "x"}) {
+    std::string between = "ab";
+    between.append(c).append("cd").append(c);
+    for (const std::string& text : {c, between, std::string(2, c[0]).append("x")}) {
       const json value = {{text, text}, {"k", json::array({text})}};
       EXPECT_EQ(serialize_result(request_id{std::int64_t{1}}, value),
                 R"({"jsonrpc":"2.0","id":1,"result":)" + value.dump() + "}")

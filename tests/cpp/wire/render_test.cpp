@@ -142,5 +142,50 @@ TEST(WireToolResult, ProtocolRowAsToolResultStillIsAnErrorResult) {
   EXPECT_EQ(r["isError"], true);
 }
 
+// The engine writes a T row in parts (details spliced into the frame as it is written): put
+// back, the parts must equal the whole result, for every T row, with and without an outputSchema,
+// and for a tool_error's own details; a row without details comes back whole.
+json put_back(tool_failure_parts p) {
+  if (p.details.is_null()) return p.result;
+  if (p.structured) p.result["structuredContent"] = p.details;
+  p.result["_meta"]["mcpcxx/error"] = p.details;
+  return p.result;
+}
+
+TEST(WireRender, ToolFailurePartsPutBackEqualTheWholeResult) {
+  const json args = {{"name", "lookup"},
+                     {"violations_text", "/key: must be a string, got integer"},
+                     {"violations", json::array({{{"keyword", "type"}}})},
+                     {"reference", "ref-1"},
+                     {"seconds", 0.2},
+                     {"timeoutSeconds", 0.2},
+                     {"uri", "file:///x"},
+                     {"message", "boom"},
+                     {"details", {{"category", "not_found"}, {"retryable", false}}}};
+  for (const s row :
+       {s::T1_invalid_arguments, s::T3_unexpected_read_only, s::T3w_unexpected_may_have_run,
+        s::T4_output_mismatch_read_only, s::T4w_output_mismatch_applied, s::T5_timeout_read_only,
+        s::T5w_timeout_may_have_run, s::T2_tool_error}) {
+    for (const bool schema : {false, true}) {
+      const auto parts = render_tool_failure(row, json(args), schema);
+      EXPECT_FALSE(parts.details.is_null()) << row_of(row).id;
+      EXPECT_EQ(parts.structured, !schema) << row_of(row).id;
+      EXPECT_FALSE(parts.result.contains("_meta")) << row_of(row).id;
+      EXPECT_EQ(put_back(parts), render_tool_result(row, args, schema)) << row_of(row).id;
+      EXPECT_EQ(render_tool_result(row, json(args), schema), render_tool_result(row, args, schema))
+          << row_of(row).id;
+    }
+  }
+  const json details = {{"category", "conflict"}, {"retryable", true}, {"resource", "ENG-1"}};
+  for (const bool schema : {false, true}) {
+    EXPECT_EQ(put_back(render_tool_error_failure("Conflict on ENG-1", details, schema)),
+              render_tool_error_result("Conflict on ENG-1", details, schema));
+  }
+  const json reported = {{"content", json::array()}, {"isError", true}};
+  const auto t6 = render_tool_failure(s::T6_tool_reported_error, {{"result", reported}}, false);
+  EXPECT_TRUE(t6.details.is_null());
+  EXPECT_EQ(t6.result, reported);
+}
+
 }  // namespace
 }  // namespace mcpcxx::wire
