@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <optional>
+#include <span>
 
 #include "engine/batch_reply.hpp"
 #include "engine/engine.hpp"
@@ -117,11 +118,13 @@ method_outcome method_outcome::rendered_tool_failed(situation row,
 
 json method_outcome::full_result() const {
   if (details.is_null()) return result;
+  json whole = details;
+  if (!details_violations.empty()) whole["violations"] = json::parse(details_violations);
   json full = result;
-  if (details_structured) full["structuredContent"] = details;
+  if (details_structured) full["structuredContent"] = whole;
   json& meta = full["_meta"];
   if (!meta.is_object()) meta = json::object();
-  meta["mcpcxx/error"] = details;
+  meta["mcpcxx/error"] = std::move(whole);
   return full;
 }
 
@@ -186,7 +189,11 @@ bool exchange::finish(method_outcome o) {
 // structuredContent when shown) as the result is written, with the era's decoration; the bytes
 // of the whole result tree dumped.
 std::string exchange::tool_failure_frame(const method_outcome& o) const {
-  const std::string details = jsonrpc::serialize_value(o.details);
+  const jsonrpc::spliced_member violations{{}, "violations", o.details_violations};
+  const std::string details =
+      o.details_violations.empty()
+          ? jsonrpc::serialize_value(o.details)
+          : jsonrpc::serialize_object_spliced(o.details, std::span(&violations, 1));
   std::array<jsonrpc::spliced_member, 4> members;
   std::size_t n = 0;
   members[n++] = {"_meta", "mcpcxx/error", details};

@@ -80,6 +80,9 @@ struct method_outcome {
   /// never copied into `result`); null otherwise.
   json details;
   bool details_structured = false;
+  /// With `details`: the JSON text of its "violations" member (row T1), written in its place
+  /// (the member is null in `details`); empty when the details are whole.
+  std::string details_violations;
   /// kind cached_page: the serialized result object.
   std::shared_ptr<const std::string> page;
   /// The situation row ("P8", "T3"); empty for plain results. Static storage (a literal).

@@ -12,6 +12,7 @@
 #include "engine/session_state.hpp"
 #include "engine/task_calls.hpp"
 #include "engine/tool_scopes.hpp"
+#include "engine/violations_text.hpp"
 #include "engine/wire_errors.hpp"
 
 namespace mcpcxx::detail {
@@ -29,9 +30,11 @@ std::optional<method_outcome> argument_problem(const tool_entry& t, const json& 
   const auto result = t.input->validate(args);
   json a = tool_args(t);
   a["violations_text"] = schema::format_violations(result, args);
-  a["violations"] = schema::violations_to_json(result);
-  return method_outcome::tool_failed(situation::T1_invalid_arguments, std::move(a), has_output(t),
-                                     "invalid_arguments");
+  a["violations"] = nullptr;  // written into the frame as text, without a tree (below)
+  method_outcome o = method_outcome::tool_failed(situation::T1_invalid_arguments, std::move(a),
+                                                 has_output(t), "invalid_arguments");
+  if (o.details.is_object()) o.details_violations = violations_json_text(result);
+  return o;
 }
 
 // Step h: the per-tool deadline; whoever settles the exchange first (timer or handler) answers.

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "mcpcxx/json.hpp"
+
 namespace mcpcxx::jsonrpc {
 
 /// One entry per byte: true when the byte needs no escaping in a JSON string.
@@ -64,6 +66,18 @@ inline bool append_quoted_ascii(std::string& out, std::string_view s) {
   out.append(s.data() + run, s.size() - run);
   out.push_back('"');
   return true;
+}
+
+/// Appends `s` as a quoted JSON string, the bytes the reply writers give it: verbatim, escaped
+/// here, or (bytes of 0x80 and above) by nlohmann, ill-formed UTF-8 replaced with U+FFFD.
+inline void append_quoted(std::string& out, std::string_view s) {
+  if (plain_text(s)) {
+    out.push_back('"');
+    out.append(s);
+    out.push_back('"');
+  } else if (!append_quoted_ascii(out, s)) {
+    out.append(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
+  }
 }
 
 }  // namespace mcpcxx::jsonrpc

@@ -233,6 +233,12 @@ std::string serialize_value(const json& value) {
   return w.take();
 }
 
+std::string serialize_object_spliced(const json& object, std::span<const spliced_member> members) {
+  writer w(256);
+  w.object_spliced(object, members, {});
+  return w.take();
+}
+
 std::string serialize_error(const std::optional<request_id>& id, const error_object& error) {
   writer w(96 + error.message.size());
   w.raw(R"({"jsonrpc":"2.0","id":)");

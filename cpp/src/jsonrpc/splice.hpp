@@ -33,5 +33,8 @@ std::string serialize_result_spliced(const request_id& id, const json& result,
 /// `value` as compact JSON text, the bytes the reply writers give it (for a spliced member).
 /// Thread-safety: pure; any thread.
 std::string serialize_value(const json& value);
+/// `object` (an object) as compact JSON text with `members` (parent "" only) spliced in, the
+/// bytes of serialize_value once they are set in the tree. Thread-safety: pure; any thread.
+std::string serialize_object_spliced(const json& object, std::span<const spliced_member> members);
 
 }  // namespace mcpcxx::jsonrpc

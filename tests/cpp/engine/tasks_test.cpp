@@ -211,6 +211,29 @@ TEST_F(engine_tasks, CancelFiresTheHandlersToken) {
   EXPECT_FALSE(after.contains("result")) << "what the handler returned after cancel is dropped";
 }
 
+// A task's stored result is the whole T1 result: the details (kept apart from the tree for the
+// reply frame) are put back, violations included, as a plain call's reply carries them.
+TEST_F(engine_tasks, InvalidArgumentsCompleteTheTaskWithTheWholeDetails) {
+  tool_spec typed;
+  typed.name = "typed";
+  typed.task = task_support::optional;
+  typed.input_schema = {
+      {"type", "object"}, {"properties", {{"n", {{"type", "integer"}}}}}, {"required", {"n"}}};
+  srv->add_tool(typed, [](const json&, request_context&) { return tool_result::text("ran"); });
+  harness h(*srv);
+  const json args = {{"name", "typed"}, {"arguments", {{"n", "x"}}}};
+  json created = h.roundtrip(modern_call(1, "tools/call", args))["result"];
+  ASSERT_EQ(created["resultType"], "task");
+  const json stored = poll(h, created["taskId"].get<std::string>(), "completed")["result"];
+  json plain = h.roundtrip(modern_call(2, "tools/call", args, json::object()))["result"];
+  EXPECT_EQ(stored["isError"], true);
+  ASSERT_TRUE(stored["structuredContent"].is_object());
+  EXPECT_EQ(stored["structuredContent"]["violations"][0]["keyword"], "type");
+  EXPECT_EQ(stored["structuredContent"], stored["_meta"]["mcpcxx/error"]);
+  EXPECT_EQ(stored["structuredContent"], plain["structuredContent"]);
+  EXPECT_EQ(stored["content"], plain["content"]);
+}
+
 TEST_F(engine_tasks, ToolDeadlineCompletesTheTaskWithTheTimeoutResult) {
   harness h(*srv);
   json created = h.roundtrip(modern_call(1, "tools/call", {{"name", "slow"}}))["result"];
