@@ -96,7 +96,7 @@ method_outcome result_outcome(const exchange& ex, const tool_entry& t, tool_resu
     a["reference"] = ref;
     return method_outcome::tool_failed(t.read_only ? situation::T4_output_mismatch_read_only
                                                    : situation::T4w_output_mismatch_applied,
-                                       a, has_output(t), "internal", ref);
+                                       std::move(a), has_output(t), "internal", ref);
   }
   if (r.is_error) return method_outcome::tool_reported_error(to_wire(std::move(r)));
   return method_outcome::ok(to_wire(std::move(r)));

@@ -223,8 +223,6 @@ jsonrpc::error_object render(situation s, const json& args = json::object()) noe
 /// T2 takes "message" and "details" (the tool_error's own); T6 returns args["result"] unchanged.
 /// details.resource is args "resource" when given, else the tool name.
 json render_tool_result(situation s, const json& args, bool has_output_schema) noexcept;
-/// render_tool_result with the data keys moved out of `args` rather than copied (same result).
-json render_tool_result(situation s, json&& args, bool has_output_schema) noexcept;
 /// Row T2 from a tool_error's own fields, without an arguments object: the same result as
 /// render_tool_result(T2_tool_error, {"message": message, "details": details}, ...).
 json render_tool_error_result(const std::string& message, json details,

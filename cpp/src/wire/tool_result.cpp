@@ -80,6 +80,11 @@ json build(std::string text, json details, bool has_output_schema) {
   return result;
 }
 
+// T2's text: its template is exactly its message; any other template is filled the generic way.
+std::string t2_text(const row& r, const std::string& message) {
+  return r.message == "{message}" ? message : detail::fill_template(r, json{{"message", message}});
+}
+
 json bare(std::string text) {
   return {{"content", json::array({{{"type", "text"}, {"text", std::move(text)}}})},
           {"isError", true}};
@@ -95,17 +100,6 @@ json render_tool_result(situation s, const json& args, bool has_output_schema) n
     return build(detail::fill_template(r, args), details_of(r, args), has_output_schema);
   } catch (...) {
     return bare(std::string(r.message));
-  }
-}
-
-json render_tool_result(situation s, json&& args, bool has_output_schema) noexcept {
-  tool_failure_parts parts = render_tool_failure(s, std::move(args), has_output_schema);
-  if (parts.details.is_null()) return std::move(parts.result);
-  try {
-    return build(std::move(parts.result["content"][0]["text"].get_ref<std::string&>()),
-                 std::move(parts.details), has_output_schema);
-  } catch (...) {
-    return bare(std::string(row_of(s).message));
   }
 }
 
@@ -125,14 +119,12 @@ tool_failure_parts render_tool_failure(situation s, json&& args, bool has_output
 
 json render_tool_error_result(const std::string& message, json details,
                               bool has_output_schema) noexcept {
-  tool_failure_parts parts =
-      render_tool_error_failure(message, std::move(details), has_output_schema);
-  if (parts.details.is_null()) return std::move(parts.result);
+  const row& r = row_of(situation::T2_tool_error);
   try {
-    return build(std::move(parts.result["content"][0]["text"].get_ref<std::string&>()),
-                 std::move(parts.details), has_output_schema);
+    if (!details.is_object()) details = json::object();
+    return build(t2_text(r, message), std::move(details), has_output_schema);
   } catch (...) {
-    return bare(std::string(row_of(situation::T2_tool_error).message));
+    return bare(std::string(r.message));
   }
 }
 
@@ -140,11 +132,8 @@ tool_failure_parts render_tool_error_failure(const std::string& message, json de
                                              bool has_output_schema) noexcept {
   const row& r = row_of(situation::T2_tool_error);
   try {
-    // T2's template is exactly its message; any other template is filled the generic way.
-    std::string text =
-        r.message == "{message}" ? message : detail::fill_template(r, json{{"message", message}});
     if (!details.is_object()) details = json::object();
-    return {build_base(std::move(text)), std::move(details), !has_output_schema};
+    return {build_base(t2_text(r, message)), std::move(details), !has_output_schema};
   } catch (...) {
     return {bare(std::string(r.message)), nullptr, false};
   }
