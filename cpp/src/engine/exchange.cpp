@@ -120,12 +120,7 @@ json method_outcome::full_result() const {
   if (details.is_null()) return result;
   json whole = details;
   if (!details_violations.empty()) whole["violations"] = json::parse(details_violations);
-  json full = result;
-  if (details_structured) full["structuredContent"] = whole;
-  json& meta = full["_meta"];
-  if (!meta.is_object()) meta = json::object();
-  meta["mcpcxx/error"] = std::move(whole);
-  return full;
+  return ::mcpcxx::wire::whole_tool_result({result, std::move(whole), details_structured});
 }
 
 method_outcome method_outcome::rendered_tool_failed(situation row, json result,

@@ -68,9 +68,7 @@ void log_line::string(std::string_view s) {
   for (const char c : s) {
     if (!jsonrpc::plain_byte(c)) {
       std::string quoted;
-      if (!jsonrpc::append_quoted_ascii(quoted, s)) {
-        quoted = json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
-      }
+      jsonrpc::append_quoted(quoted, s);
       put(quoted);
       return;
     }

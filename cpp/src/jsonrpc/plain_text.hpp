@@ -39,11 +39,9 @@ inline char short_escape(unsigned char c) noexcept {
   return at == std::string_view::npos ? '\0' : to[at];
 }
 
-/// Appends `s` as a quoted JSON string with the bytes of nlohmann's compact dump (ensure_ascii
-/// off) when every byte is below 0x80, and returns true; otherwise appends nothing and returns
-/// false. The error texts the engine writes (newlines, quotes) take this path: nlohmann's
-/// serializer would write them a character at a time through a virtual call.
-inline bool append_quoted_ascii(std::string& out, std::string_view s) {
+/// append_quoted_ascii for text that is not plain: escaped here when every byte is below 0x80
+/// (true), nothing appended otherwise (false).
+inline bool append_escaped_ascii(std::string& out, std::string_view s) {
   for (const char c : s) {
     if (static_cast<unsigned char>(c) >= 0x80) return false;
   }
@@ -68,14 +66,22 @@ inline bool append_quoted_ascii(std::string& out, std::string_view s) {
   return true;
 }
 
+/// Appends `s` as a quoted JSON string with the bytes of nlohmann's compact dump (ensure_ascii
+/// off) when every byte is below 0x80, and returns true; otherwise appends nothing and returns
+/// false. Plain text is copied as it is; the error texts the engine writes (newlines, quotes) are
+/// escaped here, where nlohmann's serializer would write them a character at a time.
+inline bool append_quoted_ascii(std::string& out, std::string_view s) {
+  if (!plain_text(s)) return append_escaped_ascii(out, s);
+  out.push_back('"');
+  out.append(s);
+  out.push_back('"');
+  return true;
+}
+
 /// Appends `s` as a quoted JSON string, the bytes the reply writers give it: verbatim, escaped
 /// here, or (bytes of 0x80 and above) by nlohmann, ill-formed UTF-8 replaced with U+FFFD.
 inline void append_quoted(std::string& out, std::string_view s) {
-  if (plain_text(s)) {
-    out.push_back('"');
-    out.append(s);
-    out.push_back('"');
-  } else if (!append_quoted_ascii(out, s)) {
+  if (!append_quoted_ascii(out, s)) {
     out.append(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
   }
 }

@@ -56,13 +56,7 @@ class writer {
     }
   }
   void string(std::string_view s) {
-    if (plain_text(s)) {
-      out_.push_back('"');
-      out_.append(s);
-      out_.push_back('"');
-    } else if (!append_quoted_ascii(out_, s)) {
-      value(json(s));
-    }
+    if (!append_quoted_ascii(out_, s)) value(json(s));
   }
   void id(const request_id& id) {
     if (const auto* n = std::get_if<std::int64_t>(&id)) {
@@ -168,12 +162,7 @@ class writer {
     out_.push_back(']');
   }
   void string_value(const json& v) {
-    const auto& s = v.get_ref<const std::string&>();
-    if (plain_text(s)) {
-      out_.push_back('"');
-      out_.append(s);
-      out_.push_back('"');
-    } else if (!append_quoted_ascii(out_, s)) {
+    if (!append_quoted_ascii(out_, v.get_ref<const std::string&>())) {
       nlohmann_serializer().dump(v, false, false, 0);
     }
   }

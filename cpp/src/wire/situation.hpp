@@ -237,6 +237,9 @@ struct tool_failure_parts {
   json details;
   bool structured = false;
 };
+/// The parts put together: the details at _meta["mcpcxx/error"] and, when `structured`, at
+/// structuredContent; `result` as it is when there are none. May throw bad_alloc.
+json whole_tool_result(tool_failure_parts parts);
 /// render_tool_result in parts, the data keys moved out of `args`.
 tool_failure_parts render_tool_failure(situation s, json&& args, bool has_output_schema) noexcept;
 /// render_tool_error_result in parts.

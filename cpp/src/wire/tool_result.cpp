@@ -71,13 +71,7 @@ json build_base(std::string text) {
 
 // The whole result: the base with details in _meta and, unless an outputSchema, structuredContent.
 json build(std::string text, json details, bool has_output_schema) {
-  json result = build_base(std::move(text));
-  auto& r = result.get_ref<json::object_t&>();
-  if (!has_output_schema) r.emplace_hint(r.end(), "structuredContent", details);
-  json meta(json::value_t::object);
-  meta.get_ref<json::object_t&>().emplace("mcpcxx/error", std::move(details));
-  r.emplace_hint(r.begin(), "_meta", std::move(meta));
-  return result;
+  return whole_tool_result({build_base(std::move(text)), std::move(details), !has_output_schema});
 }
 
 // T2's text: its template is exactly its message; any other template is filled the generic way.
@@ -91,6 +85,16 @@ json bare(std::string text) {
 }
 
 }  // namespace
+
+json whole_tool_result(tool_failure_parts parts) {
+  if (parts.details.is_null()) return std::move(parts.result);
+  auto& r = parts.result.get_ref<json::object_t&>();
+  if (parts.structured) r.insert_or_assign("structuredContent", parts.details);
+  json& meta = r["_meta"];
+  if (!meta.is_object()) meta = json::object();
+  meta["mcpcxx/error"] = std::move(parts.details);
+  return std::move(parts.result);
+}
 
 json render_tool_result(situation s, const json& args, bool has_output_schema) noexcept {
   const row& r = row_of(s);
