@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <variant>
 
 #include <pybind11/gil_safe_call_once.h>
 #include <pybind11/stl.h>
@@ -183,62 +184,85 @@ const python_helpers& helpers() {
         for (const auto& t : k_typed_errors) h.typed.push_back(errors.attr(t.python_name));
         // The standard formatting minus the column markers, about twice as fast
         // (mcpcxx/_traceback.py).
-        h.format_exception =
-            py::module_::import("mcpcxx._traceback").attr("format_exception_lines");
+        h.format_exception = py::module_::import("mcpcxx._traceback").attr("format_exception_text");
         return h;
       })
       .get_stored();
 }
 
+/// A Python exception as its three parts (borrowed): from a raised one (py::error_already_set)
+/// or from one a tool handed back as its value.
+struct exception_parts {
+  py::handle type, value, trace;
+};
+
+exception_parts parts_of(py::error_already_set& e) {
+  const py::handle trace = e.trace();
+  return {e.type(), e.value(), trace ? trace : py::handle(Py_None)};
+}
+
+/// An unexpected failure's two texts: "ValueError: boom" and the formatted traceback.
+struct unexpected_text {
+  std::string summary, trace;
+};
+
 /// `refused`, when given, says why a typed error could not keep its type.
-std::exception_ptr unexpected_from(py::error_already_set& e, const std::string& refused = {}) {
-  const std::string type_name = safe_str(e.type().attr("__name__"));
-  const std::string text = refused.empty() ? safe_str(e.value()) : refused;
-  const std::string summary = text.empty() ? type_name : type_name + ": " + text;
-  std::string trace;
+unexpected_text unexpected_of(const exception_parts& e, const std::string& refused = {}) {
+  const std::string type_name = safe_str(e.type.attr("__name__"));
+  const std::string text = refused.empty() ? safe_str(e.value) : refused;
+  unexpected_text out{text.empty() ? type_name : type_name + ": " + text, {}};
   try {
-    py::object tb = e.trace() ? py::reinterpret_borrow<py::object>(e.trace()) : py::none();
-    for (auto line : helpers().format_exception(e.type(), e.value(), tb)) {
-      trace += line.cast<std::string>();
-    }
+    out.trace = helpers().format_exception(e.type, e.value, e.trace).cast<std::string>();
   } catch (const std::exception&) {
-    trace = summary + " (traceback unavailable)";
+    out.trace = out.summary + " (traceback unavailable)";
   }
-  if (!trace.empty() && trace.back() == '\n') trace.pop_back();
-  if (!refused.empty()) trace += "\n(refused: " + refused + ")";
-  return std::make_exception_ptr(python_exception(summary, trace));
+  if (!out.trace.empty() && out.trace.back() == '\n') out.trace.pop_back();
+  if (!refused.empty()) out.trace += "\n(refused: " + refused + ")";
+  return out;
+}
+
+translated_failure unexpected(const exception_parts& e, bool as_result,
+                              const std::string& refused = {}) {
+  auto [summary, trace] = unexpected_of(e, refused);
+  if (as_result) return tool_result::failed(unexpected_error(std::move(summary), std::move(trace)));
+  return std::make_exception_ptr(python_exception(std::move(summary), std::move(trace)));
+}
+
+/// The one mapping (translate_python_error). `as_result`: a ToolError and an exception no typed
+/// error matches become the tool_result::failed their C++ exception would give, without a throw.
+translated_failure translate(const exception_parts& e, bool as_result) {
+  try {
+    if (auto origin = carried_exception(e.value)) return origin;
+    const auto& h = helpers();
+    if (as_result && PyErr_GivenExceptionMatches(e.type.ptr(), h.typed[0].ptr()) != 0) {
+      static_assert(std::string_view(k_typed_errors[0].python_name) == "ToolError");
+      return tool_result::failed(tool_error_of(e.value));
+    }
+    for (std::size_t i = 0; i < h.typed.size(); ++i) {
+      if (PyErr_GivenExceptionMatches(e.type.ptr(), h.typed[i].ptr()) != 0) {
+        return k_typed_errors[i].translate(e.value);
+      }
+    }
+  } catch (py::error_already_set& broken) {
+    return unexpected(parts_of(broken), as_result);  // the exception object itself was broken
+  } catch (const std::exception& refused) {
+    // A typed error the C++ type refuses (a reserved code, a category changed after
+    // construction): the handler is at fault, so it is reported as unexpected, saying why.
+    return unexpected(e, as_result, refused.what());
+  }
+  return unexpected(e, as_result);
 }
 
 }  // namespace
 
-std::optional<tool_result> returned_tool_error(py::handle value) {
-  static_assert(std::string_view(k_typed_errors[0].python_name) == "ToolError");
-  if (!py::isinstance(value, helpers().typed[0])) return std::nullopt;
-  try {
-    return tool_result::failed(tool_error_of(value));
-  } catch (const std::exception&) {
-    // Refused by the C++ type: raised again, so translate_python_error reports it as it reports
-    // a raised one (unexpected, saying why).
-    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(value.ptr())), value.ptr());
-    throw py::error_already_set();
-  }
+translated_failure returned_failure(py::handle exception) {
+  const py::handle type(reinterpret_cast<PyObject*>(Py_TYPE(exception.ptr())));
+  const auto trace = py::reinterpret_steal<py::object>(PyException_GetTraceback(exception.ptr()));
+  return translate({type, exception, trace ? py::handle(trace) : py::handle(Py_None)}, true);
 }
 
 std::exception_ptr translate_python_error(py::error_already_set& e) {
-  try {
-    if (auto origin = carried_exception(e.value())) return origin;
-    const auto& h = helpers();
-    for (std::size_t i = 0; i < h.typed.size(); ++i) {
-      if (e.matches(h.typed[i])) return k_typed_errors[i].translate(e.value());
-    }
-  } catch (py::error_already_set& broken) {
-    return unexpected_from(broken);  // the exception object itself was broken
-  } catch (const std::exception& refused) {
-    // A typed error the C++ type refuses (a reserved code, a category changed after
-    // construction): the handler is at fault, so it is reported as unexpected, saying why.
-    return unexpected_from(e, refused.what());
-  }
-  return unexpected_from(e);
+  return std::get<std::exception_ptr>(translate(parts_of(e), false));
 }
 
 void bind_errors(py::module_& m) {

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <variant>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -39,11 +40,15 @@ namespace mcpcxx::py_bind {
 /// no Python objects.
 std::exception_ptr translate_python_error(py::error_already_set& e);
 
-/// A tool's ToolError handed back as its return value (mcpcxx/_tools.py returns it instead of
-/// letting it propagate): the tool_result::failed a raised one would give, without the two C++
-/// exception unwinds of the raised path; nullopt for any other value. GIL held. A ToolError the
-/// C++ type refuses is raised again (py::error_already_set), to be translated as when raised.
-std::optional<tool_result> returned_tool_error(py::handle value);
+/// What a Python failure becomes: a tool result or the C++ exception to rethrow.
+using translated_failure = std::variant<tool_result, std::exception_ptr>;
+
+/// A tool's exception handed back as its return value (mcpcxx/_tools.py returns what the
+/// function raised instead of letting it propagate), translated as translate_python_error
+/// translates a raised one, except that a ToolError and an exception no typed error matches
+/// become the tool_result::failed their C++ exceptions would give: the same reply without the
+/// two C++ exception unwinds of the raised path. GIL held.
+translated_failure returned_failure(py::handle exception);
 
 /// The C++ exception a RequestContext ask attached to the Python exception `value` when it
 /// raised it (null when none): re-raising it hands the engine exactly what request_context threw.
@@ -111,8 +116,13 @@ Result call_python(const held_object& fn, request_context& ctx, const Args&... a
     try {
       py::object returned = fn.get()(args..., py_context{state});
       if constexpr (std::is_same_v<Result, tool_result>) {
-        if (auto failed = returned_tool_error(returned)) {
-          out.emplace(std::move(*failed));
+        if (PyExceptionInstance_Check(returned.ptr()) != 0) {
+          auto failed = returned_failure(returned);
+          if (auto* result = std::get_if<tool_result>(&failed)) {
+            out.emplace(std::move(*result));
+          } else {
+            failure = std::get<std::exception_ptr>(std::move(failed));
+          }
         } else {
           out.emplace(returned.template cast<Result>());
         }

@@ -194,12 +194,13 @@ class Tool:
         convert_args, wrap = self.signature.convert_args, self.signature.wrap_output
         structured = self.signature.structured
 
-        def run(arguments: dict[str, Any], core: RequestContext) -> dict[str, Any] | ToolError:
+        def run(arguments: dict[str, Any], core: RequestContext) -> dict[str, Any] | Exception:
             try:
                 value = call(convert_args(arguments), core)
-            except ToolError as e:
-                # Handed to the engine as a value: the reply a raised ToolError gets, without
-                # two C++ exception unwinds through the binding (about half its cost).
+            except Exception as e:
+                # Handed to the engine as a value: the reply the raised exception gets (the
+                # binding translates both alike), without two C++ exception unwinds through the
+                # binding. Its traceback starts at this frame, as the raised one's does.
                 return e
             return convert_result(value, wrap=wrap, structured=structured)
 

@@ -10,20 +10,24 @@ groups keep the standard library's formatting (rare, and nested).
 
 from __future__ import annotations
 
+import builtins
 import collections.abc
 import linecache
 import sys
 import traceback
-from types import TracebackType
+from types import CodeType, FrameType, TracebackType
 
 _CAUSE = "\nThe above exception was the direct cause of the following exception:\n\n"
 _CONTEXT = "\nDuring handling of the above exception, another exception occurred:\n\n"
 _RECURSIVE_CUTOFF = 3  # as the standard library: a frame repeated more often is collapsed
 
 
+_GROUP: type | None = getattr(builtins, "BaseExceptionGroup", None)  # 3.11+
+_SYS = vars(sys)  # read sys.tracebacklimit without raising AttributeError each time
+
+
 def _is_group(exc: BaseException) -> bool:
-    group = getattr(sys.modules["builtins"], "BaseExceptionGroup", None)
-    return group is not None and isinstance(exc, group)
+    return _GROUP is not None and isinstance(exc, _GROUP)
 
 
 def _chain(exc: BaseException) -> list[tuple[BaseException, str]]:
@@ -45,31 +49,51 @@ def _chain(exc: BaseException) -> list[tuple[BaseException, str]]:
     return out
 
 
-def _frame_lines(tb: TracebackType) -> list[str]:
+_FRAME_TEXT: dict[tuple[CodeType, int | None], str] = {}
+_FRAME_TEXT_LIMIT = 4096  # entries; the cache is emptied when full (it holds code objects)
+
+
+def _frame_text(frame: FrameType, lineno: int | None) -> str:
+    """One frame's lines, its location and its source line, kept for the next time.
+
+    A failing tool fails the same way call after call, so its frames repeat; the text depends
+    only on the code object and the line (the source as linecache loaded it).
+    """
+    code = frame.f_code
+    text = f'  File "{code.co_filename}", line {lineno}, in {code.co_name}\n'
+    linecache.lazycache(code.co_filename, frame.f_globals)
+    source = linecache.getline(code.co_filename, lineno).strip() if lineno is not None else ""
+    if source:
+        text += f"    {source}\n"
+    if len(_FRAME_TEXT) >= _FRAME_TEXT_LIMIT:
+        _FRAME_TEXT.clear()
+    _FRAME_TEXT[(code, lineno)] = text
+    return text
+
+
+def _frame_lines(tb: TracebackType | None) -> list[str]:
     """StackSummary.extract(...).format() of `tb` without the column markers.
 
     The standard extraction stats every source file (linecache.checkcache) on each call, which
     was half of an unexpected exception's cost; source lines come from linecache as loaded (the
-    code that ran is the code loaded, even if the file changed since).
+    code that ran is the code loaded, even if the file changed since). Repeats are counted by
+    code object and line (the standard library compares file, line and function name: the same
+    unless one source was compiled twice).
     """
     lines: list[str] = []
-    last: tuple[str, int | None, str] | None = None
+    last: tuple[CodeType, int | None] | None = None
     count = 0
-    for frame, lineno in traceback.walk_tb(tb):
-        code = frame.f_code
-        key = (code.co_filename, lineno, code.co_name)
+    while tb is not None:
+        frame = tb.tb_frame
+        key = (frame.f_code, tb.tb_lineno)
+        tb = tb.tb_next
         if key != last:
             if count > _RECURSIVE_CUTOFF:
                 lines.append(_repeated(count - _RECURSIVE_CUTOFF))
             last, count = key, 0
         count += 1
-        if count > _RECURSIVE_CUTOFF:
-            continue
-        lines.append(f'  File "{key[0]}", line {lineno}, in {key[2]}\n')
-        linecache.lazycache(key[0], frame.f_globals)
-        source = linecache.getline(key[0], lineno).strip() if lineno is not None else ""
-        if source:
-            lines.append(f"    {source}\n")
+        if count <= _RECURSIVE_CUTOFF:
+            lines.append(_FRAME_TEXT.get(key) or _frame_text(frame, key[1]))
     if count > _RECURSIVE_CUTOFF:
         lines.append(_repeated(count - _RECURSIVE_CUTOFF))
     return lines
@@ -117,15 +141,25 @@ def format_exception_lines(
 ) -> list[str]:
     """The lines ``traceback.format_exception`` gives, without the column-marker lines."""
     chain = _chain(exc)
-    if getattr(sys, "tracebacklimit", None) is not None or any(_is_group(e) for e, _ in chain):
+    if _SYS.get("tracebacklimit") is not None:
         return traceback.format_exception(exc_type, exc, tb)
     lines: list[str] = []
     for e, follows in chain:
+        if _is_group(e):
+            return traceback.format_exception(exc_type, exc, tb)
         # As in format_exception, `tb` stands for the outermost exception's own traceback.
         frames_of = tb if e is exc and tb is not None else e.__traceback__
         if frames_of is not None:
             lines.append("Traceback (most recent call last):\n")
-            lines.extend(_frame_lines(frames_of))
-        lines.extend(_exception_only(e))
-        lines.append(follows)
-    return [line for line in lines if line]
+            lines += _frame_lines(frames_of)
+        lines += _exception_only(e)
+        if follows:
+            lines.append(follows)
+    return lines
+
+
+def format_exception_text(
+    exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None = None
+) -> str:
+    """format_exception_lines joined: the text the server log gets (the bindings call this)."""
+    return "".join(format_exception_lines(exc_type, exc, tb))

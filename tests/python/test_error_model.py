@@ -259,3 +259,57 @@ def test_a_tool_error_changed_after_construction_is_still_refused(era: str) -> N
     assert len(logged) == 1
     assert "attributes changed after construction" in logged[0]["detail"], logged[0]
     server.close()
+
+
+def test_a_raised_chain_reaches_the_log_whole(era: str) -> None:
+    # A tool's exception is handed to the engine as a value (mcpcxx/_tools.py): the log still
+    # gets its whole traceback, causes included, from the tool wrapper's frame down.
+    lines: list[str] = []
+    server = mcpcxx.Server("t3-chain", log_writer=lines.append)
+
+    @server.tool
+    def chained(key: str) -> str:
+        try:
+            return {"a": "1"}[key]
+        except KeyError as e:
+            raise RuntimeError(f"lookup of {key} broke") from e
+
+    with Client(server, protocol_version=era) as c:
+        response = c.call_tool("chained", {"key": "zz"})
+    ref = details(response)["reference"]
+    assert details(response)["category"] == "internal"
+    assert "broke" not in text_of(response)
+    logged = [r for r in logged_under(lines, ref) if r.get("event") == "tool_exception"]
+    assert len(logged) == 1
+    detail = logged[0]["detail"]
+    assert detail.startswith("Traceback (most recent call last):\n"), detail
+    assert "KeyError: 'zz'\n\nThe above exception was the direct cause" in detail, detail
+    assert 'return {"a": "1"}[key]' in detail and "in chained\n" in detail, detail
+    assert detail.endswith("RuntimeError: lookup of zz broke"), detail
+    assert logged[0]["what"] == "RuntimeError: lookup of zz broke"
+    server.close()
+
+
+@pytest.mark.parametrize(
+    ("raised", "expect"),
+    [
+        (lambda: ProtocolError(-31000, "quota exhausted", {"quota": "daily"}), -31000),
+        (lambda: mcpcxx.ResourceNotFoundError("issues://9"), "not_found"),
+        (lambda: ValueError("plain"), "internal"),
+    ],
+)
+def test_typed_errors_raised_by_a_tool_keep_their_rows(era: str, raised: Any, expect: Any) -> None:
+    server = mcpcxx.Server("typed")
+
+    @server.tool
+    def fails() -> str:
+        raise raised()
+
+    with Client(server, protocol_version=era) as c:
+        response = c.call_tool("fails")
+    if isinstance(expect, int):
+        assert error_of(response)["code"] == expect
+        assert error_of(response)["data"] == {"quota": "daily"}
+    else:
+        assert details(response)["category"] == expect
+    server.close()

@@ -180,3 +180,29 @@ def test_a_traceback_limit_keeps_the_standard_formatting(monkeypatch: pytest.Mon
     assert format_exception_lines(type(exc), exc, exc.__traceback__) == (
         traceback.format_exception(type(exc), exc, exc.__traceback__)
     )
+
+
+def test_frame_text_is_kept_per_code_and_line_within_its_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mcpcxx import _traceback
+
+    monkeypatch.setattr(_traceback, "_FRAME_TEXT", {})
+    monkeypatch.setattr(_traceback, "_FRAME_TEXT_LIMIT", 2)
+    exc = caught(caused)
+    first = "".join(format_exception_lines(type(exc), exc, exc.__traceback__))
+    assert len(_traceback._FRAME_TEXT) <= 2  # emptied when full, never past its bound
+    again = "".join(format_exception_lines(type(exc), exc, exc.__traceback__))
+    assert first == again == standard_without_markers(exc)
+
+
+def test_a_repeated_frame_is_collapsed_as_the_standard_library_does() -> None:
+    def recurse(n: int) -> None:
+        if n == 0:
+            raise RecursionError("bottom")
+        recurse(n - 1)
+
+    exc = caught(lambda: recurse(8))
+    text = "".join(format_exception_lines(type(exc), exc, exc.__traceback__))
+    assert "[Previous line repeated" in text
+    assert text == standard_without_markers(exc)

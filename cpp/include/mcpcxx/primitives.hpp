@@ -56,6 +56,7 @@ struct tool_spec {
 };
 
 class tool_error;
+class unexpected_error;
 
 /// What a tool returns on success (or an explicit error result with is_error = true).
 struct tool_result {
@@ -65,6 +66,9 @@ struct tool_result {
   json meta = nullptr;  ///< result _meta or null
   /// Set by failed(): the tool failed with this error; the other members are then ignored.
   std::shared_ptr<const tool_error> error;
+  /// Set by failed(unexpected_error): the tool failed unexpectedly; the other members are then
+  /// ignored.
+  std::shared_ptr<const unexpected_error> unexpected;
 
   /// One text content block.
   static tool_result text(std::string text);
@@ -73,6 +77,10 @@ struct tool_result {
   /// The tool failed with `error`: the very reply (row T2) that throwing it would give, without
   /// the cost of unwinding an exception (about a third of a small tool's failure).
   static tool_result failed(tool_error error);
+  /// The tool failed unexpectedly, as reported by a foreign runtime (a Python exception): the
+  /// very reply (row T3, with a fresh reference id and the detail logged under it) that throwing
+  /// `error` would give, without unwinding. Only the engine can give it a CallToolResult.
+  static tool_result failed(unexpected_error error);
 };
 
 /// Tool handler: receives the validated arguments (an object, {} when absent).

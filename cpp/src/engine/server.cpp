@@ -138,6 +138,12 @@ tool_result tool_result::failed(tool_error error) {
   return r;
 }
 
+tool_result tool_result::failed(unexpected_error error) {
+  tool_result r;
+  r.unexpected = std::make_shared<const unexpected_error>(std::move(error));
+  return r;
+}
+
 tool_result tool_result::structured(json value) {
   tool_result r = text(value.dump());
   r.structured_content = std::move(value);

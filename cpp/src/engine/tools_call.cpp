@@ -85,6 +85,10 @@ method_outcome result_outcome(const exchange& ex, const tool_entry& t, tool_resu
     const wire::tool_facts tf{t.spec.name, t.read_only, has_output(t)};
     return classify_tool_error(*r.error, &tf);
   }
+  if (r.unexpected) {  // tool_result::failed(unexpected_error): classified as if thrown
+    const wire::tool_facts tf{t.spec.name, t.read_only, has_output(t)};
+    return classify_caught(*r.unexpected, ex, handler_kind::tool, &tf);
+  }
   if (auto problem = output_problem(t, r)) {
     const std::string ref = server_log::new_reference();
     ex.eng().log().write("error", "tool_output_invalid",

@@ -90,6 +90,13 @@ void to_json(json& j, const tool_result& r) {
     j = wire::render_tool_error_result(r.error->message(), r.error->details(), false);
     return;
   }
+  if (r.unexpected) {
+    // Its T3 result carries a reference id that must be logged with the detail: only the engine
+    // can give one.
+    throw std::logic_error(
+        "a tool_result::failed(unexpected_error) has no CallToolResult of its own: the engine "
+        "gives it one (row T3, with a reference id it logs); return it from a tool handler");
+  }
   j = {{"content", r.content}};
   if (r.structured_content) j["structuredContent"] = *r.structured_content;
   if (r.is_error) j["isError"] = true;

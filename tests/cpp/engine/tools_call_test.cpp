@@ -47,6 +47,13 @@ class tools_call_test : public ::testing::Test {
     srv->add_tool({.name = "explode"}, [](const json&, request_context&) -> tool_result {
       throw std::runtime_error("password=hunter2 at db.internal");
     });
+    srv->add_tool({.name = "foreign_thrown"}, [](const json&, request_context&) -> tool_result {
+      throw unexpected_error("KeyError: 'hunter2'", "Traceback: line 3\nKeyError: 'hunter2'");
+    });
+    srv->add_tool({.name = "foreign_returned"}, [](const json&, request_context&) {
+      return tool_result::failed(
+          unexpected_error("KeyError: 'hunter2'", "Traceback: line 3\nKeyError: 'hunter2'"));
+    });
     srv->add_tool({.name = "custom_protocol"}, [](const json&, request_context&) -> tool_result {
       throw protocol_error(-31000, "Quota exhausted", {{"quota", "daily"}});
     });
@@ -202,6 +209,48 @@ TEST_F(tools_call_test, f_unexpected_exceptions_are_sanitized_and_logged_with_a_
       logged = true;
   }
   EXPECT_TRUE(logged);
+}
+
+// tool_result::failed(unexpected_error) is the non-throwing spelling of throwing it (the Python
+// binding's path for an exception a tool raised): the same T3 reply apart from the reference id,
+// and the same log entry, detail included, under the reply's reference.
+TEST_F(tools_call_test, f_a_returned_unexpected_error_gives_the_reply_of_a_thrown_one) {
+  harness h(*srv);
+  json thrown = call_tool(h, {{"name", "foreign_thrown"}}, 8);
+  json returned = call_tool(h, {{"name", "foreign_returned"}}, 8);
+  auto& thrown_error = thrown["result"]["_meta"]["mcpcxx/error"];
+  auto& returned_error = returned["result"]["_meta"]["mcpcxx/error"];
+  const std::string ref = returned_error["reference"];
+  const std::string thrown_ref = thrown_error["reference"];
+  EXPECT_NE(ref, thrown_ref);
+  EXPECT_EQ(returned["result"]["isError"], true);
+  EXPECT_EQ(returned_error["category"], "internal");
+  EXPECT_EQ(text_of(returned).find("hunter2"), std::string::npos) << text_of(returned);
+  // The two replies apart from the reference id and the tool's name.
+  auto normalized = [](std::string text, const std::string& r, const std::string& tool) {
+    for (auto at = text.find(r); at != std::string::npos; at = text.find(r))
+      text.erase(at, r.size());
+    for (auto at = text.find(tool); at != std::string::npos; at = text.find(tool)) {
+      text.replace(at, tool.size(), "TOOL");
+    }
+    return text;
+  };
+  EXPECT_EQ(normalized(returned.dump(), ref, "foreign_returned"),
+            normalized(thrown.dump(), thrown_ref, "foreign_thrown"));
+  int logged = 0;
+  for (const auto& line : log.snapshot()) {
+    if (line.find(ref) == std::string::npos) continue;
+    const json entry = json::parse(line);
+    if (entry.value("event", "") != "tool_exception") continue;  // not the request's own line
+    EXPECT_EQ(entry["detail"], "Traceback: line 3\nKeyError: 'hunter2'");
+    EXPECT_EQ(entry["tool"], "foreign_returned");
+    ++logged;
+  }
+  EXPECT_EQ(logged, 1);
+  EXPECT_EQ(srv->metrics().by_category["internal"], 2u);
+  // Only the engine can give it a CallToolResult: its reference must be logged.
+  const tool_result failed = tool_result::failed(unexpected_error("E: x", "detail"));
+  EXPECT_THROW((void)json(failed), std::logic_error);
 }
 
 TEST_F(tools_call_test, f_exception_text_reaches_the_wire_only_when_exposed) {
