@@ -8,6 +8,7 @@ pydantic would generate, written directly, so a small server starts without impo
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
 import math
@@ -244,6 +245,8 @@ def _direct_type_schema(tp: Any) -> dict[str, Any] | None:
     if tp is dict:
         return {"additionalProperties": True, "type": "object"}
     origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is typing.Annotated:
+        return _direct_annotated_schema(tp)
     if origin is list and len(args) == 1 and args[0] in _SCALAR_TYPES:
         return {"items": {"type": _SCALAR_TYPES[args[0]]}, "type": "array"}
     if origin is dict and args == (str, Any):
@@ -253,6 +256,118 @@ def _direct_type_schema(tp: Any) -> dict[str, Any] | None:
         if other in _SCALAR_TYPES:
             return {"anyOf": [{"type": _SCALAR_TYPES[other]}, {"type": "null"}]}
     return None
+
+
+_LENGTH_KEYS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems")}
+_BOUND_KEYS = {"ge": "minimum", "gt": "exclusiveMinimum", "le": "maximum", "lt": "exclusiveMaximum"}
+# What pydantic itself writes for a covered field; a json_schema_extra naming one of these is left
+# to pydantic (which one wins is pydantic's business).
+_GENERATED_KEYS = frozenset(
+    ("type", "title", "description", "default", "items", "anyOf", "pattern", "multipleOf")
+    + tuple(_BOUND_KEYS.values())
+    + _LENGTH_KEYS["string"]
+    + _LENGTH_KEYS["array"]
+)
+
+
+def _constraint(meta: Any, kind: str) -> tuple[str, Any] | None:
+    """The schema member pydantic writes for one constraint on a `kind` value, or None."""
+    import annotated_types as at
+
+    name = type(meta).__name__
+    if type(meta) in (at.MinLen, at.MaxLen) and kind in _LENGTH_KEYS:
+        value = meta.min_length if type(meta) is at.MinLen else meta.max_length
+        key = _LENGTH_KEYS[kind][type(meta) is at.MaxLen]
+        return (key, value) if type(value) is int else None
+    if kind in ("integer", "number") and type(meta) in (at.Ge, at.Gt, at.Le, at.Lt, at.MultipleOf):
+        attr = "multiple_of" if type(meta) is at.MultipleOf else name.lower()
+        value = getattr(meta, attr)
+        if type(value) not in (int, float) or not math.isfinite(value):
+            return None
+        return (_BOUND_KEYS.get(attr, "multipleOf"), value)
+    if name == "_PydanticGeneralMetadata" and kind == "string" and vars(meta).keys() == {"pattern"}:
+        pattern = vars(meta)["pattern"]
+        return ("pattern", pattern) if type(pattern) is str else None
+    return None
+
+
+def _plain_field_info(info: Any) -> bool:
+    """True when a Field() sets nothing but description, json_schema_extra and constraints."""
+    from pydantic.fields import FieldInfo
+
+    bare = FieldInfo()
+    ignored = ("annotation", "metadata", "description", "json_schema_extra")
+    return all(
+        getattr(info, slot) == getattr(bare, slot)
+        for slot in FieldInfo.__slots__
+        if not slot.startswith("_") and slot not in ignored
+    )
+
+
+def _direct_annotated_schema(tp: Any) -> dict[str, Any] | None:
+    """pydantic's schema of Annotated[scalar or list, Field(...) or annotated_types...], or None.
+
+    Covered: length, bound and pattern constraints, a description, and a json_schema_extra dict
+    that names none of the members pydantic writes itself.
+    """
+    base, *metadata = typing.get_args(tp)
+    schema = _direct_type_schema(base)
+    kind = schema.get("type") if schema is not None else None
+    if schema is None or not isinstance(kind, str):
+        return None
+    fields_module = sys.modules.get("pydantic.fields")
+    field_info = fields_module.FieldInfo if fields_module is not None else ()
+    constraints: list[Any] = []
+    infos = [m for m in metadata if isinstance(m, field_info)]
+    if len(infos) > 1 or (infos and not _plain_field_info(infos[0])):
+        return None
+    for m in metadata:
+        constraints.extend(m.metadata if isinstance(m, field_info) else [m])
+    for meta in constraints:
+        member = _constraint(meta, kind)
+        if member is None or member[0] in schema:
+            return None
+        schema[member[0]] = member[1]
+    if infos and infos[0].description is not None:
+        if not infos[0].description:
+            return None  # pydantic lets a docstring's description replace an empty one
+        schema["description"] = infos[0].description
+    extra = infos[0].json_schema_extra if infos else None
+    if extra is not None:
+        if not isinstance(extra, dict) or _GENERATED_KEYS.intersection(extra):
+            return None
+        schema.update(copy.deepcopy(extra))
+    return schema
+
+
+def _direct_typeddict_schema(tp: Any) -> dict[str, Any] | None:
+    """pydantic's (serialization) schema of a TypedDict of directly covered fields, or None."""
+    te = sys.modules.get("typing_extensions")
+    is_typeddict = te.is_typeddict if te is not None else typing.is_typeddict
+    if not is_typeddict(tp) or getattr(tp, "__parameters__", ()) or "__pydantic_config__" in vars(tp):
+        return None
+    try:
+        hints = typing.get_type_hints(tp, include_extras=True)
+    except Exception:
+        return None
+    required_keys = getattr(tp, "__required_keys__", frozenset(hints))
+    properties: dict[str, Any] = {}
+    for name, hint in hints.items():
+        prop = _direct_type_schema(hint)
+        if prop is None:
+            return None  # Required/NotRequired wrappers, nested types: pydantic's
+        prop["title"] = name.title().replace("_", " ").strip()
+        properties[name] = prop
+    schema: dict[str, Any] = {}
+    if tp.__doc__:
+        schema["description"] = inspect.cleandoc(tp.__doc__)
+    schema["properties"] = properties
+    required = [n for n in hints if n in required_keys]
+    if required:
+        schema["required"] = required
+    schema["title"] = tp.__name__
+    schema["type"] = "object"
+    return schema
 
 
 def _plain_default(v: Any) -> bool:
@@ -277,7 +392,7 @@ def _direct_schema(fields: dict[str, Any], param_docs: Mapping[str, str]) -> dic
             required.append(name)
         else:
             prop["default"] = default
-        if param_docs.get(name):
+        if param_docs.get(name) and "description" not in prop:  # a Field's description wins
             prop["description"] = param_docs[name]
         prop["title"] = name.title().replace("_", " ").strip()
         properties[name] = prop
@@ -342,12 +457,15 @@ def _unstructured(tp: Any) -> bool:
 
 
 def _object_like(tp: Any) -> bool:
-    from pydantic import BaseModel
-    from typing_extensions import is_typeddict
-
-    if isinstance(tp, type) and (issubclass(tp, BaseModel) or dataclasses.is_dataclass(tp)):
+    # A pydantic model or a typing_extensions TypedDict exists only once its module is loaded
+    # (reading pydantic.BaseModel would import pydantic.main, and with it pydantic's schema
+    # machinery: megabytes).
+    models, te = sys.modules.get("pydantic.main"), sys.modules.get("typing_extensions")
+    if isinstance(tp, type) and models is not None and issubclass(tp, models.BaseModel):
         return True
-    if is_typeddict(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return True
+    if typing.is_typeddict(tp) or (te is not None and te.is_typeddict(tp)):
         return True
     origin = typing.get_origin(tp)
     if origin is typing.Annotated:
@@ -374,15 +492,9 @@ def build_output(
         if structured_output:
             raise TypeError(f"{where}: return type {tp!r} is content, not structured data")
         return None, False
-    import pydantic
-
-    try:
-        inner = pydantic.TypeAdapter(tp).json_schema(mode="serialization", by_alias=True)
-    except Exception as e:
-        raise TypeError(
-            f"{where}: return type {tp!r} has no JSON Schema ({type(e).__name__}: {e}); "
-            "use structured_output=False or a JSON-compatible return type"
-        ) from e
+    inner = _direct_type_schema(tp) or _direct_typeddict_schema(tp)
+    if inner is None:
+        inner = _pydantic_output_schema(tp, where)
     if _object_like(tp) and inner.get("type") == "object":
         return inner, False
     defs = inner.pop("$defs", None)
@@ -394,6 +506,21 @@ def build_output(
     if defs:
         wrapped["$defs"] = defs
     return wrapped, True
+
+
+def _pydantic_output_schema(tp: Any, where: str) -> dict[str, Any]:
+    import pydantic
+
+    try:
+        schema: dict[str, Any] = pydantic.TypeAdapter(tp).json_schema(
+            mode="serialization", by_alias=True
+        )
+    except Exception as e:
+        raise TypeError(
+            f"{where}: return type {tp!r} has no JSON Schema ({type(e).__name__}: {e}); "
+            "use structured_output=False or a JSON-compatible return type"
+        ) from e
+    return schema
 
 
 def describe_tool(

@@ -1,5 +1,5 @@
-"""The pydantic-free input schema (mcpcxx._schema._direct_schema) equals pydantic's, and the
-signatures it does not cover fall back to pydantic."""
+"""The pydantic-free schemas (mcpcxx._schema: inputs, and outputs of plain types and TypedDicts)
+equal pydantic's, and the signatures they do not cover fall back to pydantic."""
 
 from __future__ import annotations
 
@@ -7,10 +7,21 @@ import subprocess
 import sys
 from typing import Annotated, Any, Literal, Optional
 
+import annotated_types as at
 import pydantic
 import pytest
+from typing_extensions import NotRequired, TypedDict
 
-from mcpcxx._schema import _direct_schema, build_input
+from mcpcxx._schema import (
+    _direct_schema,
+    _direct_type_schema,
+    _direct_typeddict_schema,
+    _has_description,
+    build_input,
+    build_output,
+)
+
+Field = pydantic.Field
 
 COVERED: list[dict[str, Any]] = [
     {},
@@ -20,9 +31,31 @@ COVERED: list[dict[str, Any]] = [
     {"first": (None | float, ...), "maybe": (bool | None, True)},
     {"tags": (list[str], ...), "nums": (list[int], ...), "raw": (list, ...)},
     {"d": (dict[str, Any], ...), "dd": (dict, None), "a": (Any, ...)},
+    {"k": (Annotated[str, Field(max_length=3)], ...)},
+    {"text": (Annotated[str, Field(min_length=1, max_length=1000, pattern=r"^[a-z]+$")], "ab")},
+    {"steps": (Annotated[int, Field(ge=1, le=50)], ...), "f": (Annotated[float, Field(gt=0)], 1)},
+    {"n": (Annotated[int, Field(lt=10, multiple_of=2)], ...), "x": (Annotated[float, at.Ge(0.5)], 2)},
+    {"tags": (Annotated[list[str], Field(min_length=1, max_length=4)], ...)},
+    {"d": (Annotated[str, Field(description="Said by the Field.")], ...)},
+    {"region": (Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})], ...)},
+    {"e": (Annotated[str, Field(json_schema_extra={"examples": ["a"], "x": {"y": [1]}})], ...)},
+    {"bare": (Annotated[str, at.MaxLen(5), at.MinLen(2)], ...)},
 ]
 NOT_COVERED: list[dict[str, Any]] = [
-    {"k": (Annotated[str, pydantic.Field(max_length=3)], ...)},
+    {"k": (Annotated[str, Field(max_length=3, alias="kk")], ...)},
+    {"k": (Annotated[str, Field(title="Key")], ...)},
+    {"k": (Annotated[str, Field(examples=["a"])], ...)},
+    {"k": (Annotated[str, Field(strict=True)], ...)},
+    {"k": (Annotated[str, Field(max_length=3), Field(min_length=1)], ...)},
+    {"k": (Annotated[str, Field(ge=3)], ...)},
+    {"k": (Annotated[int, Field(max_length=3)], ...)},
+    {"k": (Annotated[bool, Field(ge=0)], ...)},
+    {"k": (Annotated[float, Field(le=float("inf"))], ...)},
+    {"k": (Annotated[str, Field(description="")], ...)},
+    {"k": (Annotated[str, Field(json_schema_extra={"title": "Other"})], ...)},
+    {"k": (Annotated[str, Field(json_schema_extra=lambda s: None)], ...)},
+    {"k": (Annotated[str | None, Field(max_length=3)], None)},
+    {"k": (Annotated[str, at.Interval(ge=1)], ...)},
     {"mode": (Literal["a", "b"], ...)},
     {"pair": (tuple[int, int], ...)},
     {"nested": (list[list[int]], ...)},
@@ -33,8 +66,14 @@ NOT_COVERED: list[dict[str, Any]] = [
 
 
 def _pydantic_schema(fields: dict[str, Any], docs: dict[str, str]) -> dict[str, Any]:
+    # As mcpcxx._schema.input_fields: a docstring describes a parameter its Field does not.
     with_docs = {
-        n: (Annotated[a, pydantic.Field(description=docs[n])] if n in docs else a, d)
+        n: (
+            Annotated[a, pydantic.Field(description=docs[n])]
+            if n in docs and not _has_description(a)
+            else a,
+            d,
+        )
         for n, (a, d) in fields.items()
     }
     schema = pydantic.create_model("T", **with_docs).model_json_schema(by_alias=True)
@@ -53,6 +92,79 @@ def test_direct_schema_equals_pydantic(fields: dict[str, Any], docs: dict[str, s
 @pytest.mark.parametrize("fields", NOT_COVERED)
 def test_other_signatures_are_left_to_pydantic(fields: dict[str, Any]) -> None:
     assert _direct_schema(fields, {}) is None
+
+
+def test_a_fields_description_wins_over_the_docstring() -> None:
+    fields = {"d": (Annotated[str, Field(description="From the Field.")], ...)}
+    schema = _direct_schema(fields, {"d": "From the docstring."})
+    assert schema == _pydantic_schema(fields, {})  # pydantic keeps the Field's own description
+    assert schema is not None and schema["properties"]["d"]["description"] == "From the Field."
+
+
+class Sum(TypedDict):
+    sum: int
+
+
+class Described(TypedDict):
+    """A result.
+
+    Indented lines stay.
+    """
+
+    total: float
+    names: list[str]
+    note: str | None
+
+
+class Partial(TypedDict, total=False):
+    a: int
+    b: Annotated[str, Field(max_length=3)]
+
+
+class Child(Sum):
+    extra: bool
+
+
+class Nested(TypedDict):
+    inner: Sum
+
+
+class WithNotRequired(TypedDict):
+    a: int
+    b: NotRequired[int]
+
+
+OUTPUTS_COVERED: list[Any] = [
+    int, float, bool, list[int], dict[str, Any], dict, int | None,
+    Annotated[int, Field(ge=0)], Sum, Described, Partial, Child,
+]  # fmt: skip
+OUTPUTS_NOT_COVERED: list[Any] = [Nested, WithNotRequired, tuple[int, str], Literal["a"]]
+
+
+@pytest.mark.parametrize("tp", OUTPUTS_COVERED)
+def test_direct_output_schema_equals_pydantic(tp: Any) -> None:
+    direct = _direct_type_schema(tp) or _direct_typeddict_schema(tp)
+    assert direct == pydantic.TypeAdapter(tp).json_schema(mode="serialization", by_alias=True)
+
+
+@pytest.mark.parametrize("tp", OUTPUTS_NOT_COVERED)
+def test_other_outputs_are_left_to_pydantic(tp: Any) -> None:
+    assert _direct_type_schema(tp) is None and _direct_typeddict_schema(tp) is None
+
+
+@pytest.mark.parametrize("tp", OUTPUTS_COVERED + OUTPUTS_NOT_COVERED)
+def test_build_output_gives_pydantics_schema_either_way(tp: Any) -> None:
+    def fn() -> None: ...
+
+    fn.__annotations__["return"] = tp
+    schema, wrapped = build_output(fn, "tool 'fn'", None)
+    inner = pydantic.TypeAdapter(tp).json_schema(mode="serialization", by_alias=True)
+    if wrapped:
+        assert schema is not None and schema["properties"]["result"] == {
+            k: v for k, v in inner.items() if k != "$defs"
+        }
+    else:
+        assert schema == inner
 
 
 def test_build_input_fast_path_converts_integral_floats() -> None:
@@ -78,3 +190,27 @@ def test_a_plain_server_starts_without_pydantic() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_constrained_fields_and_typeddict_results_build_no_pydantic_model() -> None:
+    # Field constraints and a TypedDict result are written directly: pydantic's model machinery
+    # (pydantic.main, several megabytes of a server's memory) is never imported.
+    code = (
+        "import sys\n"
+        "from typing import Annotated\n"
+        "from pydantic import Field\n"
+        "from typing_extensions import TypedDict\n"
+        "from mcpcxx import Server\n"
+        "class Sum(TypedDict):\n"
+        "    sum: int\n"
+        "s = Server('x')\n"
+        "@s.tool\n"
+        "def add(a: Annotated[int, Field(ge=0)], b: Annotated[int, Field(le=9)]) -> Sum:\n"
+        "    return {'sum': a + b}\n"
+        "@s.tool\n"
+        "def key(k: Annotated[str, Field(pattern='^[A-Z]+$', max_length=8)]) -> str:\n"
+        "    return k\n"
+        "print('pydantic.main' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
