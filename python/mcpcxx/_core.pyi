@@ -4,8 +4,6 @@
 from collections.abc import Callable
 from typing import Any
 
-from mcpcxx._errors import ToolError
-
 __version__: str
 SUPPORTED_VERSIONS: tuple[str, ...]
 MODERN_VERSION: str
@@ -74,8 +72,8 @@ class Server:
     def add_tool(
         self,
         spec: dict[str, Any],
-        # A ToolError returned (not raised) is the tool's failure: the reply a raised one gets.
-        handler: Callable[[dict[str, Any], RequestContext], dict[str, Any] | ToolError],
+        # An exception returned (not raised) is the tool's failure: the reply a raised one gets.
+        handler: Callable[[dict[str, Any], RequestContext], dict[str, Any] | Exception],
         timeout_seconds: float | None = None,
         ttl_ms: int | None = None,
         cache_scope: str | None = None,

@@ -305,7 +305,7 @@ def _plain_field_info(info: Any) -> bool:
 
 
 def _direct_annotated_schema(tp: Any) -> dict[str, Any] | None:
-    """pydantic's schema of Annotated[scalar or list, Field(...) or annotated_types...], or None.
+    """The schema pydantic gives Annotated[scalar or list, Field(...) or constraints], or None.
 
     Covered: length, bound and pattern constraints, a description, and a json_schema_extra dict
     that names none of the members pydantic writes itself.
@@ -341,11 +341,13 @@ def _direct_annotated_schema(tp: Any) -> dict[str, Any] | None:
 
 
 def _direct_typeddict_schema(tp: Any) -> dict[str, Any] | None:
-    """pydantic's (serialization) schema of a TypedDict of directly covered fields, or None."""
+    """The (serialization) schema pydantic gives a TypedDict of directly covered fields, or None."""
     te = sys.modules.get("typing_extensions")
     is_typeddict = te.is_typeddict if te is not None else typing.is_typeddict
-    if not is_typeddict(tp) or getattr(tp, "__parameters__", ()) or "__pydantic_config__" in vars(tp):
+    if not is_typeddict(tp) or "__pydantic_config__" in vars(tp):
         return None
+    if getattr(tp, "__parameters__", None):
+        return None  # generic
     try:
         hints = typing.get_type_hints(tp, include_extras=True)
     except Exception:

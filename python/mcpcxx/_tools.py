@@ -11,7 +11,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from mcpcxx._content import CONTENT_TYPES, ToolResult
-from mcpcxx._errors import ToolError
 from mcpcxx._icons import check_icons
 from mcpcxx._invoke import caller
 from mcpcxx._results import content_block, dumps, is_content_list, to_jsonable
@@ -55,8 +54,8 @@ def _check_task(task: object, task_start: object, where: str) -> None:
         raise ValueError(f"{where}: task_start='handler' needs task='optional' or 'required'")
 
 
-# Returns the CallToolResult, or the ToolError the tool raised (the engine renders it as raised).
-ToolHandler = Callable[[dict[str, Any], "RequestContext"], "dict[str, Any] | ToolError"]
+# Returns the CallToolResult, or the exception the tool raised (the engine renders it as raised).
+ToolHandler = Callable[[dict[str, Any], "RequestContext"], "dict[str, Any] | Exception"]
 
 _ANNOTATION_KEYS = {
     "title": "title",

@@ -34,7 +34,10 @@ COVERED: list[dict[str, Any]] = [
     {"k": (Annotated[str, Field(max_length=3)], ...)},
     {"text": (Annotated[str, Field(min_length=1, max_length=1000, pattern=r"^[a-z]+$")], "ab")},
     {"steps": (Annotated[int, Field(ge=1, le=50)], ...), "f": (Annotated[float, Field(gt=0)], 1)},
-    {"n": (Annotated[int, Field(lt=10, multiple_of=2)], ...), "x": (Annotated[float, at.Ge(0.5)], 2)},
+    {
+        "n": (Annotated[int, Field(lt=10, multiple_of=2)], ...),
+        "x": (Annotated[float, at.Ge(0.5)], 2),
+    },
     {"tags": (Annotated[list[str], Field(min_length=1, max_length=4)], ...)},
     {"d": (Annotated[str, Field(description="Said by the Field.")], ...)},
     {"region": (Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})], ...)},
