@@ -45,7 +45,9 @@ def test_import_does_not_load_pydantic_or_asyncio() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_pydantic_loads_once_a_tool_is_declared() -> None:
+def test_pydantic_loads_only_once_a_tool_needs_it() -> None:
+    # Plain parameters and results get their schemas without pydantic (mcpcxx/_schema.py); a
+    # model parameter needs it.
     code = (
         "import sys, mcpcxx\n"
         "s = mcpcxx.Server('x')\n"
@@ -53,9 +55,17 @@ def test_pydantic_loads_once_a_tool_is_declared() -> None:
         "def f(a: int) -> int:\n"
         "    return a\n"
         "print('pydantic' in sys.modules)\n"
+        "import dataclasses\n"
+        "@dataclasses.dataclass\n"
+        "class Point:\n"
+        "    x: int\n"
+        "@s.tool\n"
+        "def g(p: Point) -> int:\n"
+        "    return p.x\n"
+        "print('pydantic' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True"
+    assert out.stdout.split() == ["False", "True"]
 
 
 def test_versions_exported_by_the_engine() -> None:
