@@ -9,6 +9,19 @@ namespace mcpcxx::detail {
 
 namespace {
 thread_local std::uint64_t t_current_job = 0;
+
+// How long an idle worker looks for the next job before it sleeps: about 0.1-0.2 ms here.
+constexpr int k_spin_rounds = 4000;
+
+void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#else
+  std::this_thread::yield();
+#endif
+}
 }  // namespace
 
 void block_stop_signals() noexcept {
@@ -82,7 +95,8 @@ void worker_pool::post(std::function<void()> job) {
     std::lock_guard lock(core_->mutex);
     if (!core_->stopping) {
       core_->jobs.push_back(std::move(job));
-      core_->cv.notify_one();
+      core_->queued.store(core_->jobs.size(), std::memory_order_release);
+      if (core_->jobs.size() > core_->spinning && core_->sleeping > 0) core_->cv.notify_one();
       return;
     }
   }
@@ -142,7 +156,22 @@ void worker_pool::run(core& c, worker& self) {
     std::function<void()> job;
     {
       std::unique_lock lock(c.mutex);
+      // The last worker to go idle looks for work a little before sleeping: a request that
+      // follows its predecessor's reply (one call at a time, the common case of one client)
+      // then costs no wake-up. With other jobs still running (requests in flight) it sleeps at
+      // once, leaving the CPU to them.
+      if (c.jobs.empty() && !c.stopping && c.spinning == 0 && c.busy == 0) {
+        ++c.spinning;
+        lock.unlock();
+        for (int i = 0; i < k_spin_rounds && c.queued.load(std::memory_order_acquire) == 0; ++i) {
+          cpu_relax();
+        }
+        lock.lock();
+        --c.spinning;
+      }
+      ++c.sleeping;
       c.cv.wait(lock, [&c] { return c.stopping || !c.jobs.empty(); });
+      --c.sleeping;
       if (c.jobs.empty()) {
         self.exited = true;
         c.exit_cv.notify_all();
@@ -150,6 +179,8 @@ void worker_pool::run(core& c, worker& self) {
       }
       job = std::move(c.jobs.front());
       c.jobs.pop_front();
+      c.queued.store(c.jobs.size(), std::memory_order_release);
+      ++c.busy;
       self.job = c.next_job++;
     }
     t_current_job = self.job;
@@ -169,6 +200,7 @@ void worker_pool::run(core& c, worker& self) {
 bool worker_pool::finish_job(core& c, worker& self) {
   std::lock_guard lock(c.mutex);
   self.job = 0;
+  --c.busy;
   if (!self.stuck) return true;
   self.stuck = false;
   --c.stuck;

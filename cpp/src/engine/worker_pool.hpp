@@ -14,6 +14,7 @@
 // already stopped: a worker never joins or waits for itself).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -79,6 +80,10 @@ class worker_pool {
     std::condition_variable cv;       ///< a job was queued, or stopping
     std::condition_variable exit_cv;  ///< a worker exited
     std::deque<std::function<void()>> jobs;
+    std::atomic<std::size_t> queued{0};  ///< jobs.size(), readable without the lock
+    std::size_t spinning = 0;            ///< workers looking for a job without sleeping
+    std::size_t sleeping = 0;            ///< workers waiting on cv
+    std::size_t busy = 0;                ///< workers running a job
     bool stopping = false;
     std::size_t max_stuck = 0;
     std::size_t stuck = 0;
