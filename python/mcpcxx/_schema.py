@@ -340,11 +340,20 @@ def _direct_annotated_schema(tp: Any) -> dict[str, Any] | None:
     return schema
 
 
+def _field_title(name: str) -> str:
+    """The title pydantic gives a field of this name."""
+    return name.title().replace("_", " ").strip()
+
+
+def _is_typeddict(tp: Any) -> bool:
+    # A typing_extensions TypedDict exists only once its module is loaded.
+    te = sys.modules.get("typing_extensions")
+    return typing.is_typeddict(tp) or (te is not None and te.is_typeddict(tp))
+
+
 def _direct_typeddict_schema(tp: Any) -> dict[str, Any] | None:
     """The (serialization) schema pydantic gives a TypedDict of directly covered fields, or None."""
-    te = sys.modules.get("typing_extensions")
-    is_typeddict = te.is_typeddict if te is not None else typing.is_typeddict
-    if not is_typeddict(tp) or "__pydantic_config__" in vars(tp):
+    if not _is_typeddict(tp) or "__pydantic_config__" in vars(tp):
         return None
     if getattr(tp, "__parameters__", None):
         return None  # generic
@@ -358,7 +367,7 @@ def _direct_typeddict_schema(tp: Any) -> dict[str, Any] | None:
         prop = _direct_type_schema(hint)
         if prop is None:
             return None  # Required/NotRequired wrappers, nested types: pydantic's
-        prop["title"] = name.title().replace("_", " ").strip()
+        prop["title"] = _field_title(name)
         properties[name] = prop
     schema: dict[str, Any] = {}
     if tp.__doc__:
@@ -396,7 +405,7 @@ def _direct_schema(fields: dict[str, Any], param_docs: Mapping[str, str]) -> dic
             prop["default"] = default
         if param_docs.get(name) and "description" not in prop:  # a Field's description wins
             prop["description"] = param_docs[name]
-        prop["title"] = name.title().replace("_", " ").strip()
+        prop["title"] = _field_title(name)
         properties[name] = prop
     schema: dict[str, Any] = {"properties": properties}
     if required:
@@ -459,15 +468,14 @@ def _unstructured(tp: Any) -> bool:
 
 
 def _object_like(tp: Any) -> bool:
-    # A pydantic model or a typing_extensions TypedDict exists only once its module is loaded
-    # (reading pydantic.BaseModel would import pydantic.main, and with it pydantic's schema
-    # machinery: megabytes).
-    models, te = sys.modules.get("pydantic.main"), sys.modules.get("typing_extensions")
+    # A pydantic model exists only once pydantic.main is loaded (reading pydantic.BaseModel would
+    # import it, and with it pydantic's schema machinery: megabytes).
+    models = sys.modules.get("pydantic.main")
     if isinstance(tp, type) and models is not None and issubclass(tp, models.BaseModel):
         return True
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return True
-    if typing.is_typeddict(tp) or (te is not None and te.is_typeddict(tp)):
+    if _is_typeddict(tp):
         return True
     origin = typing.get_origin(tp)
     if origin is typing.Annotated:
@@ -494,7 +502,9 @@ def build_output(
         if structured_output:
             raise TypeError(f"{where}: return type {tp!r} is content, not structured data")
         return None, False
-    inner = _direct_type_schema(tp) or _direct_typeddict_schema(tp)
+    inner = _direct_type_schema(tp)
+    if inner is None:
+        inner = _direct_typeddict_schema(tp)
     if inner is None:
         inner = _pydantic_output_schema(tp, where)
     if _object_like(tp) and inner.get("type") == "object":
