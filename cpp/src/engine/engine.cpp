@@ -308,11 +308,6 @@ std::shared_ptr<const prompt_entry> engine::find_prompt(std::string_view name) c
   return prompts_.find(name);
 }
 
-std::vector<std::string> engine::tool_names() const {
-  std::shared_lock lock(registry_mutex_);
-  return tools_.keys();
-}
-
 std::vector<std::string> engine::prompt_names() const {
   std::shared_lock lock(registry_mutex_);
   return prompts_.keys();

@@ -81,7 +81,9 @@ class engine : public std::enable_shared_from_this<engine> {
   std::shared_ptr<const template_entry> match_template(
       std::string_view uri, std::map<std::string, std::string>& vars) const;
   std::shared_ptr<const prompt_entry> find_prompt(std::string_view name) const;
-  std::vector<std::string> tool_names() const;
+  /// P17's `didYouMean`: the tool names closest to `name` that `principal` may see (never a
+  /// hidden tool). Takes the registry's shared lock.
+  std::vector<std::string> closest_tool_names(std::string_view name, const json& principal) const;
   std::vector<std::string> prompt_names() const;
   completion_handler completion() const;
 

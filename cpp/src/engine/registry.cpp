@@ -1,4 +1,4 @@
-// Registries: ordering, cursors, name validation, suggestions, listings.
+// Registries: ordering, cursors, name validation, listings (suggestions: closest_keys.cpp).
 #include "engine/registry.hpp"
 
 #include <algorithm>
@@ -129,54 +129,6 @@ bool valid_tool_name(std::string_view name) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c == '-' || c == '.';
   });
-}
-
-namespace {
-
-// Levenshtein distance of a and b, or any value above `limit` once it is certain to exceed it.
-// `prev`/`cur` are scratch rows reused across calls (unknown names are an error path, and every
-// registered name is compared).
-std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit,
-                          std::vector<std::size_t>& prev, std::vector<std::size_t>& cur) {
-  prev.resize(b.size() + 1);
-  cur.resize(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    std::size_t row_min = cur[0];
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-      row_min = std::min(row_min, cur[j]);
-    }
-    if (row_min > limit) return row_min;  // every later row is at least this
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-}  // namespace
-
-std::vector<std::string> closest_keys(std::string_view name, const std::vector<std::string>& keys,
-                                      std::size_t max) {
-  const std::string_view probe = name.substr(0, 128);  // bound the work on hostile input
-  std::vector<std::pair<std::size_t, std::string>> scored;
-  std::vector<std::size_t> prev, cur;
-  for (const auto& k : keys) {
-    const bool related = k.find(probe) != std::string::npos || probe.find(k) != std::string::npos;
-    const std::size_t limit = std::max<std::size_t>(2, k.size() / 2);
-    const std::size_t longer = std::max(probe.size(), k.size());
-    if (!related && longer - std::min(probe.size(), k.size()) > limit) continue;  // too far apart
-    // A substring relation counts as distance 1 (0 only for the name itself).
-    const std::size_t d = related ? std::min<std::size_t>(1, edit_distance(probe, k, 1, prev, cur))
-                                  : edit_distance(probe, k, limit, prev, cur);
-    if (d <= limit) scored.emplace_back(d, k);
-  }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < scored.size() && i < max; ++i) out.push_back(scored[i].second);
-  return out;
 }
 
 // The listings are the specs' JSON forms (cpp/src/model/primitives_json.cpp).

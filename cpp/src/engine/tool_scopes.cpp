@@ -50,14 +50,15 @@ std::optional<method_outcome> scope_refusal(const tool_entry& t, const json& pri
   return method_outcome::protocol(situation::P55_tool_insufficient_scope, args);
 }
 
-std::vector<std::string> visible_tool_names(const engine& e, const json& principal) {
-  std::vector<std::string> names = e.tool_names();
-  if (!e.has_scoped_tools()) return names;
-  std::erase_if(names, [&](const std::string& n) {
-    auto t = e.find_tool(n);
-    return t && !tool_visible(*t, principal);
-  });
-  return names;
+std::vector<std::string> engine::closest_tool_names(std::string_view name,
+                                                   const json& principal) const {
+  std::shared_lock lock(registry_mutex_);
+  if (!has_scoped_tools()) return closest_keys(name, tools_.keys());
+  std::vector<std::string> visible;
+  for (const auto& t : tools_.all()) {
+    if (tool_visible(*t, principal)) visible.push_back(t->spec.name);
+  }
+  return closest_keys(name, visible);
 }
 
 std::shared_ptr<const std::string> engine::tools_list_for(

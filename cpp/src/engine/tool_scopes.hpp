@@ -24,8 +24,4 @@ std::optional<method_outcome> scope_refusal(const tool_entry& t, const json& pri
 /// True when `principal` may see and call `t`.
 bool tool_visible(const tool_entry& t, const json& principal);
 
-class engine;
-/// The names of the tools `principal` may see (P17's suggestions never name a hidden tool).
-std::vector<std::string> visible_tool_names(const engine& e, const json& principal);
-
 }  // namespace mcpcxx::detail

@@ -138,8 +138,7 @@ method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p) {
     return method_outcome::protocol(
         situation::P17_unknown_tool,
         {{"name", p.name},
-         {"didYouMean",
-          closest_keys(p.name, visible_tool_names(ex->eng(), ex->session().principal()))}});
+         {"didYouMean", ex->eng().closest_tool_names(p.name, ex->session().principal())}});
   }
   ex->set_tool_slot(tool->metrics_slot);
   if (auto refused = scope_refusal(*tool, ex->session().principal())) return std::move(*refused);

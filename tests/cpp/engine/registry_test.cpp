@@ -1,6 +1,8 @@
 // Registries: validation at registration, order, pagination, cache invalidation, list_changed.
 #include "engine/registry.hpp"
 
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "support/collecting_sink.hpp"
@@ -243,6 +245,25 @@ TEST(ClosestKeys, TheBoundedSearchAgreesWithThePlainDefinition) {
     for (std::size_t max : {1u, 3u, 20u}) {
       EXPECT_EQ(closest_keys(p, keys, max), closest_reference(p, keys, max)) << p << " " << max;
     }
+  }
+}
+
+// Random names over a small alphabet (so that distances are small and suggestions many), with
+// keys and probes on both sides of the 64-character word the bit-parallel distance works in.
+TEST(ClosestKeys, RandomNamesAgreeWithThePlainDefinition) {
+  std::mt19937 rng(20261205);
+  const std::string alphabet = "ab_c";
+  auto random_name = [&](std::size_t max_len) {
+    std::string s(std::uniform_int_distribution<std::size_t>(0, max_len)(rng), 'a');
+    for (char& c : s) c = alphabet[std::uniform_int_distribution<std::size_t>(0, 3)(rng)];
+    return s;
+  };
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < 12; ++i) keys.push_back(random_name(round % 3 == 0 ? 90 : 20));
+    const std::string probe = random_name(round % 5 == 0 ? 150 : 24);
+    ASSERT_EQ(closest_keys(probe, keys, 5), closest_reference(probe, keys, 5))
+        << "probe " << probe << " round " << round;
   }
 }
 
