@@ -2,8 +2,12 @@
 // serving), the connection cap filled with silent connections (a real client is still served),
 // slow readers versus clients that stop reading, and clients that half-close after sending.
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+
+#include <cerrno>
 
 #include "http/fixture.hpp"
 
@@ -27,19 +31,40 @@ std::size_t log_count(const tool_probe& p, const std::string& event) {
       [&](const std::string& l) { return l.find("\"" + event + "\"") != std::string::npos; }));
 }
 
-/// Lowers RLIMIT_NOFILE for the scope and restores it after.
-class descriptor_limit {
+/// For the scope, leaves exactly `room` descriptor numbers free below RLIMIT_NOFILE: it lowers
+/// the limit, takes every free number below it with /dev/null, then gives `room` of them back.
+/// Counting open descriptors instead would miss holes and inherited descriptors numbered above
+/// the limit, each of which leaves accept() room it must not have.
+class descriptor_squeeze {
  public:
-  explicit descriptor_limit(rlim_t soft) {
+  explicit descriptor_squeeze(std::size_t room) {
     ::getrlimit(RLIMIT_NOFILE, &saved_);
     rlimit l = saved_;
-    l.rlim_cur = soft;
+    l.rlim_cur = std::min<rlim_t>(saved_.rlim_cur, open_descriptors() + room + 32);
     ::setrlimit(RLIMIT_NOFILE, &l);
+    for (int fd; (fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;) taken_.push_back(fd);
+    full_errno_ = errno;
+    for (std::size_t i = 0; i < room && !taken_.empty(); ++i) {
+      ::close(taken_.back());
+      taken_.pop_back();
+    }
   }
-  ~descriptor_limit() { ::setrlimit(RLIMIT_NOFILE, &saved_); }
+  ~descriptor_squeeze() {
+    for (int fd : taken_) ::close(fd);
+    ::setrlimit(RLIMIT_NOFILE, &saved_);
+  }
+  descriptor_squeeze(const descriptor_squeeze&) = delete;
+  descriptor_squeeze& operator=(const descriptor_squeeze&) = delete;
+
+  /// errno of the open() that found no free number (EMFILE when the squeeze worked).
+  int full_errno() const { return full_errno_; }
+  /// How many numbers the squeeze holds.
+  std::size_t held() const { return taken_.size(); }
 
  private:
   rlimit saved_{};
+  std::vector<int> taken_;
+  int full_errno_ = 0;
 };
 
 TEST(HttpFaults, OutOfDescriptorsBacksOffAndKeepsServing) {
@@ -51,7 +76,9 @@ TEST(HttpFaults, OutOfDescriptorsBacksOffAndKeepsServing) {
   {
     // Room for the client (its socket and its io_context's epoll, eventfd and timerfd), none for
     // accept.
-    descriptor_limit lim(open_descriptors() + 4);
+    descriptor_squeeze squeeze(4);
+    ASSERT_EQ(squeeze.full_errno(), EMFILE) << "the squeeze must end at the descriptor limit";
+    ASSERT_GE(squeeze.held(), 1u) << "nothing was squeezed: accept would have room";
     waiting = std::make_unique<client>(f.port(), 3000);
     waiting->send_raw(client::request("POST", "/mcp", r.headers, r.body));
     ASSERT_TRUE(eventually([&] { return f.http->stats().accept_failures >= 1; }));
