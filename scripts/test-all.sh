@@ -33,8 +33,11 @@ fi
 
 stage "build (-Werror)"
 # The Python extension too: the golden corpus runs every transcript against the Python fixture.
+# Line tables only (-g1: enough for backtraces) and the suites at -O0: full debug information and
+# optimized test code doubled the compile time of a fresh machine, and CI never opens a debugger.
 cmake -S . -B build/ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPCXX_WERROR=ON \
-      -DMCPCXX_BUILD_PYTHON=ON "${launcher[@]}"
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+      -DMCPCXX_TESTS_UNOPTIMIZED=ON -DMCPCXX_BUILD_PYTHON=ON "${launcher[@]}"
 cmake --build build/ci -j "$jobs"
 
 stage "C++ tests"
@@ -44,8 +47,9 @@ stage "consumer tests (find_package, pkg-config, add_subdirectory)"
 bash scripts/test-consumer.sh build/ci
 
 stage "build (address,undefined sanitizers)"
+# Sanitizer reports need line numbers, not full debug information (-g1).
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMCPCXX_WERROR=ON -DMCPCXX_SANITIZE=ON \
-      -DMCPCXX_BUILD_BENCH=OFF "${launcher[@]}"
+      -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 -DMCPCXX_BUILD_BENCH=OFF "${launcher[@]}"
 cmake --build build/asan -j "$jobs"
 
 stage "C++ tests under sanitizers"
@@ -70,6 +74,7 @@ stage "build (thread sanitizer, clang 14)"
 tsan_suites=(engine stdio http golden)
 cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMCPCXX_WERROR=ON \
       -DMCPCXX_SANITIZE_THREAD=ON -DMCPCXX_BUILD_BENCH=OFF \
+      -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only -DCMAKE_C_FLAGS_DEBUG=-gline-tables-only \
       -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 "${launcher[@]}"
 tsan_targets=()
 for suite in "${tsan_suites[@]}"; do tsan_targets+=("mcpcxx_${suite}_tests"); done

@@ -32,7 +32,9 @@ for f in CMakeLists.txt pyproject.toml cpp/include/mcpcxx/mcpcxx.hpp python/bind
 done
 
 stage "wheel from the unpacked sdist"
-"$py" -m pip wheel "$src" -w "$work/wheel" --no-deps --no-build-isolation \
+# Paths relative to the unpacked tree match the release wheel's relative to the checkout, so
+# ccache serves the C++ core compiled for that wheel instead of compiling it again.
+CCACHE_BASEDIR="$src" "$py" -m pip wheel "$src" -w "$work/wheel" --no-deps --no-build-isolation \
   --disable-pip-version-check -q
 wheel="$(ls "$work"/wheel/mcpcxx-"$version"-*.whl)"
 echo "built $wheel"
