@@ -51,7 +51,7 @@ std::optional<method_outcome> scope_refusal(const tool_entry& t, const json& pri
 }
 
 std::vector<std::string> engine::closest_tool_names(std::string_view name,
-                                                   const json& principal) const {
+                                                    const json& principal) const {
   std::shared_lock lock(registry_mutex_);
   if (!has_scoped_tools()) return closest_keys(name, tools_.keys());
   std::vector<std::string> visible;

@@ -260,6 +260,7 @@ TEST(ClosestKeys, RandomNamesAgreeWithThePlainDefinition) {
   };
   for (int round = 0; round < 300; ++round) {
     std::vector<std::string> keys;
+    keys.reserve(12);
     for (int i = 0; i < 12; ++i) keys.push_back(random_name(round % 3 == 0 ? 90 : 20));
     const std::string probe = random_name(round % 5 == 0 ? 150 : 24);
     ASSERT_EQ(closest_keys(probe, keys, 5), closest_reference(probe, keys, 5))

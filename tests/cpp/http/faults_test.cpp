@@ -1,13 +1,12 @@
 // Careless and hostile clients under load: descriptor exhaustion at accept (back off, keep
 // serving), the connection cap filled with silent connections (a real client is still served),
 // slow readers versus clients that stop reading, and clients that half-close after sending.
+#include <cerrno>
 #include <dirent.h>
 #include <fcntl.h>
-#include <unistd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-
-#include <cerrno>
+#include <unistd.h>
 
 #include "http/fixture.hpp"
 
