@@ -308,9 +308,9 @@ std::shared_ptr<const prompt_entry> engine::find_prompt(std::string_view name) c
   return prompts_.find(name);
 }
 
-std::vector<std::string> engine::prompt_names() const {
+std::vector<std::string> engine::closest_prompt_names(std::string_view name) const {
   std::shared_lock lock(registry_mutex_);
-  return prompts_.keys();
+  return closest_keys(name, prompts_.keys());
 }
 
 completion_handler engine::completion() const {

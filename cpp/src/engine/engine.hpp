@@ -84,7 +84,8 @@ class engine : public std::enable_shared_from_this<engine> {
   /// P17's `didYouMean`: the tool names closest to `name` that `principal` may see (never a
   /// hidden tool). Takes the registry's shared lock.
   std::vector<std::string> closest_tool_names(std::string_view name, const json& principal) const;
-  std::vector<std::string> prompt_names() const;
+  /// P19's `didYouMean`: the prompt names closest to `name`. Takes the registry's shared lock.
+  std::vector<std::string> closest_prompt_names(std::string_view name) const;
   completion_handler completion() const;
 
   /// Serialized `result` of a list method for (method, era, cursor); null for a bad cursor.

@@ -13,7 +13,7 @@ method_outcome handle_prompts_get(const exchange_ptr& ex, prompts_get_params& p)
   if (!prompt) {
     return method_outcome::protocol(
         situation::P19_unknown_prompt,
-        {{"name", p.name}, {"didYouMean", closest_keys(p.name, e.prompt_names())}});
+        {{"name", p.name}, {"didYouMean", e.closest_prompt_names(p.name)}});
   }
   std::vector<std::string> missing;
   for (const auto& a : prompt->spec.arguments) {
@@ -36,7 +36,7 @@ method_outcome handle_complete(const exchange_ptr& ex, complete_params& p) {
   if (req.ref_type == "ref/prompt" && !e.find_prompt(req.ref)) {
     return method_outcome::protocol(
         situation::P19_unknown_prompt,
-        {{"name", req.ref}, {"didYouMean", closest_keys(req.ref, e.prompt_names())}});
+        {{"name", req.ref}, {"didYouMean", e.closest_prompt_names(req.ref)}});
   }
   request_context ctx = ex->make_context(ex);
   completion_result r = e.completion()(req, ctx);
