@@ -521,6 +521,10 @@ mcpcxx::http_options http_options_from_env(int port) {
   // MCPCXX_STDIO_INLINE, the deliberately slow tools then hold that thread).
   const char* inline_dispatch = std::getenv("MCPCXX_HTTP_INLINE");
   o.inline_dispatch = inline_dispatch != nullptr && std::string_view(inline_dispatch) == "1";
+  // MCPCXX_HTTP_REPLY_POLL_US: http_options::reply_poll in microseconds (0 turns polling off;
+  // bench/http_load compares the two).
+  o.reply_poll = std::chrono::microseconds(
+      env_number("MCPCXX_HTTP_REPLY_POLL_US", static_cast<std::size_t>(o.reply_poll.count())));
   return o;
 }
 

@@ -391,6 +391,8 @@ class Server:
         of the engine's http_options (docs/python.md): host="127.0.0.1", port=8000, path="/mcp",
         io_threads=1, inline_dispatch=False (True runs every tool on the I/O thread that read the
         request: no hand-off to a worker, for servers whose tools are all quick and never block),
+        reply_poll=0.00005 (seconds, at most 0.01; 0 turns it off: how long an idle I/O thread
+        polls for a tool's reply before it sleeps),
         legacy=True, max_body_bytes, max_header_bytes, max_headers, max_connections,
         max_sessions, allowed_hosts, allowed_origins, replay_buffer_events, and the durations in
         seconds header_timeout, body_timeout, idle_timeout, session_idle_timeout, sse_keepalive;

@@ -161,6 +161,10 @@ def test_http_options_are_validated(http_server: mcpcxx.Server) -> None:
         MCPApp(http_server, allowed_hosts="localhost")
     with pytest.raises(TypeError, match="'session_idle_timeout' must be a number of seconds"):
         MCPApp(http_server, session_idle_timeout=-1)
+    with pytest.raises(TypeError, match="'reply_poll' must be a number of seconds >= 0"):
+        http_server.run("http", port=0, reply_poll=-0.001)
+    with pytest.raises(ValueError, match="reply_poll must be between 0 and 10 ms"):
+        http_server.run("http", port=0, reply_poll=0.02)
 
 
 @contextlib.contextmanager

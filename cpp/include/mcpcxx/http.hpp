@@ -86,6 +86,12 @@ struct http_options {
   /// to a legacy question waits out the ask timeout (the question cannot be written meanwhile).
   /// http_server only: an http_endpoint refuses it. Default off.
   bool inline_dispatch = false;
+  /// Default 50 us, at most 10 ms; 0 turns it off. While a request waits for its handler on the
+  /// worker pool and nothing else is ready, one I/O thread keeps polling for the reply this long
+  /// before it sleeps, so a quick handler's reply costs no wake-up (docs/benchmarks.md, round
+  /// ten). Only while fewer replies are awaited than the process has CPUs. http_server only: an
+  /// http_endpoint runs on its host's threads and does not read it.
+  std::chrono::microseconds reply_poll{50};
 
   std::size_t max_body_bytes = 4UL * 1024 * 1024;  ///< larger bodies get 413
   std::size_t max_header_bytes = 16UL * 1024;      ///< request line + headers; larger get 431

@@ -5,6 +5,8 @@
 #include <cxxabi.h>
 #include <pthread.h>
 
+#include "engine/cpu_relax.hpp"
+
 namespace mcpcxx::detail {
 
 namespace {
@@ -13,15 +15,6 @@ thread_local std::uint64_t t_current_job = 0;
 // How long an idle worker looks for the next job before it sleeps: about 0.1-0.2 ms here.
 constexpr int k_spin_rounds = 4000;
 
-void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#else
-  std::this_thread::yield();
-#endif
-}
 }  // namespace
 
 void block_stop_signals() noexcept {

@@ -120,15 +120,28 @@ void read(const json& j, const char* key, std::string_view what, std::vector<std
   }
 }
 
-void read(const json& j, const char* key, std::string_view what, std::chrono::milliseconds& out) {
-  if (const json* v = present(j, key)) {
-    // Bounded well below the milliseconds range so the conversion cannot overflow.
-    constexpr double k_max_seconds = 1e12;
-    if (!v->is_number() || !(v->get<double>() >= 0) || v->get<double>() > k_max_seconds) {
-      fail(what, key, "a number of seconds >= 0", *v);
-    }
-    out = std::chrono::milliseconds(std::llround(v->get<double>() * 1000.0));
+namespace {
+// A present duration in seconds, checked; nullopt when absent. Bounded well below the
+// microseconds range so the conversions cannot overflow.
+std::optional<double> duration_seconds(const json& j, const char* key, std::string_view what) {
+  const json* v = present(j, key);
+  if (v == nullptr) return std::nullopt;
+  constexpr double k_max_seconds = 1e12;
+  if (!v->is_number() || !(v->get<double>() >= 0) || v->get<double>() > k_max_seconds) {
+    fail(what, key, "a number of seconds >= 0", *v);
   }
+  return v->get<double>();
+}
+}  // namespace
+
+void read(const json& j, const char* key, std::string_view what, std::chrono::milliseconds& out) {
+  if (auto s = duration_seconds(j, key, what))
+    out = std::chrono::milliseconds(std::llround(*s * 1e3));
+}
+
+void read(const json& j, const char* key, std::string_view what, std::chrono::microseconds& out) {
+  if (auto s = duration_seconds(j, key, what))
+    out = std::chrono::microseconds(std::llround(*s * 1e6));
 }
 
 void put(json& j, const char* key, const std::optional<std::string>& v) {
@@ -140,5 +153,7 @@ void put(json& j, const char* key, const json& v) {
 }
 
 double seconds(std::chrono::milliseconds d) { return static_cast<double>(d.count()) / 1000.0; }
+
+double seconds(std::chrono::microseconds d) { return static_cast<double>(d.count()) / 1e6; }
 
 }  // namespace mcpcxx::model

@@ -38,6 +38,8 @@ void read(const json& j, const char* key, std::string_view what, std::int64_t& o
 void read(const json& j, const char* key, std::string_view what, std::vector<std::string>& out);
 /// Durations travel as a number of seconds (fractions allowed, never negative).
 void read(const json& j, const char* key, std::string_view what, std::chrono::milliseconds& out);
+/// The same in microseconds, for the durations finer than a millisecond.
+void read(const json& j, const char* key, std::string_view what, std::chrono::microseconds& out);
 
 /// Sets `key` when `v` holds a value.
 void put(json& j, const char* key, const std::optional<std::string>& v);
@@ -45,5 +47,7 @@ void put(json& j, const char* key, const std::optional<std::string>& v);
 void put(json& j, const char* key, const json& v);
 /// A duration as seconds.
 double seconds(std::chrono::milliseconds d);
+/// A duration as seconds.
+double seconds(std::chrono::microseconds d);
 
 }  // namespace mcpcxx::model

@@ -206,6 +206,7 @@ void connection::deliver(std::uint64_t request_no, std::string bytes, delivery k
                        keep_alive]() mutable {
     self->deliver_on_strand(request_no, std::move(b), kind, keep_alive);
   });
+  ctx_.frames_posted.fetch_add(1, std::memory_order_release);
 }
 
 void connection::deliver_on_strand(std::uint64_t request_no, std::string bytes, delivery kind,

@@ -33,6 +33,7 @@ std::uint64_t transport_context::exchange_started(const session& s, std::weak_pt
   std::lock_guard g(flight_lock_);
   std::uint64_t key = next_key_++;
   in_flight_.emplace(key, std::make_pair(s, std::move(ex)));
+  awaited_replies.store(in_flight_.size(), std::memory_order_release);
   return key;
 }
 
@@ -40,6 +41,7 @@ void transport_context::exchange_done(std::uint64_t key) {
   {
     std::lock_guard g(flight_lock_);
     in_flight_.erase(key);
+    awaited_replies.store(in_flight_.size(), std::memory_order_release);
   }
   flight_cv_.notify_all();
 }

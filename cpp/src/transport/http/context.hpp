@@ -69,6 +69,14 @@ class transport_context {
   /// Answers every in-flight POST with row H18 (503), then shuts down their engine sessions
   /// (their handlers see cancellation; their late results are dropped).
   void cancel_exchanges(std::chrono::milliseconds grace);
+  /// POSTs between exchange_started() and exchange_done(): the I/O threads poll for their
+  /// replies before sleeping while it is non-zero (io_loop.hpp).
+  std::atomic<std::size_t> awaited_replies{0};
+  /// Frames the engine handed to a connection (connection::deliver): what an I/O thread polling
+  /// for a reply watches between its polls.
+  std::atomic<std::uint64_t> frames_posted{0};
+  /// Set while one I/O thread polls for a reply (io_loop.hpp).
+  std::atomic<bool> reply_polling{false};
   /// POST exchanges alive (in flight, or finished but still referenced): a leak shows here.
   std::atomic<std::size_t> live_exchanges{0};
   /// Writes one line to the server log (never tokens, never bodies).

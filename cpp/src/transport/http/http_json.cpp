@@ -14,6 +14,7 @@ void to_json(json& j, const http_options& o) {
        {"path", o.path},
        {"io_threads", o.io_threads},
        {"inline_dispatch", o.inline_dispatch},
+       {"reply_poll", seconds(o.reply_poll)},
        {"max_body_bytes", o.max_body_bytes},
        {"max_header_bytes", o.max_header_bytes},
        {"max_headers", o.max_headers},
@@ -47,6 +48,7 @@ void from_json(const json& j, http_options& o) {
                          "path",
                          "io_threads",
                          "inline_dispatch",
+                         "reply_poll",
                          "max_body_bytes",
                          "max_header_bytes",
                          "max_headers",
@@ -74,6 +76,7 @@ void from_json(const json& j, http_options& o) {
   read(j, "path", what, o.path);
   read(j, "io_threads", what, o.io_threads);
   read(j, "inline_dispatch", what, o.inline_dispatch);
+  read(j, "reply_poll", what, o.reply_poll);
   read(j, "max_body_bytes", what, o.max_body_bytes);
   read(j, "max_header_bytes", what, o.max_header_bytes);
   read(j, "max_headers", what, o.max_headers);

@@ -14,6 +14,7 @@
 #include "transport/http/connection.hpp"
 #include "transport/http/context.hpp"
 #include "transport/http/endpoint.hpp"
+#include "transport/http/io_loop.hpp"
 
 namespace mcpcxx {
 
@@ -114,8 +115,10 @@ void http_server_impl::start() {
   do_accept();
   schedule_reaper();
   work_.emplace(io_.get_executor());
+  const http::reply_watch watch{ctx_->awaited_replies, ctx_->frames_posted, ctx_->reply_polling,
+                                ctx_->opts.reply_poll, http::spare_cpus_for_replies()};
   for (std::size_t i = 0; i < ctx_->opts.io_threads; ++i) {
-    threads_.emplace_back([this] { io_.run(); });
+    threads_.emplace_back([this, watch] { http::run_io_thread(io_, watch); });
   }
 }
 
@@ -348,6 +351,12 @@ http_server::http_server(server& srv, http_options options) {
                           options.metrics_path == options.path)) {
     throw std::invalid_argument(
         "http_options.metrics_path must start with '/' and differ from http_options.path");
+  }
+  if (options.reply_poll < std::chrono::microseconds(0) ||
+      options.reply_poll > http::k_max_reply_poll) {
+    throw std::invalid_argument(
+        "http_options.reply_poll must be between 0 and 10 ms: longer polling would hold a CPU "
+        "for every awaited reply; 0 turns polling off");
   }
   if (options.max_connections == 0) {
     throw std::invalid_argument("http_options.max_connections must be >= 1");
