@@ -14,6 +14,7 @@ thread_local std::uint64_t t_current_job = 0;
 
 // How long an idle worker looks for the next job before it sleeps: about 0.1-0.2 ms here.
 constexpr int k_spin_rounds = 4000;
+constexpr int k_rounds_per_yield = 64;
 
 }  // namespace
 
@@ -157,6 +158,9 @@ void worker_pool::run(core& c, worker& self) {
         ++c.spinning;
         lock.unlock();
         for (int i = 0; i < k_spin_rounds && c.queued.load(std::memory_order_acquire) == 0; ++i) {
+          // Yielding now and then lets a thread woken on this CPU (the I/O thread, or a client
+          // on the same machine) run at once instead of waiting for the spin to end.
+          if (i % k_rounds_per_yield == k_rounds_per_yield - 1) std::this_thread::yield();
           cpu_relax();
         }
         lock.lock();

@@ -10,7 +10,8 @@
 // handler returns, after the pool object is gone; what the handler itself uses is kept alive by
 // what its job captured (the exchange owns its session, the session owns the engine).
 // The hand-off: the last worker to go idle (nothing queued, nothing running) looks for the next
-// job for about 0.1-0.2 ms before it sleeps on the condition variable, and post() wakes a sleeper
+// job for about 0.1-0.2 ms (yielding its CPU every 64 pauses, so that a thread woken there is not
+// held up) before it sleeps on the condition variable, and post() wakes a sleeper
 // only when more jobs wait than workers look; a call that follows its predecessor's reply then
 // costs no futex wake-up. Other idle workers sleep at once.
 // Thread-safety: post(), release_stuck(), stuck() may be called from any thread; jobs run

@@ -2,6 +2,7 @@
 #include "transport/http/io_loop.hpp"
 
 #include <sched.h>
+#include <thread>
 
 #include "engine/cpu_relax.hpp"
 
@@ -29,6 +30,8 @@ bool poll_for_reply(asio::io_context& io, const reply_watch& watch) {
     const bool worth = worth_polling(watch);
     if (io.poll() > 0) return true;
     if (!worth || io.stopped() || std::chrono::steady_clock::now() >= deadline) return false;
+    // A thread woken on this CPU (the worker with the reply, a local client) runs at once.
+    std::this_thread::yield();
     for (int i = 0; i < k_watch_rounds && watch.posted.load(std::memory_order_acquire) == seen;
          ++i) {
       detail::cpu_relax();
