@@ -70,7 +70,8 @@ class transport_context {
   /// (their handlers see cancellation; their late results are dropped).
   void cancel_exchanges(std::chrono::milliseconds grace);
   /// POSTs between exchange_started() and exchange_done(): the I/O threads poll for their
-  /// replies before sleeping while it is non-zero (io_loop.hpp).
+  /// replies before sleeping while it is non-zero and small (io_loop.hpp). An open POST stream
+  /// (subscriptions/listen) counts too, so on a 2-CPU machine it turns polling off meanwhile.
   std::atomic<std::size_t> awaited_replies{0};
   /// Frames the engine handed to a connection (connection::deliver): what an I/O thread polling
   /// for a reply watches between its polls.
