@@ -60,8 +60,12 @@ std::size_t spare_cpus_for_replies() {
 }
 
 void run_io_thread(asio::io_context& io, const reply_watch& watch) {
+  if (watch.spin.count() == 0) {  // polling off: exactly asio's own loop
+    io.run();
+    return;
+  }
   for (;;) {
-    if (watch.spin.count() > 0 && worth_polling(watch) && poll_alone(io, watch)) continue;
+    if (worth_polling(watch) && poll_alone(io, watch)) continue;
     if (io.run_one() == 0) return;  // stopped, or no work left
   }
 }
