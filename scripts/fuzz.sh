@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of tests/fuzz with clang, ASan and UBSan in build/fuzz (library
 # instrumented too) and runs each for a bounded time, starting from its checked-in seed corpus and
-# dictionary. Any crash, sanitizer report, leak, timeout or out-of-memory fails the script; the
+# dictionary; the harnesses run side by side. Any crash, sanitizer report, leak, timeout or out-of-memory fails the script; the
 # reproducer is left in build/fuzz/artifacts/<harness>/ and named in the output.
 #
 #   scripts/fuzz.sh                       every harness for 60 s
@@ -69,16 +69,27 @@ targets=()
 for h in "${harnesses[@]}"; do targets+=("mcpcxx_fuzz_$h"); done
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
-failed=()
-for h in "${harnesses[@]}"; do
-  work="$build/corpus/$h"          # grows across runs; the checked-in seeds stay untouched
-  artifacts="$build/artifacts/$h/"
-  mkdir -p "$work" "$artifacts"
-  echo "== fuzzing $h for ${seconds}s"
-  if ! "$build/tests/fuzz/mcpcxx_fuzz_$h" -max_total_time="$seconds" -timeout=10 \
+# The harnesses fuzz side by side, each for the same wall time: on a 2-core CI machine this takes
+# one period instead of three, and a harness that finds a crash still stops alone.
+fuzz_one() {
+  local h="$1" work="$build/corpus/$1" artifacts="$build/artifacts/$1/"
+  mkdir -p "$work" "$artifacts"   # the work corpus grows across runs; the seeds stay untouched
+  "$build/tests/fuzz/mcpcxx_fuzz_$h" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
     -dict="tests/fuzz/$h.dict" -artifact_prefix="$artifacts" \
-    "$work" "tests/fuzz/corpus/$h" 2>"$build/$h.log"; then
+    "$work" "tests/fuzz/corpus/$h" 2>"$build/$h.log"
+}
+declare -A running=()
+echo "== fuzzing ${harnesses[*]} for ${seconds}s each, side by side"
+for h in "${harnesses[@]}"; do
+  fuzz_one "$h" &
+  running[$h]=$!
+done
+
+failed=()
+for h in "${harnesses[@]}"; do
+  artifacts="$build/artifacts/$h/"
+  if ! wait "${running[$h]}"; then
     # MCPCXX_FUZZ_KNOWN_TIMEOUTS (default empty; json_schema's std::regex backtracking was fixed
     # in issue 10): listed harnesses report a timeout loudly with its reproducer but do not fail
     # the run; every crash, sanitizer report, leak or OOM still does.
@@ -92,6 +103,7 @@ for h in "${harnesses[@]}"; do
     tail -n 60 "$build/$h.log" >&2
     echo "fuzz.sh: $h failed; reproducer(s): $(ls "$artifacts" | tr '\n' ' ')" >&2
   else
+    echo "== $h"
     grep -E '^(stat::number_of_executed_units|stat::new_units_added)' "$build/$h.log" || true
   fi
 done
