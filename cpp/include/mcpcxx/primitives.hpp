@@ -53,6 +53,14 @@ struct tool_spec {
   /// them the tool is left out of tools/list and refused (HTTP 403 row H42, else rows P55/P56).
   /// Empty: every caller. A request without a principal (stdio, HTTP without auth) holds none.
   std::vector<std::string> scopes;
+  /// Opt-in promise that the handler is quick and never blocks (no sleep, no waiting on I/O,
+  /// locks held by slow code or other requests): its calls run on the transport thread that read
+  /// them instead of the worker pool, skipping two thread hand-offs. While it runs, that thread
+  /// reads nothing else (stdio: stdin; HTTP: its connections). A legacy question to the client
+  /// (sampling, elicitation, roots) is refused at once with std::logic_error, since its answer
+  /// could only be read by the blocked thread; 2026-07-28 input rounds do not block and work.
+  /// Needs task == forbidden (a task outlives its request): registration refuses the mix.
+  bool inline_dispatch = false;
 };
 
 class tool_error;

@@ -169,6 +169,12 @@ void engine::add_tool(tool_spec spec, tool_handler handler) {
     throw std::invalid_argument("tool '" + spec.name + "' inputSchema must be a JSON object");
   }
   check_cache_hint(spec.cache, "tool '" + spec.name + "'");
+  if (spec.inline_dispatch && spec.task != task_support::forbidden) {
+    throw std::invalid_argument(
+        "tool '" + spec.name +
+        "' cannot be both inline_dispatch and a task tool: a task runs past its request, and an "
+        "inline handler must return at once; set task to forbidden or drop inline_dispatch");
+  }
   check_tool_scopes(spec.scopes, "tool '" + spec.name + "'");
   auto e = std::make_shared<tool_entry>();
   e->input = compile_tool_schema(spec.input_schema, options_.assert_formats,

@@ -398,6 +398,18 @@ void exchange::end_span(std::string_view outcome, const method_outcome* o) noexc
 // or stopping the run (engine/input_round.hpp). Methods that cannot answer input_required get no
 // hook, and an empty hook makes every ask refuse with client_capability_error.
 void exchange::install_ask_hooks(context_hooks& hooks, bool modern) const {
+  if (!modern && inline_tool_) {
+    // The answer would arrive on the thread this handler occupies: waiting for it could only
+    // time out, so the promise the tool made is held to at once, with the fix in the message.
+    const exchange* x = this;
+    hooks.ask = [x](const client_request& q) -> json {
+      throw std::logic_error("tool '" + x->tool_ + "' is declared inline_dispatch (it never " +
+                             "blocks) but asked the client (" + q.method +
+                             ") on a legacy session, whose answer only the thread it occupies " +
+                             "could read; remove inline_dispatch from this tool");
+    };
+    return;
+  }
   if (!modern) {
     hooks.ask = legacy_ask_hook(session_, method_ == "tools/call" ? route_.sink : nullptr, token_);
     return;

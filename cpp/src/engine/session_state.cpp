@@ -185,6 +185,19 @@ class queued_request {
   const method_info& m_;
 };
 
+// A tools/call of a tool that declared inline_dispatch runs on the receiving thread, as every
+// request does with session_options::inline_dispatch (such a tool is never a task tool).
+bool tool_runs_inline(exchange& ex, const method_info& m) {
+  if (kind_of(m) != handler_kind::tool) return false;
+  const json& p = ex.params();
+  const auto name = p.find("name");
+  if (name == p.end() || !name->is_string()) return false;
+  const auto tool = ex.eng().find_tool(name->get_ref<const std::string&>());
+  if (!tool || !tool->spec.inline_dispatch) return false;
+  ex.mark_inline_tool();
+  return true;
+}
+
 // Routes `ex`, admits it in flight and runs its handler where its row says; every path ends in
 // exactly one ex->finish() or abandon().
 void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
@@ -200,7 +213,8 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
                                         {{"id", jsonrpc::id_key(ex->id())}}));
     return;
   }
-  if ((m->flags & on_worker) != 0 && !ex->session().options().inline_dispatch) {
+  if ((m->flags & on_worker) != 0 && !ex->session().options().inline_dispatch &&
+      !tool_runs_inline(*ex, *m)) {
     auto& pool = ex->eng().pool();  // before the capture below moves ex
     pool.post([q = std::make_shared<queued_request>(std::move(ex), *m)] { q->run_once(); });
   } else {
