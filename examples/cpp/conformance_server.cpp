@@ -2,6 +2,7 @@
 // suite (@modelcontextprotocol/conformance) calls, served over Streamable HTTP for both eras.
 // examples/conformance/server.py exposes the same fixtures through the Python API.
 // Usage: mcpcxx_conformance_server [--port N] [--host H] [--io-threads N] [--modern-only]
+//                                   [--inline-bench-tools]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -115,22 +116,6 @@ void add_notifying_tools(mcpcxx::server& s) {
       {{"type", "object"},
        {"properties", {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}}}},
        {"required", {"region"}}});
-  add(s, "echo", "Returns its text argument (the bench/http_load workload).",
-      [](const json& a, request_context&) { return tool_result::text(a.value("text", "")); },
-      {{"type", "object"},
-       {"properties", {{"text", {{"type", "string"}}}}},
-       {"required", {"text"}}});
-  // The error paths of bench/http_load (--case tool_error / unexpected), beside echo.
-  add(s, "echo_fail", "Fails as a tool with its text argument (bench/http_load --case tool_error).",
-      [](const json& a, request_context&) -> tool_result {
-        throw mcpcxx::tool_error("echo_fail failed for " + a.value("text", std::string()) +
-                                 ": it always fails. Do not retry.");
-      },
-      {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}});
-  add(s, "echo_explode", "Fails unexpectedly (bench/http_load --case unexpected).",
-      [](const json&, request_context&) -> tool_result {
-        throw std::runtime_error("internal detail that must not reach the client");
-      });
   add(s, "test_logging_tool", "Logs while it runs (only sent when the request sets logLevel).",
       [](const json&, request_context& ctx) {
         for (int i = 0; i < 3; ++i)
@@ -353,9 +338,43 @@ void add_client_request_tools(mcpcxx::server& s) {
       });
 }
 
+// The bench/http_load workload: echo and its error paths (--case tool_error / unexpected). With
+// --inline-bench-tools they declare tool_spec::inline_dispatch (they are quick and never block).
+void add_bench(mcpcxx::server& s, bool quick_inline, const std::string& name,
+               const std::string& description, mcpcxx::tool_handler fn,
+               json schema = {{"type", "object"}}) {
+  mcpcxx::tool_spec spec;
+  spec.name = name;
+  spec.description = description;
+  spec.input_schema = std::move(schema);
+  spec.inline_dispatch = quick_inline;
+  s.add_tool(std::move(spec), std::move(fn));
+}
+
+void add_bench_tools(mcpcxx::server& s, bool quick_inline) {
+  add_bench(s, quick_inline, "echo", "Returns its text argument (the bench/http_load workload).",
+            [](const json& a, request_context&) { return tool_result::text(a.value("text", "")); },
+            {{"type", "object"},
+             {"properties", {{"text", {{"type", "string"}}}}},
+             {"required", {"text"}}});
+  add_bench(s, quick_inline, "echo_fail",
+            "Fails as a tool with its text argument (bench/http_load --case tool_error).",
+            [](const json& a, request_context&) -> tool_result {
+              throw mcpcxx::tool_error("echo_fail failed for " + a.value("text", std::string()) +
+                                       ": it always fails. Do not retry.");
+            },
+            {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}});
+  add_bench(s, quick_inline, "echo_explode",
+            "Fails unexpectedly (bench/http_load --case unexpected).",
+            [](const json&, request_context&) -> tool_result {
+              throw std::runtime_error("internal detail that must not reach the client");
+            });
+}
+
 int main(int argc, char** argv) {
   mcpcxx::http_options opts;
   opts.port = 3000;
+  bool inline_bench_tools = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--port" && i + 1 < argc) {
@@ -366,8 +385,12 @@ int main(int argc, char** argv) {
       opts.io_threads = static_cast<std::size_t>(std::atoi(argv[++i]));
     } else if (a == "--modern-only") {
       opts.legacy = false;
+    } else if (a == "--inline-bench-tools") {
+      inline_bench_tools = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--port N] [--host H] [--io-threads N] [--modern-only]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--port N] [--host H] [--io-threads N] [--modern-only] "
+                   "[--inline-bench-tools]\n",
                    argv[0]);
       return 2;
     }
@@ -379,6 +402,7 @@ int main(int argc, char** argv) {
   mcpcxx::server s(so);
   add_content_tools(s);
   add_notifying_tools(s);
+  add_bench_tools(s, inline_bench_tools);
   add_client_request_tools(s);
   add_resources(s);
   add_prompts(s);

@@ -46,7 +46,9 @@ const json k_sum_schema = {{"type", "object"},
                            {"properties", {{"sum", {{"type", "integer"}, {"title", "Sum"}}}}},
                            {"required", {"sum"}}};
 
-void add_tools(mcpcxx::server& s) {
+// With `quick_inline` the three tools declare tool_spec::inline_dispatch: they are quick and never
+// block, so their calls may run on the transport thread that read them.
+void add_tools(mcpcxx::server& s, bool quick_inline) {
   s.add_tool(
       {.name = "echo",
        .title = "Echo",
@@ -55,7 +57,8 @@ void add_tools(mcpcxx::server& s) {
                         {"properties",
                          {{"text", {{"type", "string"}, {"maxLength", 1000}, {"title", "Text"}}}}},
                         {"required", {"text"}}},
-       .annotations = {{"readOnlyHint", true}}},
+       .annotations = {{"readOnlyHint", true}},
+       .inline_dispatch = quick_inline},
       [](const json& args, mcpcxx::request_context&) {
         return mcpcxx::tool_result::text(args["text"].get<std::string>());
       });
@@ -67,7 +70,8 @@ void add_tools(mcpcxx::server& s) {
             {"properties",
              {{"key", {{"type", "string"}, {"pattern", "^[A-Z]+-[0-9]+$"}, {"title", "Key"}}}}},
             {"required", {"key"}}},
-       .annotations = {{"readOnlyHint", true}}},
+       .annotations = {{"readOnlyHint", true}},
+       .inline_dispatch = quick_inline},
       [](const json& args, mcpcxx::request_context&) -> mcpcxx::tool_result {
         const std::string key = args["key"].get<std::string>();
         if (key == "ENG-1") return mcpcxx::tool_result::text("ENG-1: Fix the login page");
@@ -79,7 +83,8 @@ void add_tools(mcpcxx::server& s) {
       });
   s.add_tool({.name = "explode",
               .description = "Always fails with an unexpected internal exception (for testing).",
-              .input_schema = k_no_arguments},
+              .input_schema = k_no_arguments,
+              .inline_dispatch = quick_inline},
              [](const json&, mcpcxx::request_context&) -> mcpcxx::tool_result {
                throw std::runtime_error("database password=hunter2 rejected at db.internal:5432");
              });
@@ -598,7 +603,10 @@ int main() {
   if (with_tasks) example::configure_tasks(options);
   mcpcxx::server s(std::move(options));
   if (with_tasks) example::add_task_tools(s);
-  add_tools(s);
+  // MCPCXX_EXAMPLE_INLINE_TOOLS=1: echo, lookup_issue and explode run on the transport's thread
+  // (tool_spec::inline_dispatch; bench/run_stdio.py measures it beside the pool).
+  const char* quick = std::getenv("MCPCXX_EXAMPLE_INLINE_TOOLS");
+  add_tools(s, quick != nullptr && std::string_view(quick) == "1");
   add_contract_tools(s);
   add_lifecycle_tools(s);
   add_variant_tools(s);

@@ -99,9 +99,11 @@ void add_cached(server_handle& h, Spec spec, py::object fn, std::optional<std::i
 
 void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout,
               std::optional<std::int64_t> ttl_ms, std::optional<std::string> cache_scope,
-              bool task_started_by_handler, std::vector<std::string> scopes) {
+              bool task_started_by_handler, std::vector<std::string> scopes,
+              bool inline_dispatch) {
   if (timeout) spec.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
   spec.task_started_by_handler = task_started_by_handler;
+  spec.inline_dispatch = inline_dispatch;
   spec.scopes = std::move(scopes);
   add_cached<tool_spec, &server::add_tool, tool_result, json>(h, std::move(spec), std::move(fn),
                                                               ttl_ms, std::move(cache_scope));
@@ -151,7 +153,7 @@ void bind_server(py::module_& m) {
       .def("add_tool", &add_tool, py::arg("spec"), py::arg("handler"),
            py::arg("timeout_seconds") = py::none(), py::arg("ttl_ms") = py::none(),
            py::arg("cache_scope") = py::none(), py::arg("task_started_by_handler") = false,
-           py::arg("scopes") = std::vector<std::string>{})
+           py::arg("scopes") = std::vector<std::string>{}, py::arg("inline_dispatch") = false)
       .def(
           "remove_tool",
           [](server_handle& h, const std::string& n) { return h.srv->remove_tool(n); },

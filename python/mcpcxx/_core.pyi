@@ -79,6 +79,7 @@ class Server:
         cache_scope: str | None = None,
         task_started_by_handler: bool = False,
         scopes: list[str] = ...,
+        inline_dispatch: bool = False,
     ) -> None: ...
     def remove_tool(self, name: str) -> bool: ...
     def add_resource(

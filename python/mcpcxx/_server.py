@@ -199,6 +199,7 @@ class Server:
                 *cache,
                 task_started_by_handler=tool.task_start == "handler",
                 scopes=scopes or [],
+                inline_dispatch=tool.inline_dispatch,
             )
         except ValueError as e:
             raise ValueError(f"tool {tool.name!r} cannot be registered: {e}") from None

@@ -7,6 +7,7 @@ calls.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
@@ -35,6 +36,7 @@ class ToolOptions(TypedDict, total=False):
     input_schema: Mapping[str, Any] | None
     task: TaskSupport | None
     task_start: TaskStart
+    inline_dispatch: bool
 
 
 TaskSupport = Literal["forbidden", "optional", "required"]
@@ -52,6 +54,23 @@ def _check_task(task: object, task_start: object, where: str) -> None:
         raise ValueError(f"{where}: task_start must be 'call' or 'handler', got {task_start!r}")
     if task_start == "handler" and task in (None, "forbidden"):
         raise ValueError(f"{where}: task_start='handler' needs task='optional' or 'required'")
+
+
+def _check_inline(fn: object, inline_dispatch: object, task: object, where: str) -> None:
+    if not isinstance(inline_dispatch, bool):
+        raise TypeError(f"{where}: inline_dispatch must be True or False, got {inline_dispatch!r}")
+    if not inline_dispatch:
+        return
+    if inspect.iscoroutinefunction(fn):
+        raise ValueError(
+            f"{where}: inline_dispatch=True needs a plain function; an async def tool waits for "
+            "the server's event loop, which would hold the transport thread: drop inline_dispatch"
+        )
+    if task not in (None, "forbidden"):
+        raise ValueError(
+            f"{where}: inline_dispatch=True cannot be combined with task={task!r}: a task runs "
+            "past its request; drop one of them"
+        )
 
 
 # Returns the CallToolResult, or the exception the tool raised (the engine renders it as raised).
@@ -81,6 +100,7 @@ class Tool:
         "annotations",
         "fn",
         "icons",
+        "inline_dispatch",
         "meta",
         "signature",
         "task",
@@ -101,8 +121,10 @@ class Tool:
         meta: dict[str, Any] | None = None,
         task: TaskSupport | None = None,
         task_start: TaskStart = "call",
+        inline_dispatch: bool = False,
     ) -> None:
         self.fn = fn
+        self.inline_dispatch = inline_dispatch
         self.task = task
         self.task_start = task_start
         self.signature = signature
@@ -128,15 +150,19 @@ class Tool:
         input_schema: Mapping[str, Any] | None = None,
         task: TaskSupport | None = None,
         task_start: TaskStart = "call",
+        inline_dispatch: bool = False,
     ) -> Tool:
         """Analyse `fn`; raises TypeError/ValueError for what cannot become a tool.
 
         task: whether a call may run as a task ("optional", "required"; None or "forbidden":
         never). task_start="handler": the handler starts in the request and calls
         ctx.start_task() when the rest should run as the task (docs/python.md, "Tasks").
+        inline_dispatch=True: the function is quick and never blocks, so its calls run on the
+        transport thread that read them, not the worker pool (docs/python.md, "Quick tools").
         """
         where = f"tool {name or getattr(fn, '__name__', fn)!r}"
         _check_task(task, task_start, where)
+        _check_inline(fn, inline_dispatch, task, where)
         checked_icons = check_icons(icons, where)
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
@@ -157,6 +183,7 @@ class Tool:
             meta=meta,
             task=task,
             task_start=task_start,
+            inline_dispatch=inline_dispatch,
         )
 
     @property

@@ -186,14 +186,16 @@ class queued_request {
 };
 
 // A tools/call of a tool that declared inline_dispatch runs on the receiving thread, as every
-// request does with session_options::inline_dispatch (such a tool is never a task tool).
+// request does with session_options::inline_dispatch (such a tool is never a task tool). So does a
+// call of a tool that does not exist: its reply (row P17 and its suggestions) runs no user code.
 bool tool_runs_inline(exchange& ex, const method_info& m) {
   if (kind_of(m) != handler_kind::tool) return false;
   const json& p = ex.params();
   const auto name = p.find("name");
   if (name == p.end() || !name->is_string()) return false;
   const auto tool = ex.eng().find_tool(name->get_ref<const std::string&>());
-  if (!tool || !tool->spec.inline_dispatch) return false;
+  if (!tool) return true;
+  if (!tool->spec.inline_dispatch) return false;
   ex.mark_inline_tool();
   return true;
 }

@@ -16,14 +16,14 @@ using namespace std::chrono_literals;
 
 const json k_elicit_caps = {{"elicitation", json::object()}};
 
-const json k_text_schema = {{"type", "object"},
-                            {"properties", {{"text", {{"type", "string"}}}}},
-                            {"required", {"text"}}};
+const json k_text_schema = {
+    {"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}, {"required", {"text"}}};
 
 const json k_name_schema = {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}};
 
 tool_result echo(const json& a, request_context&) {
-  if (a.at("text") == "fail") throw tool_error("cannot echo 'fail'", error_category::invalid_arguments);
+  if (a.at("text") == "fail")
+    throw tool_error("cannot echo 'fail'", error_category::invalid_arguments);
   return tool_result::text(a.at("text").get<std::string>());
 }
 
@@ -93,7 +93,12 @@ TEST_F(inline_tool_test, replies_are_those_of_the_pool_on_every_path) {
 TEST_F(inline_tool_test, unknown_and_malformed_names_keep_their_rows) {
   harness h(srv, /*inline_dispatch=*/false);
   h.initialize();
-  const json unknown = call_legacy(h, 1, "quik", {{"text", "a"}});
+  // An unknown tool runs no user code: it is refused on the receiving thread, before receive()
+  // returns, whatever the other tools declare.
+  const std::size_t before = h.sink->frames().size();
+  h.s.receive(request(1, "tools/call", {{"name", "quik"}, {"arguments", {{"text", "a"}}}}));
+  ASSERT_EQ(h.sink->frames().size(), before + 1);
+  const json unknown = h.sink->frames().back().frame;
   ASSERT_TRUE(unknown.contains("error")) << unknown.dump();
   EXPECT_EQ(unknown["error"]["code"], -32602);
   EXPECT_EQ(unknown["error"]["data"]["didYouMean"], json::array({"quick"})) << unknown.dump();
@@ -138,9 +143,8 @@ TEST_F(inline_tool_test, a_modern_question_from_an_inline_tool_is_an_input_round
   json params = {{"name", "asks"}};
   params["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
                      {"io.modelcontextprotocol/clientCapabilities", k_elicit_caps}};
-  const json reply =
-      h.roundtrip(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", params}}
-                      .dump());
+  const json reply = h.roundtrip(
+      json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", params}}.dump());
   ASSERT_TRUE(reply.contains("result")) << reply.dump();
   EXPECT_EQ(reply["result"]["resultType"], "input_required") << reply.dump();
   EXPECT_EQ(reply["result"]["inputRequests"]["ask-0"]["method"], "elicitation/create");

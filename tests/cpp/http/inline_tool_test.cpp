@@ -14,8 +14,8 @@ struct meeting {
   std::atomic<bool> peer_ran{false};
 };
 
-void add_meeting(server& s, const std::shared_ptr<meeting>& st, bool hold_inline,
-                 bool peer_inline, std::chrono::milliseconds patience) {
+void add_meeting(server& s, const std::shared_ptr<meeting>& st, bool hold_inline, bool peer_inline,
+                 std::chrono::milliseconds patience) {
   s.add_tool({.name = "hold", .inline_dispatch = hold_inline},
              [st, patience](const json&, request_context&) {
                st->entered = true;
