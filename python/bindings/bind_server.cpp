@@ -99,8 +99,7 @@ void add_cached(server_handle& h, Spec spec, py::object fn, std::optional<std::i
 
 void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout,
               std::optional<std::int64_t> ttl_ms, std::optional<std::string> cache_scope,
-              bool task_started_by_handler, std::vector<std::string> scopes,
-              bool inline_dispatch) {
+              bool task_started_by_handler, std::vector<std::string> scopes, bool inline_dispatch) {
   if (timeout) spec.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
   spec.task_started_by_handler = task_started_by_handler;
   spec.inline_dispatch = inline_dispatch;
