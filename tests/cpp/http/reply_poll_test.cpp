@@ -2,6 +2,7 @@
 // wire is the same with polling on or off; the loop never outlives stop() and never polls
 // without bound when a reply does not come.
 #include <ctime>
+#include <functional>
 #include <future>
 #include <stdexcept>
 #include <string>
@@ -168,6 +169,57 @@ TEST(HttpIoLoop, NothingAwaitedOrTooManyAwaitedMeansNoPolling) {
     ASSERT_EQ(done.wait_for(std::chrono::seconds(10)), std::future_status::ready);
     EXPECT_LT(done.get(), 100.0) << "ms of CPU over 300 ms of idle spells";
   }
+}
+
+// Whether the loop is seen polling within about `window` after `handler` ran on it; several
+// idle spells are tried, so a test thread descheduled for one spell cannot miss it.
+bool seen_polling_after(loop_rig& rig, const std::function<void()>& handler,
+                        std::chrono::milliseconds window) {
+  for (int spell = 0; spell < 20; ++spell) {
+    std::promise<void> ran;
+    asio::post(rig.io, [&] {
+      handler();
+      ran.set_value();
+    });
+    ran.get_future().wait();
+    const auto until = std::chrono::steady_clock::now() + window;
+    while (std::chrono::steady_clock::now() < until) {
+      if (rig.polling.load()) return true;
+    }
+  }
+  return false;
+}
+
+// After a handler replied on the I/O thread itself (inline dispatch), the thread polls for the
+// next request with nothing awaited; after any other handler, or a reply noted on another
+// thread, it sleeps.
+TEST(HttpIoLoop, AReplyMadeOnTheIoThreadIsFollowedByAPollForTheNextRequest) {
+  loop_rig rig;
+  rig.awaited = 0;
+  auto done = rig.run(microseconds(10000));
+  EXPECT_FALSE(seen_polling_after(rig, [] {}, std::chrono::milliseconds(10)));
+  http::note_reply_here();  // this test's thread is no I/O thread: nothing changes
+  EXPECT_FALSE(seen_polling_after(rig, [] {}, std::chrono::milliseconds(10)));
+  EXPECT_TRUE(seen_polling_after(rig, [] { http::note_reply_here(); },
+                                 std::chrono::milliseconds(10)));
+  rig.io.stop();
+  ASSERT_EQ(done.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_FALSE(rig.polling.load()) << "the polling claim was not given back";
+}
+
+// That poll lasts one spell of `spin` per reply, not until the next request: five replies made
+// on the I/O thread 100 ms apart cost about 50 ms of CPU, not 500.
+TEST(HttpIoLoop, ThePollForTheNextRequestIsBounded) {
+  loop_rig rig;
+  rig.awaited = 0;
+  auto done = rig.run(microseconds(10000));
+  for (int i = 0; i < 5; ++i) {
+    asio::post(rig.io, [] { http::note_reply_here(); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  rig.io.stop();
+  ASSERT_EQ(done.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_LT(done.get(), 250.0) << "ms of CPU over 500 ms after five replies";
 }
 
 }  // namespace

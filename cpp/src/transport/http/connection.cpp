@@ -3,6 +3,8 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include "transport/http/io_loop.hpp"
+
 namespace mcpcxx::http {
 
 namespace {
@@ -207,6 +209,7 @@ void connection::deliver(std::uint64_t request_no, std::string bytes, delivery k
     self->deliver_on_strand(request_no, std::move(b), kind, keep_alive);
   });
   ctx_.frames_posted.fetch_add(1, std::memory_order_release);
+  http::note_reply_here();
 }
 
 void connection::deliver_on_strand(std::uint64_t request_no, std::string bytes, delivery kind,

@@ -5,6 +5,9 @@
 // replies awaited, no other I/O thread polling). A quick tool's reply then finds the thread awake:
 // no eventfd wake-up, and no halted CPU to bring back (on a virtual machine without guest
 // halt-polling that wake-up alone cost about 20 us per request; docs/benchmarks.md, round ten).
+// Likewise, after a handler ran on the I/O thread itself (inline dispatch) and replied, the thread
+// polls as long for the client's next request, which a sleeping thread would pay the same wake-up
+// for (round eleven).
 // Thread-safety: each I/O thread runs its own call; any number may run on one io_context.
 #pragma once
 
@@ -35,7 +38,12 @@ std::size_t spare_cpus_for_replies();
 
 /// Runs `io` until it is stopped or out of work. While 1 to `watch.max_awaited` POSTs await their
 /// reply, one idle thread polls for up to `watch.spin` before it blocks; the time restarts after
-/// every handler.
+/// every handler. A thread whose handler just replied on it (note_reply_here) polls likewise for
+/// the next event while at most `watch.max_awaited` replies are awaited.
 void run_io_thread(asio::io_context& io, const reply_watch& watch);
+
+/// Called by whichever thread hands a reply to a connection; on a thread inside run_io_thread
+/// (an inline handler's reply) it makes that thread poll for the next request before sleeping.
+void note_reply_here() noexcept;
 
 }  // namespace mcpcxx::http
