@@ -1,6 +1,7 @@
 """Error paths over Streamable HTTP against success, in one run (issue 11).
 
     python3 bench/http_load/error_paths.py [--build build/dev] [--rounds 3] [--seconds 3]
+                                           [--inline-tools]
 
 Serves the C++ tools (examples/cpp/conformance_server.cpp) and, when the mcpcxx package imports,
 the Python tools (bench/http_load/mcpcxx_echo.py), and drives each with bench/http_load/load.cpp:
@@ -8,7 +9,9 @@ success (echo), a tool error, invalid arguments, an unexpected exception and an 
 both eras with 1 and 64 keep-alive connections. Cases are interleaved within every round and the
 rounds repeated; the table gives each error path's median calls/s divided by the success median
 of the same server, era and connection count (the issue's target: at least 0.85), with p50/p99.
-Every reply is checked (a wrong reply counts as an error and fails the run). Not part of CI.
+Every reply is checked (a wrong reply counts as an error and fails the run). With
+--inline-tools both servers declare their tools inline_dispatch (they run on the I/O thread).
+Not part of CI.
 """
 
 from __future__ import annotations
@@ -44,13 +47,16 @@ def wait_port(port: int) -> None:
     raise SystemExit(f"error_paths: nothing listens on port {port}")
 
 
-def start(server: str, build: pathlib.Path) -> tuple[subprocess.Popen[bytes], int]:
+def start(
+    server: str, build: pathlib.Path, inline_tools: bool
+) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     if server == "C++ tool":
         cmd = [str(build / "examples/cpp/mcpcxx_conformance_server"), "--port", str(port)]
-        cmd += ["--io-threads", "1"]
+        cmd += ["--io-threads", "1"] + (["--inline-bench-tools"] if inline_tools else [])
     else:
         cmd = [sys.executable, str(ROOT / "bench/http_load/mcpcxx_echo.py"), str(port)]
+        cmd += ["--inline-tools"] if inline_tools else []
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_port(port)
     return proc, port
@@ -77,6 +83,7 @@ def main() -> int:
     parser.add_argument("--build", default=os.environ.get("MCPCXX_BUILD_DIR", "build/dev"))
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--inline-tools", action="store_true")
     args = parser.parse_args()
     build = (ROOT / args.build).resolve()
     LOAD.parent.mkdir(exist_ok=True)
@@ -93,7 +100,7 @@ def main() -> int:
         servers.append("Python tool")
     runs: dict[tuple[str, str, int, str], list[dict[str, float]]] = {}
     for server in servers:
-        proc, port = start(server, build)
+        proc, port = start(server, build, args.inline_tools)
         try:
             for _ in range(args.rounds):
                 for era in ("legacy", "modern"):
