@@ -79,6 +79,7 @@ TEST(HttpInlineTool, LegacyAndModernCallsAreAnsweredOnManyConnections) {
                     return tool_result::text(a.value("text", std::string()));
                   });
   std::vector<std::future<int>> clients;
+  clients.reserve(8);
   for (int c = 0; c < 8; ++c) {
     clients.push_back(std::async(std::launch::async, [&f, c] {
       client k(f.port());

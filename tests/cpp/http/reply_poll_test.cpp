@@ -197,11 +197,13 @@ TEST(HttpIoLoop, AReplyMadeOnTheIoThreadIsFollowedByAPollForTheNextRequest) {
   loop_rig rig;
   rig.awaited = 0;
   auto done = rig.run(microseconds(10000));
-  EXPECT_FALSE(seen_polling_after(rig, [] {}, std::chrono::milliseconds(10)));
+  EXPECT_FALSE(seen_polling_after(
+      rig, [] {}, std::chrono::milliseconds(10)));
   http::note_reply_here();  // this test's thread is no I/O thread: nothing changes
-  EXPECT_FALSE(seen_polling_after(rig, [] {}, std::chrono::milliseconds(10)));
-  EXPECT_TRUE(seen_polling_after(rig, [] { http::note_reply_here(); },
-                                 std::chrono::milliseconds(10)));
+  EXPECT_FALSE(seen_polling_after(
+      rig, [] {}, std::chrono::milliseconds(10)));
+  EXPECT_TRUE(seen_polling_after(
+      rig, [] { http::note_reply_here(); }, std::chrono::milliseconds(10)));
   rig.io.stop();
   ASSERT_EQ(done.wait_for(std::chrono::seconds(10)), std::future_status::ready);
   EXPECT_FALSE(rig.polling.load()) << "the polling claim was not given back";
