@@ -7,6 +7,7 @@
 #include "mcpcxx/http_json.hpp"
 
 #include "http/fixture.hpp"
+#include "http/hold_and_peer.hpp"
 
 namespace mcpcxx::http_test {
 namespace {
@@ -16,45 +17,6 @@ http_options inline_options(std::size_t io_threads = 1) {
   o.inline_dispatch = true;
   o.io_threads = io_threads;
   return o;
-}
-
-// "hold" waits (up to `patience`) for "peer" to run; it answers "met" if it did, else "alone".
-struct hold_and_peer {
-  std::atomic<bool> entered{false};
-  std::atomic<bool> peer_ran{false};
-};
-
-void add_hold_and_peer(server& s, const std::shared_ptr<hold_and_peer>& st,
-                       std::chrono::milliseconds patience) {
-  s.add_tool({.name = "hold"}, [st, patience](const json&, request_context&) {
-    st->entered = true;
-    const auto until = std::chrono::steady_clock::now() + patience;
-    while (!st->peer_ran && std::chrono::steady_clock::now() < until) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    return tool_result::text(st->peer_ran ? "met" : "alone");
-  });
-  s.add_tool({.name = "peer"}, [st](const json&, request_context&) {
-    st->peer_ran = true;
-    return tool_result::text("peer");
-  });
-}
-
-// Calls "hold" on one connection and, once it runs, "peer" on another; returns hold's answer.
-std::string hold_then_peer(http_fixture& f, const std::shared_ptr<hold_and_peer>& st) {
-  auto held = std::async(std::launch::async, [&] {
-    client a(f.port());
-    auto call = modern_call(1, "hold");
-    return a.post(call.body, call.headers).json_body();
-  });
-  EXPECT_TRUE(eventually([&] { return st->entered.load(); }));
-  client b(f.port());
-  auto call = modern_call(2, "peer");
-  const reply peer = b.post(call.body, call.headers);
-  EXPECT_EQ(peer.status, 200) << peer.body;
-  EXPECT_EQ(peer.json_body()["result"]["content"][0]["text"], "peer") << peer.body;
-  const json hold = held.get();
-  return hold["result"]["content"][0]["text"].get<std::string>();
 }
 
 TEST(HttpInline, ModernCallsAreAnsweredLikeOnThePool) {

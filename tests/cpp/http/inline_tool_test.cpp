@@ -4,49 +4,10 @@
 #include <string>
 
 #include "http/fixture.hpp"
+#include "http/hold_and_peer.hpp"
 
 namespace mcpcxx::http_test {
 namespace {
-
-// "hold" waits (up to `patience`) for "peer" to run; it answers "met" if it did, else "alone".
-struct meeting {
-  std::atomic<bool> entered{false};
-  std::atomic<bool> peer_ran{false};
-};
-
-void add_meeting(server& s, const std::shared_ptr<meeting>& st, bool hold_inline, bool peer_inline,
-                 std::chrono::milliseconds patience) {
-  s.add_tool({.name = "hold", .inline_dispatch = hold_inline},
-             [st, patience](const json&, request_context&) {
-               st->entered = true;
-               const auto until = std::chrono::steady_clock::now() + patience;
-               while (!st->peer_ran && std::chrono::steady_clock::now() < until) {
-                 std::this_thread::sleep_for(std::chrono::milliseconds(2));
-               }
-               return tool_result::text(st->peer_ran ? "met" : "alone");
-             });
-  s.add_tool({.name = "peer", .inline_dispatch = peer_inline}, [st](const json&, request_context&) {
-    st->peer_ran = true;
-    return tool_result::text("peer");
-  });
-}
-
-// Calls "hold" on one connection and, once it runs, "peer" on another; returns hold's answer.
-std::string hold_then_peer(http_fixture& f, const std::shared_ptr<meeting>& st) {
-  auto held = std::async(std::launch::async, [&] {
-    client a(f.port());
-    auto call = modern_call(1, "hold");
-    return a.post(call.body, call.headers).json_body();
-  });
-  EXPECT_TRUE(eventually([&] { return st->entered.load(); }));
-  client b(f.port());
-  auto call = modern_call(2, "peer");
-  const reply peer = b.post(call.body, call.headers);
-  EXPECT_EQ(peer.status, 200) << peer.body;
-  EXPECT_EQ(peer.json_body()["result"]["content"][0]["text"], "peer") << peer.body;
-  const json hold = held.get();
-  return hold["result"]["content"][0]["text"].get<std::string>();
-}
 
 http_options one_io_thread() {
   http_options o;
@@ -56,17 +17,16 @@ http_options one_io_thread() {
 
 TEST(HttpInlineTool, AnInlineToolIsAnsweredWhileAPooledOneRuns) {
   http_fixture f(one_io_thread());
-  auto st = std::make_shared<meeting>();
-  add_meeting(*f.srv, st, /*hold_inline=*/false, /*peer_inline=*/true, std::chrono::seconds(20));
+  auto st = std::make_shared<hold_and_peer>();
+  add_hold_and_peer(*f.srv, st, std::chrono::seconds(20), {.hold = false, .peer = true});
   // "hold" occupies a pool worker; the one I/O thread is free to read and run "peer".
   EXPECT_EQ(hold_then_peer(f, st), "met");
 }
 
 TEST(HttpInlineTool, AnInlineToolHoldsItsIoThread) {
   http_fixture f(one_io_thread());
-  auto st = std::make_shared<meeting>();
-  add_meeting(*f.srv, st, /*hold_inline=*/true, /*peer_inline=*/false,
-              std::chrono::milliseconds(300));
+  auto st = std::make_shared<hold_and_peer>();
+  add_hold_and_peer(*f.srv, st, std::chrono::milliseconds(300), {.hold = true, .peer = false});
   // The only I/O thread is inside "hold": "peer" is read only once "hold" returned. This is the
   // cost the declaration accepts, and why only a tool that never blocks may make it.
   EXPECT_EQ(hold_then_peer(f, st), "alone");
