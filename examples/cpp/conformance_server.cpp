@@ -43,11 +43,12 @@ tool_result content(json blocks) {
 }
 
 void add(mcpcxx::server& s, const std::string& name, const std::string& description,
-         mcpcxx::tool_handler fn, json schema = {{"type", "object"}}) {
+         mcpcxx::tool_handler fn, json schema = {{"type", "object"}}, bool quick_inline = false) {
   mcpcxx::tool_spec spec;
   spec.name = name;
   spec.description = description;
   spec.input_schema = std::move(schema);
+  spec.inline_dispatch = quick_inline;
   s.add_tool(std::move(spec), std::move(fn));
 }
 
@@ -340,35 +341,27 @@ void add_client_request_tools(mcpcxx::server& s) {
 
 // The bench/http_load workload: echo and its error paths (--case tool_error / unexpected). With
 // --inline-bench-tools they declare tool_spec::inline_dispatch (they are quick and never block).
-void add_bench(mcpcxx::server& s, bool quick_inline, const std::string& name,
-               const std::string& description, mcpcxx::tool_handler fn,
-               json schema = {{"type", "object"}}) {
-  mcpcxx::tool_spec spec;
-  spec.name = name;
-  spec.description = description;
-  spec.input_schema = std::move(schema);
-  spec.inline_dispatch = quick_inline;
-  s.add_tool(std::move(spec), std::move(fn));
-}
-
 void add_bench_tools(mcpcxx::server& s, bool quick_inline) {
-  add_bench(s, quick_inline, "echo", "Returns its text argument (the bench/http_load workload).",
-            [](const json& a, request_context&) { return tool_result::text(a.value("text", "")); },
-            {{"type", "object"},
-             {"properties", {{"text", {{"type", "string"}}}}},
-             {"required", {"text"}}});
-  add_bench(s, quick_inline, "echo_fail",
-            "Fails as a tool with its text argument (bench/http_load --case tool_error).",
-            [](const json& a, request_context&) -> tool_result {
-              throw mcpcxx::tool_error("echo_fail failed for " + a.value("text", std::string()) +
-                                       ": it always fails. Do not retry.");
-            },
-            {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}});
-  add_bench(s, quick_inline, "echo_explode",
-            "Fails unexpectedly (bench/http_load --case unexpected).",
-            [](const json&, request_context&) -> tool_result {
-              throw std::runtime_error("internal detail that must not reach the client");
-            });
+  add(
+      s, "echo", "Returns its text argument (the bench/http_load workload).",
+      [](const json& a, request_context&) { return tool_result::text(a.value("text", "")); },
+      {{"type", "object"},
+       {"properties", {{"text", {{"type", "string"}}}}},
+       {"required", {"text"}}},
+      quick_inline);
+  add(
+      s, "echo_fail", "Fails as a tool with its text argument (bench/http_load --case tool_error).",
+      [](const json& a, request_context&) -> tool_result {
+        throw mcpcxx::tool_error("echo_fail failed for " + a.value("text", std::string()) +
+                                 ": it always fails. Do not retry.");
+      },
+      {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}}, quick_inline);
+  add(
+      s, "echo_explode", "Fails unexpectedly (bench/http_load --case unexpected).",
+      [](const json&, request_context&) -> tool_result {
+        throw std::runtime_error("internal detail that must not reach the client");
+      },
+      {{"type", "object"}}, quick_inline);
 }
 
 int main(int argc, char** argv) {

@@ -56,20 +56,15 @@ def _check_task(task: object, task_start: object, where: str) -> None:
         raise ValueError(f"{where}: task_start='handler' needs task='optional' or 'required'")
 
 
-def _check_inline(fn: object, inline_dispatch: object, task: object, where: str) -> None:
+# The engine refuses an inline task tool itself (tool_spec::inline_dispatch); only what it cannot
+# see is checked here.
+def _check_inline(fn: object, inline_dispatch: object, where: str) -> None:
     if not isinstance(inline_dispatch, bool):
         raise TypeError(f"{where}: inline_dispatch must be True or False, got {inline_dispatch!r}")
-    if not inline_dispatch:
-        return
-    if inspect.iscoroutinefunction(fn):
+    if inline_dispatch and inspect.iscoroutinefunction(fn):
         raise ValueError(
             f"{where}: inline_dispatch=True needs a plain function; an async def tool waits for "
             "the server's event loop, which would hold the transport thread: drop inline_dispatch"
-        )
-    if task not in (None, "forbidden"):
-        raise ValueError(
-            f"{where}: inline_dispatch=True cannot be combined with task={task!r}: a task runs "
-            "past its request; drop one of them"
         )
 
 
@@ -162,7 +157,7 @@ class Tool:
         """
         where = f"tool {name or getattr(fn, '__name__', fn)!r}"
         _check_task(task, task_start, where)
-        _check_inline(fn, inline_dispatch, task, where)
+        _check_inline(fn, inline_dispatch, where)
         checked_icons = check_icons(icons, where)
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")

@@ -118,7 +118,11 @@ def test_inline_dispatch_is_refused_where_it_cannot_hold() -> None:
 
         with pytest.raises(ValueError, match="needs a plain function; an async def tool"):
             server.tool(inline_dispatch=True)(slow)
-        with pytest.raises(ValueError, match="cannot be combined with task='optional'"):
+        with pytest.raises(
+            ValueError,
+            match="tool 'task_tool' cannot be registered: .*cannot be both inline_dispatch and a "
+            "task tool.*set task to forbidden or drop inline_dispatch",
+        ):
             server.add_tool(lambda: "x", name="task_tool", task="optional", inline_dispatch=True)
         with pytest.raises(TypeError, match="inline_dispatch must be True or False, got 'yes'"):
             server.add_tool(lambda: "x", name="typo", inline_dispatch="yes")  # type: ignore[typeddict-item]

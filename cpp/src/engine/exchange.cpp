@@ -398,7 +398,7 @@ void exchange::end_span(std::string_view outcome, const method_outcome* o) noexc
 // or stopping the run (engine/input_round.hpp). Methods that cannot answer input_required get no
 // hook, and an empty hook makes every ask refuse with client_capability_error.
 void exchange::install_ask_hooks(context_hooks& hooks, bool modern) const {
-  if (!modern && inline_tool_) {
+  if (!modern && inline_tool_ != nullptr) {
     // The answer would arrive on the thread this handler occupies: waiting for it could only
     // time out, so the promise the tool made is held to at once, with the fix in the message.
     const exchange* x = this;

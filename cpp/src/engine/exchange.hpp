@@ -221,9 +221,13 @@ class exchange : public std::enable_shared_from_this<exchange> {
 
   /// Set by session_state when the request is in its in-flight table (so settling removes it).
   void mark_registered() noexcept { registered_ = true; }
-  /// Set by the dispatcher before the handler runs: the tool's tool_spec::inline_dispatch put
-  /// this call on the receiving thread, so make_context refuses legacy questions to the client.
-  void mark_inline_tool() noexcept { inline_tool_ = true; }
+  /// Set by the dispatcher before the handler runs: `tool`'s tool_spec::inline_dispatch put this
+  /// call on the receiving thread, so make_context refuses legacy questions to the client.
+  void set_inline_tool(std::shared_ptr<const tool_entry> tool) noexcept {
+    inline_tool_ = std::move(tool);
+  }
+  /// The tool set by set_inline_tool (looked up once, on this thread); null for other calls.
+  const std::shared_ptr<const tool_entry>& inline_tool() const noexcept { return inline_tool_; }
   /// 2026-07-28: the inputs of a request that may answer input_required (null: it brought none,
   /// and an empty round opens on the first question); make_context installs the modern ask hook.
   /// Set before the handler runs.
@@ -265,7 +269,7 @@ class exchange : public std::enable_shared_from_this<exchange> {
   cancellation_token token_;
   std::atomic<bool> settled_{false};
   bool registered_ = false;
-  bool inline_tool_ = false;
+  std::shared_ptr<const tool_entry> inline_tool_;
   std::optional<std::uint64_t> deadline_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };

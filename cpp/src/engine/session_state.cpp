@@ -196,7 +196,7 @@ bool tool_runs_inline(exchange& ex, const method_info& m) {
   const auto tool = ex.eng().find_tool(name->get_ref<const std::string&>());
   if (!tool) return true;
   if (!tool->spec.inline_dispatch) return false;
-  ex.mark_inline_tool();
+  ex.set_inline_tool(tool);
   return true;
 }
 

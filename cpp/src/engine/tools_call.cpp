@@ -133,7 +133,9 @@ method_outcome run_tool(const exchange_ptr& ex, const tool_entry& t, const json&
 
 method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p) {
   ex->set_tool(p.name);
-  const auto tool = ex->eng().find_tool(p.name);
+  // An inline call runs where it was looked up; a pooled one looks again, since the registry may
+  // have changed while it was queued.
+  const auto tool = ex->inline_tool() ? ex->inline_tool() : ex->eng().find_tool(p.name);
   if (!tool) {
     return method_outcome::protocol(
         situation::P17_unknown_tool,

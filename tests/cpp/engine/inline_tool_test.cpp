@@ -56,15 +56,23 @@ class inline_tool_test : public ::testing::Test {
   }
 };
 
+// Sends `frame` on a pool session and returns the reply written before receive() returned, which
+// only a call run on this thread can do; null (and a failure) when none was.
+json answered_on_this_thread(harness& h, const std::string& frame) {
+  const std::size_t before = h.sink->frames().size();
+  h.s.receive(frame);
+  const auto frames = h.sink->frames();
+  EXPECT_EQ(frames.size(), before + 1) << "no reply when receive() returned";
+  return frames.size() == before + 1 ? frames.back().frame : json();
+}
+
 TEST_F(inline_tool_test, an_inline_tool_runs_on_the_receiving_thread_and_others_on_the_pool) {
   harness h(srv, /*inline_dispatch=*/false);
   h.initialize();
-  const std::size_t before = h.sink->frames().size();
-  h.s.receive(request(1, "tools/call", {{"name", "quick"}, {"arguments", {{"text", "a"}}}}));
-  // Inline: the reply was written before receive() returned, by this very thread.
-  ASSERT_EQ(h.sink->frames().size(), before + 1);
+  const json quick = answered_on_this_thread(
+      h, request(1, "tools/call", {{"name", "quick"}, {"arguments", {{"text", "a"}}}}));
   EXPECT_EQ(ran_on.load(), std::this_thread::get_id());
-  EXPECT_EQ(h.sink->frames().back().frame["result"]["content"][0]["text"], "a");
+  EXPECT_EQ(quick["result"]["content"][0]["text"], "a") << quick.dump();
 
   const json pooled = call_legacy(h, 2, "pooled", {{"text", "b"}});
   EXPECT_EQ(pooled["result"]["content"][0]["text"], "b") << pooled.dump();
@@ -95,10 +103,8 @@ TEST_F(inline_tool_test, unknown_and_malformed_names_keep_their_rows) {
   h.initialize();
   // An unknown tool runs no user code: it is refused on the receiving thread, before receive()
   // returns, whatever the other tools declare.
-  const std::size_t before = h.sink->frames().size();
-  h.s.receive(request(1, "tools/call", {{"name", "quik"}, {"arguments", {{"text", "a"}}}}));
-  ASSERT_EQ(h.sink->frames().size(), before + 1);
-  const json unknown = h.sink->frames().back().frame;
+  const json unknown = answered_on_this_thread(
+      h, request(1, "tools/call", {{"name", "quik"}, {"arguments", {{"text", "a"}}}}));
   ASSERT_TRUE(unknown.contains("error")) << unknown.dump();
   EXPECT_EQ(unknown["error"]["code"], -32602);
   EXPECT_EQ(unknown["error"]["data"]["didYouMean"], json::array({"quick"})) << unknown.dump();
@@ -114,12 +120,10 @@ TEST_F(inline_tool_test, a_legacy_question_from_an_inline_tool_is_refused_at_onc
                        {"capabilities", k_elicit_caps},
                        {"clientInfo", {{"name", "test"}, {"version", "1"}}}}));
   h.s.receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-  const std::size_t before = h.sink->frames().size();
-  h.s.receive(request(1, "tools/call", {{"name", "asks"}}));
-  // Answered before receive() returned, with no question sent to the client: nothing waited.
-  const auto frames = h.sink->frames();
-  ASSERT_EQ(frames.size(), before + 1);
-  const json& reply = frames.back().frame;
+  // Answered before receive() returned, and its one frame is the reply: no question was sent to
+  // the client, nothing waited.
+  const json reply = answered_on_this_thread(h, request(1, "tools/call", {{"name", "asks"}}));
+  ASSERT_TRUE(reply.contains("result")) << reply.dump();
   ASSERT_TRUE(reply["result"].value("isError", false)) << reply.dump();
   const json details = reply["result"]["_meta"]["mcpcxx/error"];
   EXPECT_EQ(details["category"], "internal") << reply.dump();
