@@ -1,12 +1,14 @@
 // stdio load driver: spawns an MCP server, does the legacy handshake (2025-11-25), then sends
 // --calls tools/call requests of one case with at most --window in flight and prints one JSON
 // line {"case","window","calls","seconds","calls_per_s","server_cpu_us_per_call",
-// "server_switches_per_call"}. The server's
-// CPU time per call (all its threads, /proc/PID/task/*/schedstat, from after the handshake to the
-// last reply, so an interpreter's start-up is not counted) stays comparable on a loaded machine,
-// where wall-clock throughput swings with the neighbours. Every
-// reply is checked for the case's marker (a result, isError:true, or a JSON-RPC error), so a wrong
-// path cannot look fast.
+// "server_switches_per_call"}. --warmup N untimed calls of the same case come first (default 0).
+// With --seconds it sends for that long instead of --calls. --params JSON with --expect (and
+// --reject) substrings replaces the case, for servers with other tools (bench/peers). The
+// server's CPU time per call (all its threads, /proc/PID/task/*/schedstat, from after the
+// handshake and the warm-up to the last reply, so an interpreter's start-up is not counted)
+// stays comparable on a loaded machine, where wall-clock throughput swings with the neighbours.
+// Every reply is checked for the case's marker (a result, isError:true, or a JSON-RPC error), so
+// a wrong path cannot look fast; a line with a method and no id (a log notification) is skipped.
 //
 //   mcpcxx_stdio_load --case echo --calls 20000 --window 1 -- SERVER [ARGS...]
 //   mcpcxx_stdio_load --floor          # the floor server: parse + build + dump per line
@@ -157,38 +159,71 @@ void handshake(const child& c, line_source& src) {
 }
 
 struct options {
-  const load_case* which = &k_cases[0];
+  std::string name = "echo";
+  std::string params{k_cases[0].params};
+  std::vector<std::string> expect{std::string(k_cases[0].marker)};  // a reply has one of these
+  std::vector<std::string> reject;                                  // and none of these
   long calls = 10000;
+  double seconds = 0;  // > 0: stop sending after this long instead of after `calls`
+  long warmup = 0;
   long window = 1;
   char** server = nullptr;
 };
 
-// Keeps `window` requests outstanding; returns seconds for all replies.
-double drive(const child& c, line_source& src, const options& o) {
+bool contains_any(std::string_view line, const std::vector<std::string>& needles) {
+  for (const auto& n : needles) {
+    if (line.find(n) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// A line the server sent unasked (a log notification some SDKs send): no id, a method.
+bool is_notification(std::string_view line) {
+  return line.find(R"("id")") == std::string_view::npos &&
+         line.find(R"("method")") != std::string_view::npos;
+}
+
+void check_reply(const options& o, std::string_view line) {
+  if (contains_any(line, o.expect) && !contains_any(line, o.reject)) return;
+  std::fprintf(stderr, "unexpected reply for %s: %.*s\n", o.name.c_str(),
+               static_cast<int>(line.size()), line.data());
+  std::exit(3);
+}
+
+struct run_result {
+  double seconds;
+  long replies;
+};
+
+// Keeps `window` requests outstanding for `calls` requests (or for o.seconds when `timed`) with
+// ids after `first_id`; returns the time until the last reply and the replies counted.
+run_result drive(const child& c, line_source& src, const options& o, long calls, long first_id,
+                 bool timed) {
   long sent = 0;
   long received = 0;
+  bool stopped = false;
   std::string out;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto until = t0 + std::chrono::duration<double>(o.seconds);
   const auto send_upto = [&](long target) {
+    if (!stopped) stopped = timed ? std::chrono::steady_clock::now() >= until : sent >= calls;
+    if (stopped) return;
     out.clear();
-    for (; sent < target && sent < o.calls; ++sent)
-      out += request(sent + 1, "tools/call", o.which->params);
+    for (; sent < target && (timed || sent < calls); ++sent)
+      out += request(first_id + sent + 1, "tools/call", o.params);
     if (!out.empty()) write_all(c.to, out);
   };
-  const auto t0 = std::chrono::steady_clock::now();
   send_upto(o.window);
-  while (received < o.calls) {
+  while (received < sent || !stopped) {
     const bool ok = src.read_some([&](std::string_view line) {
-      if (line.find(o.which->marker) == std::string_view::npos) {
-        std::fprintf(stderr, "unexpected reply for %s: %.*s\n", std::string(o.which->name).c_str(),
-                     static_cast<int>(line.size()), line.data());
-        std::exit(3);
-      }
+      if (is_notification(line)) return;
+      check_reply(o, line);
       ++received;
     });
     if (!ok) die("server closed early");
     send_upto(received + o.window);
   }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), received};
 }
 
 // The floor: a blocking loop that parses each line with nlohmann, builds the echo reply and
@@ -215,8 +250,21 @@ int floor_server() {
   return 0;
 }
 
+void select_case(options& o, std::string_view name) {
+  for (const auto& k : k_cases) {
+    if (k.name != name) continue;
+    o.name = std::string(k.name);
+    o.params = std::string(k.params);
+    o.expect = {std::string(k.marker)};
+    return;
+  }
+  std::fprintf(stderr, "unknown --case %.*s\n", static_cast<int>(name.size()), name.data());
+  std::exit(2);
+}
+
 options parse_args(int argc, char** argv) {
   options o;
+  bool custom_expect = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--") {
@@ -224,21 +272,37 @@ options parse_args(int argc, char** argv) {
       break;
     }
     if (i + 1 >= argc) die("missing option value");
-    if (a == "--calls")
-      o.calls = std::atol(argv[++i]);
-    else if (a == "--window")
-      o.window = std::atol(argv[++i]);
-    else if (a == "--case") {
-      const std::string_view n = argv[++i];
-      o.which = nullptr;
-      for (const auto& k : k_cases) {
-        if (k.name == n) o.which = &k;
-      }
-      if (o.which == nullptr) die("unknown --case");
+    const char* v = argv[++i];
+    if (a == "--calls") {
+      o.calls = std::atol(v);
+    } else if (a == "--seconds") {
+      o.seconds = std::atof(v);
+    } else if (a == "--warmup") {
+      o.warmup = std::atol(v);
+    } else if (a == "--window") {
+      o.window = std::atol(v);
+    } else if (a == "--case") {
+      select_case(o, v);
+    } else if (a == "--params") {  // a call of your own: --params JSON --expect S [--reject S]
+      o.name = "--params";
+      o.params = v;
+    } else if (a == "--expect") {
+      if (!custom_expect) o.expect.clear();
+      custom_expect = true;
+      o.expect.emplace_back(v);
+    } else if (a == "--reject") {
+      o.reject.emplace_back(v);
+    } else {
+      std::fprintf(stderr, "unknown option %s\n", argv[i - 1]);
+      std::exit(2);
     }
   }
-  if (o.server == nullptr || *o.server == nullptr)
-    die("usage: --case C --calls N --window W -- SERVER...");
+  if (o.server == nullptr || *o.server == nullptr || o.window < 1) {
+    std::fprintf(stderr,
+                 "usage: stdio_load (--case C | --params JSON --expect S [--reject S]) "
+                 "(--calls N | --seconds S) [--warmup N] --window W -- SERVER...\n");
+    std::exit(2);
+  }
   return o;
 }
 
@@ -250,9 +314,10 @@ int main(int argc, char** argv) {
   const child c = spawn(o.server);
   line_source src(c.from);
   handshake(c, src);
+  if (o.warmup > 0) drive(c, src, o, o.warmup, 1L << 40, false);  // untimed: first calls, caches
   const double cpu_before = cpu_ns(c.pid);
   const double switches_before = voluntary_switches(c.pid);
-  const double secs = drive(c, src, o);
+  const auto [secs, calls] = drive(c, src, o, o.calls, 0, o.seconds > 0);
   const double cpu_us = (cpu_ns(c.pid) - cpu_before) / 1000.0;
   const double switches = voluntary_switches(c.pid) - switches_before;
   ::close(c.to);
@@ -261,8 +326,7 @@ int main(int argc, char** argv) {
   std::printf(R"({"case":"%s","window":%ld,"calls":%ld,"seconds":%.6f,"calls_per_s":%.1f,)"
               R"("server_cpu_us_per_call":%.2f,"server_switches_per_call":%.2f})"
               "\n",
-              std::string(o.which->name).c_str(), o.window, o.calls, secs,
-              static_cast<double>(o.calls) / secs, cpu_us / static_cast<double>(o.calls),
-              switches / static_cast<double>(o.calls));
+              o.name.c_str(), o.window, calls, secs, static_cast<double>(calls) / secs,
+              cpu_us / static_cast<double>(calls), switches / static_cast<double>(calls));
   return 0;
 }

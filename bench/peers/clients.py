@@ -1,4 +1,5 @@
-"""The clients of bench/peers: the stdio JSON-RPC driver and the HTTP load run."""
+"""The clients of bench/peers: stdio throughput through the C++ driver, the stdio JSON-RPC client
+(cold start, RSS), and the HTTP load run."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from typing import Any
 from servers import ECHO_TEXT, LEGACY_VERSION, Peer
 
 
-def request_template(peer: Peer, kind: str) -> bytes:
-    """A tools/call line with the id left as %d."""
+def call_params(peer: Peer, kind: str) -> str:
+    """The tools/call params of one kind of call, compact JSON."""
     args: dict[str, Any]
     if kind == "echo":
         name, args = "echo", {"text": ECHO_TEXT}
@@ -25,9 +26,13 @@ def request_template(peer: Peer, kind: str) -> bytes:
         name, args = "echo", {"text": 5}
     else:
         name, args = "no_such_tool", {"text": ECHO_TEXT}
-    params = json.dumps({"name": name, "arguments": args}, separators=(",", ":"))
-    line = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":' + params.replace("%", "%%")
-    return (line + "}\n").encode()
+    return json.dumps({"name": name, "arguments": args}, separators=(",", ":"))
+
+
+def request_template(peer: Peer, kind: str) -> bytes:
+    """A tools/call line with the id left as %d."""
+    params = call_params(peer, kind).replace("%", "%%")
+    return ('{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":' + params + "}\n").encode()
 
 
 def reply_ok(kind: str, reply: dict[str, Any]) -> bool:
@@ -42,6 +47,47 @@ def reply_ok(kind: str, reply: dict[str, Any]) -> bool:
     if kind in ("fail", "bad_args"):
         return isinstance(result, dict) and result.get("isError") is True
     return "error" in reply or (isinstance(result, dict) and result.get("isError") is True)
+
+
+# What a reply to each kind must contain (one of `expect`) and must not (any of `reject`), as
+# substrings, compact or with the space Python's json module puts after a colon.
+REPLY_MARKERS: dict[str, tuple[list[str], list[str]]] = {
+    "echo": ([json.dumps(ECHO_TEXT)], ['"isError":true', '"isError": true', '"error"']),
+    "fail": (['"isError":true', '"isError": true'], []),
+    "bad_args": (['"isError":true', '"isError": true'], []),
+    "unknown": (['"error"', '"isError":true', '"isError": true'], []),
+}
+
+
+def driven_rate(
+    stdio_load: str, peer: Peer, kind: str, in_flight: int, seconds: float, warmup: int
+) -> float:
+    """calls/s of one kind through bench/stdio_load.cpp, in a fresh server process.
+
+    A C++ driver, so that its own round trip does not bound a sequential run (a Python client
+    could not go past about 12,000 calls/s, the floor included). Raises RuntimeError when a reply
+    is not what the kind must get, or the server fails.
+    """
+    assert peer.stdio is not None
+    params = call_params(peer, kind)
+    expect, reject = REPLY_MARKERS[kind]
+    argv = [stdio_load, "--params", params, "--seconds", str(seconds), "--warmup", str(warmup)]
+    argv += ["--window", str(in_flight)]
+    for e in expect:
+        argv += ["--expect", e]
+    for r in reject:
+        argv += ["--reject", r]
+    out = subprocess.run(
+        [*argv, "--", *peer.stdio],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **peer.env},
+        timeout=seconds * 10 + 120,
+    )
+    if out.returncode != 0:
+        why = (out.stderr.strip().splitlines() or [f"exit {out.returncode}"])[-1]
+        raise RuntimeError(why[:200])
+    return float(json.loads(out.stdout.strip().splitlines()[-1])["calls_per_s"])
 
 
 class StdioServer:

@@ -7,7 +7,9 @@ docs/benchmarks.md between <!-- peers:begin --> and <!-- peers:end --> plus an S
 
 Measures (every reply is checked: the echoed text, or isError: true, or a JSON-RPC error):
 - stdio, legacy handshake (2025-11-25): calls/s sequentially and with 32 in flight, for the echo
-  tool (success), the failing tool (isError), invalid arguments and an unknown tool;
+  tool (success), the failing tool (isError), invalid arguments and an unknown tool, driven by
+  bench/stdio_load.cpp (a C++ client: a Python one bounds a sequential run at about 12,000
+  calls/s), each timed run in a fresh server process after --warmup untimed calls;
 - cold start: spawn to the initialize response;
 - RSS: VmRSS after --rss-calls echo calls with 32 in flight;
 - Streamable HTTP: echo over keep-alive connections (1 and 64), legacy sessions and 2026-07-28,
@@ -19,10 +21,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 
-from clients import StdioServer, http_measure, request_template
+from clients import StdioServer, driven_rate, http_measure, request_template
 from report import report, svg_chart, write_doc
 from servers import BUILD, KINDS, PATH_KEYS, ROOT, Peer, Samples, build_all, peers
 
@@ -38,7 +41,9 @@ def note(notes: dict[str, str], peer: Peer, what: str, why: str) -> None:
         print(f"   ! {key}: {why}", flush=True)
 
 
-def stdio_round(peer: Peer, args: argparse.Namespace, res: Samples, notes: dict[str, str]) -> None:
+def stdio_round(
+    peer: Peer, stdio_load: str, args: argparse.Namespace, res: Samples, notes: dict[str, str]
+) -> None:
     for _ in range(args.cold_spawns):
         s = StdioServer(peer)
         try:
@@ -50,18 +55,18 @@ def stdio_round(peer: Peer, args: argparse.Namespace, res: Samples, notes: dict[
         add(res, peer, "cold_ms", s.handshake() * 1000)
         s.run(request_template(peer, "echo"), "echo", 32, calls=args.rss_calls)
         add(res, peer, "rss_mib", s.rss_mib())
-        for kind in KINDS:
-            for in_flight in (1, 32):
-                bad_before = s.bad
-                rate = s.run(request_template(peer, kind), kind, in_flight, seconds=args.duration)
-                if s.bad > bad_before:
-                    note(notes, peer, f"stdio {kind}", "unexpected replies (not counted)")
-                else:
-                    add(res, peer, f"{kind}_{in_flight}", rate)
     except (RuntimeError, OSError, ValueError) as e:
         note(notes, peer, "stdio", f"{type(e).__name__}: {e}")
     finally:
         s.close()
+    for kind in KINDS:
+        for in_flight in (1, 32):
+            try:
+                rate = driven_rate(stdio_load, peer, kind, in_flight, args.duration, args.warmup)
+            except (RuntimeError, OSError, ValueError, subprocess.TimeoutExpired) as e:
+                note(notes, peer, f"stdio {kind}", f"{type(e).__name__}: {e}")
+            else:
+                add(res, peer, f"{kind}_{in_flight}", rate)
 
 
 def http_round(
@@ -81,7 +86,7 @@ def http_round(
 
 
 def measure(
-    all_peers: list[Peer], load: str, args: argparse.Namespace
+    all_peers: list[Peer], load: str, stdio_load: str, args: argparse.Namespace
 ) -> tuple[Samples, dict[str, str], list[float]]:
     res: Samples = {}
     notes: dict[str, str] = {}
@@ -94,7 +99,7 @@ def measure(
             if peer.stdio is None:  # an HTTP-only variant
                 continue
             print(f"rep {rep + 1}/{args.repeats} stdio {peer.name}", flush=True)
-            stdio_round(peer, args, res, notes)
+            stdio_round(peer, stdio_load, args, res, notes)
         loads.append(os.getloadavg()[0])
         for peer in order:
             if peer.http_legacy or peer.http_modern:
@@ -104,7 +109,7 @@ def measure(
     return res, notes, loads
 
 
-RUN_ARGS = ("duration", "repeats", "rss_calls", "cold_spawns")
+RUN_ARGS = ("duration", "repeats", "rss_calls", "cold_spawns", "warmup")
 
 
 def publish(all_peers: list[Peer], res: Samples, section: str, args: argparse.Namespace) -> None:
@@ -136,6 +141,9 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3, help="repetitions, median taken (default 3)")
     ap.add_argument("--rss-calls", type=int, default=2000, help="echo calls before reading RSS")
     ap.add_argument(
+        "--warmup", type=int, default=200, help="untimed stdio calls before each timed run"
+    )
+    ap.add_argument(
         "--cold-spawns", type=int, default=1, help="extra spawns per rep for cold start"
     )
     ap.add_argument(
@@ -161,7 +169,7 @@ def main() -> int:
     if args.only:
         keep = [s.strip().lower() for s in args.only.split(",")]
         all_peers = [p for p in all_peers if any(k in p.name.lower() for k in keep)]
-    res, notes, loads = measure(all_peers, paths["load"], args)
+    res, notes, loads = measure(all_peers, paths["load"], paths["stdio_load"], args)
     section = report(all_peers, res, notes, loads, args, started)
     publish(all_peers, res, section, args)
     record = {

@@ -95,6 +95,17 @@ def build_all(mcpcxx_build: str) -> dict[str, str]:
             os.path.join(ROOT, "bench", "http_load", "load.cpp"),
         ]
     )
+    paths["stdio_load"] = os.path.join(BUILD, "stdio-load")
+    sh(
+        [
+            "g++",
+            "-std=c++20",
+            "-O2",
+            "-o",
+            paths["stdio_load"],
+            os.path.join(ROOT, "bench", "stdio_load.cpp"),
+        ]
+    )
     sh(
         ["cmake", "--build", mcpcxx_build, "-j2", "--target", "mcpcxx_example_server", "_core"],
         cwd=ROOT,
