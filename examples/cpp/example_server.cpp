@@ -648,5 +648,8 @@ int main() {
       i != nullptr && std::string_view(i) == "1") {
     stdio.inline_dispatch = true;
   }
+  // MCPCXX_STDIO_REQUEST_POLL_US: stdio_options::request_poll in microseconds (0 turns it off).
+  stdio.request_poll = std::chrono::microseconds(env_number(
+      "MCPCXX_STDIO_REQUEST_POLL_US", static_cast<std::size_t>(stdio.request_poll.count())));
   return mcpcxx::serve_stdio(s, stdio);
 }

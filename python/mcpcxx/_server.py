@@ -387,7 +387,9 @@ class Server:
         "stdio" reads stdin and writes stdout; fd 1 points at stderr meanwhile (and sys.stdout is
         sys.stderr), so a stray print() cannot corrupt the stream. On SIGTERM or SIGINT it stops
         reading, lets in-flight calls finish for drain_grace_seconds (default 5), answers the rest
-        with a -32603 "shutting down" error (row P27), flushes and returns 0.
+        with a -32603 "shutting down" error (row P27), flushes and returns 0. request_poll=0.00005
+        (seconds, at most 0.01; 0 turns it off): how long the reading thread polls stdin for the
+        next request, after everything it read was answered, before it sleeps.
         "http" serves Streamable HTTP (both eras) until SIGINT/SIGTERM; the options are the members
         of the engine's http_options (docs/python.md): host="127.0.0.1", port=8000, path="/mcp",
         io_threads=1, inline_dispatch=False (True runs every tool on the I/O thread that read the
@@ -407,11 +409,13 @@ class Server:
         if transport == "http":
             serve: Callable[[], int] = functools.partial(self._serve_http, options)
         elif transport == "stdio":
-            unknown = set(options) - {"drain_grace_seconds"}
+            unknown = set(options) - {"drain_grace_seconds", "request_poll"}
             if unknown:
                 raise TypeError(f"unexpected stdio option(s): {', '.join(sorted(unknown))}")
-            grace = float(options.get("drain_grace_seconds", 5.0))
-            serve = functools.partial(self._serve_stdio, grace)
+            stdio_options = {"drain_grace": float(options.get("drain_grace_seconds", 5.0))}
+            if "request_poll" in options:
+                stdio_options["request_poll"] = options["request_poll"]
+            serve = functools.partial(self._serve_stdio, stdio_options)
         else:
             raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
         self._lifespan.acquire()
@@ -424,7 +428,7 @@ class Server:
         _exit.record_run_status(rc)
         return rc
 
-    def _serve_stdio(self, grace: float) -> int:
+    def _serve_stdio(self, stdio_options: dict[str, Any]) -> int:
         import signal
         import threading
 
@@ -437,7 +441,7 @@ class Server:
             restore_sigint = signal.signal(signal.SIGINT, signal.SIG_DFL)
         sys.stdout = sys.stderr
         try:
-            rc: int = _core.serve_stdio(self._core, {"protect_stdout": True, "drain_grace": grace})
+            rc: int = _core.serve_stdio(self._core, {"protect_stdout": True, **stdio_options})
         finally:
             sys.stdout = saved_stdout
             if restore_sigint is not None:

@@ -180,3 +180,50 @@ def test_inspector_bad_usage_and_dead_servers() -> None:
         check=False,
     )
     assert proc.returncode == 1 and "not JSON" in proc.stderr
+
+
+POLLING_SERVER = """
+import sys
+import mcpcxx
+
+server = mcpcxx.Server("poll")
+
+
+@server.tool
+def echo(text: str) -> str:
+    return text
+
+
+sys.exit(server.run("stdio", request_poll=float(sys.argv[1])))
+"""
+
+
+@pytest.mark.parametrize("poll", ["0", "0.00005", "0.01"])
+def test_request_poll_serves_every_call_and_ends_at_eof(poll: str) -> None:
+    calls = [call(i, "echo", {"text": f"t{i}"}) for i in range(1, 21)]
+    proc = serve([sys.executable, "-c", POLLING_SERVER, poll], frames(*calls))
+    assert proc.returncode == 0, proc.stderr.decode()
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert sorted(r["id"] for r in replies) == list(range(1, 21))
+    for r in replies:
+        assert r["result"]["content"][0]["text"] == f"t{r['id']}"
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "message"),
+    [
+        (-0.001, TypeError, "'request_poll' must be a number of seconds >= 0"),
+        ("fast", TypeError, "'request_poll' must be a number of seconds >= 0, got string"),
+        (0.02, ValueError, "request_poll must be between 0 and 10 ms"),
+    ],
+)
+def test_request_poll_out_of_range_is_refused_before_serving(
+    value: object, error: type[Exception], message: str
+) -> None:
+    import mcpcxx
+
+    server = mcpcxx.Server("poll")
+    with pytest.raises(error, match=message):
+        server.run("stdio", request_poll=value)
+    with pytest.raises(TypeError, match="unexpected stdio option"):
+        server.run("stdio", reply_poll=0.001)

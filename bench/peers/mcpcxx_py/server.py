@@ -2,7 +2,8 @@
 
 echo(text) returns the text; fail(text) always ends in a tool error (isError: true), the mcpcxx
 way (a raised ToolError). Usage: python server.py stdio | http PORT
-MCPCXX_PEER_INLINE=1 serves HTTP with inline_dispatch (the tools run on the I/O thread).
+MCPCXX_PEER_INLINE=1 serves HTTP with inline_dispatch (every handler runs on the I/O thread);
+MCPCXX_PEER_INLINE_TOOLS=1 declares both tools inline_dispatch (either transport).
 """
 
 import os
@@ -11,15 +12,16 @@ import sys
 from mcpcxx import Server, ToolError
 
 server = Server("peer-mcpcxx-python")
+INLINE_TOOLS = os.environ.get("MCPCXX_PEER_INLINE_TOOLS") == "1"
 
 
-@server.tool
+@server.tool(inline_dispatch=INLINE_TOOLS)
 def echo(text: str) -> str:
     """Return the text unchanged."""
     return text
 
 
-@server.tool
+@server.tool(inline_dispatch=INLINE_TOOLS)
 def fail(text: str) -> str:
     """Always fail with a tool error."""
     raise ToolError(

@@ -1,7 +1,10 @@
-// The pause instruction of a spin-wait, shared by every loop that looks for work before it sleeps.
+// The pause instruction of a spin-wait, and the CPUs one may use, shared by every loop that looks
+// for work before it sleeps.
 // Thread-safety: none needed (no state).
 #pragma once
 
+#include <cstddef>
+#include <sched.h>
 #include <thread>
 
 namespace mcpcxx::detail {
@@ -15,6 +18,15 @@ inline void cpu_relax() noexcept {
 #else
   std::this_thread::yield();
 #endif
+}
+
+/// The CPUs this process may run on, minus one (0 on a single CPU): a thread that polls instead
+/// of sleeping may use only these, or it takes the CPU the work it waits for needs.
+inline std::size_t spare_cpus() noexcept {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+  return cpus > 1 ? static_cast<std::size_t>(cpus - 1) : 0;
 }
 
 }  // namespace mcpcxx::detail

@@ -8,6 +8,7 @@
 
 #include "mcpcxx/jsonrpc.hpp"
 
+#include "engine/cpu_relax.hpp"
 #include "engine/server_log.hpp"
 #include "wire/situation.hpp"
 
@@ -16,6 +17,10 @@ namespace mcpcxx::stdio_detail {
 namespace {
 
 constexpr std::size_t k_read_chunk = std::size_t{64} * 1024;
+/// Reads one poll serves before the chain goes back to the reactor.
+constexpr int k_max_polled_reads = 64;
+/// Pauses between two reads of a poll: about 1 us.
+constexpr int k_pauses_between_reads = 16;
 /// The framing keeps lines up to this multiple of the message limit, so that the codec can read a
 /// moderately oversized message's id and size (P3); longer lines are dropped unread (P3c), which
 /// bounds what one line can make the reader hold.
@@ -74,18 +79,64 @@ void line_reader::start() { read_some(); }
 void line_reader::read_some() {
   in_->async_read_some(asio::buffer(buffer_), [this](const std::error_code& ec, std::size_t n) {
     if (stopped_.load(std::memory_order_acquire)) return;
-    if (n > 0) {
-      // The replies to these lines, and their log lines, leave together once all are served.
-      const held_writes held(*writer_);
-      splitter_.feed(std::string_view(buffer_.data(), n), *this);
-    }
+    if (n > 0) serve(n);
     if (ec) {
-      if (ec == asio::error::eof) splitter_.finish(*this);
-      on_end_(ec == asio::error::eof ? std::error_code() : ec);
+      end(ec);
       return;
     }
+    if (n > 0 && poll_for_next_request() == polled::ended) return;
     read_more();
   });
+}
+
+void line_reader::serve(std::size_t n) {
+  // The replies to these lines, and their log lines, leave together once all are served.
+  const held_writes held(*writer_);
+  splitter_.feed(std::string_view(buffer_.data(), n), *this);
+}
+
+void line_reader::end(const std::error_code& ec) {
+  if (ec == asio::error::eof) splitter_.finish(*this);
+  on_end_(ec == asio::error::eof ? std::error_code() : ec);
+}
+
+void line_reader::set_request_poll(std::chrono::microseconds poll) {
+  std::error_code ec;
+  // Non-blocking for this thread's own reads (the reactor's are anyway); without it, no polling.
+  if (poll.count() > 0 && detail::spare_cpus() > 0) in_->non_blocking(true, ec);
+  poll_ = poll.count() > 0 && detail::spare_cpus() > 0 && !ec ? poll : std::chrono::microseconds(0);
+}
+
+bool line_reader::worth_polling() const {
+  return poll_.count() > 0 && !stopped_.load(std::memory_order_acquire) &&
+         session_.in_flight() == 0 && writer_->queued_bytes() == 0;
+}
+
+line_reader::polled line_reader::poll_for_next_request() {
+  // Bounded, so that other handlers of this io_context (the writer's chain, a stop signal) run
+  // at least every k_max_polled_reads reads even while requests keep coming.
+  for (int reads = 0; reads < k_max_polled_reads && worth_polling(); ++reads) {
+    std::error_code ec;
+    const std::size_t n = read_within(ec);
+    if (stopped_.load(std::memory_order_acquire)) return polled::ended;
+    if (n > 0) serve(n);
+    if (ec == asio::error::would_block) return polled::nothing;  // nothing came in time
+    if (ec) {
+      end(ec);
+      return polled::ended;
+    }
+  }
+  return polled::nothing;
+}
+
+std::size_t line_reader::read_within(std::error_code& ec) {
+  const auto until = std::chrono::steady_clock::now() + poll_;
+  for (;;) {
+    const std::size_t n = in_->read_some(asio::buffer(buffer_), ec);
+    if (ec != asio::error::would_block || std::chrono::steady_clock::now() >= until) return n;
+    // A read is a syscall; pausing between two keeps the loop from hammering the pipe's lock.
+    for (int i = 0; i < k_pauses_between_reads; ++i) detail::cpu_relax();
+  }
 }
 
 void line_reader::read_more() {

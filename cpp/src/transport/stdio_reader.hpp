@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -36,6 +37,8 @@ class line_reader final : public line_handler {
 
   /// Back-pressure: the chain pauses while more than `bytes` replies wait in the writer.
   void set_outbound_bound(std::size_t bytes) { outbound_bound_ = bytes; }
+  /// stdio_options::request_poll, before start(); 0, or a single CPU, turns polling off.
+  void set_request_poll(std::chrono::microseconds poll);
   /// Starts the read chain.
   void start();
   /// Stops reading for good (a stop signal): bytes still arriving are not processed and
@@ -48,7 +51,22 @@ class line_reader final : public line_handler {
   void on_overlong() override;
 
  private:
+  /// What a poll for the next request ended with.
+  enum class polled { nothing, ended };
+
   void read_some();
+  /// Serves the lines of the first `n` bytes of the buffer.
+  void serve(std::size_t n);
+  /// Input ended: EOF (the last unterminated line is served) or a read error.
+  void end(const std::error_code& ec);
+  /// Whether to poll: enabled, not stopped, nothing in flight and no reply waiting to be written.
+  bool worth_polling() const;
+  /// After a read whose requests were all answered, reads again on this thread for up to poll_
+  /// (then again after each read that brought more), instead of going back to the reactor.
+  /// `ended` when input ended (on_end_ called) or the reader was stopped meanwhile.
+  polled poll_for_next_request();
+  /// Non-blocking reads until one brings bytes, fails, or poll_ has passed (ec = would_block).
+  std::size_t read_within(std::error_code& ec);
   /// Continues the chain unless stopped or paused for back-pressure.
   void read_more();
   /// Logs a message whose processing threw and answers it (P24 with a reference) unless it was
@@ -67,6 +85,7 @@ class line_reader final : public line_handler {
   std::size_t outbound_bound_ = static_cast<std::size_t>(-1);
   std::atomic<bool> stopped_{false};
   bool paused_logged_ = false;
+  std::chrono::microseconds poll_{0};
 };
 
 /// Writes one JSON log line {"level","component":"stdio","message"} to the server log.

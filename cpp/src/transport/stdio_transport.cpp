@@ -6,6 +6,7 @@
 #include <csignal>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <unistd.h>
 
@@ -253,6 +254,7 @@ int run_transport(server& srv, int in_fd, int out_fd, const stdio_options& optio
       runner.io(), in_fd, s, writer, srv.options().limits,
       [&state](const std::error_code& ec) { state.end_input(ec); }, log);
   reader->set_outbound_bound(options.max_outbound_bytes);
+  reader->set_request_poll(options.request_poll);
   if (options.handle_signals) {
     signals = std::make_unique<stdio_detail::stop_signals>(runner.io(),
                                                            [&state, r = reader.get()](int signo) {
@@ -268,6 +270,12 @@ int run_transport(server& srv, int in_fd, int out_fd, const stdio_options& optio
 }  // namespace
 
 int serve_fds(server& srv, int in_fd, int out_fd, const stdio_options& options) {
+  if (options.request_poll < std::chrono::microseconds(0) ||
+      options.request_poll > k_max_request_poll) {
+    throw std::invalid_argument(
+        "stdio_options.request_poll must be between 0 and 10 ms: longer polling would hold a CPU "
+        "after every reply; 0 turns polling off");
+  }
   stdio_detail::ignore_sigpipe();
   const stdio_detail::stdout_guard guard(out_fd, options.protect_stdout);
   const stdio_detail::fd_flags_guard in_flags(in_fd);

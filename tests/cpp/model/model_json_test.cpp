@@ -257,7 +257,12 @@ TEST(ModelJson, StdioOptionsAndCounters) {
                            {"drain_grace", 0.25},
                            {"handle_signals", true},
                            {"inline_dispatch", false},
+                           {"request_poll", 0.00005},
                            {"max_outbound_bytes", stdio_options{}.max_outbound_bytes}}));
+  const auto polled = json{{"request_poll", 0.002}}.get<stdio_options>();
+  EXPECT_EQ(polled.request_poll, std::chrono::microseconds(2000));
+  EXPECT_THAT(refusal<stdio_options>({{"request_poll", -1}}),
+              HasSubstr("'request_poll' must be a number of seconds >= 0"));
   server_metrics m;
   m.requests = 2;
   m.by_category["ok"] = 2;

@@ -1,7 +1,6 @@
 // Implementation of the I/O threads' run loop.
 #include "transport/http/io_loop.hpp"
 
-#include <sched.h>
 #include <thread>
 #include <utility>
 
@@ -63,12 +62,7 @@ bool poll_alone(asio::io_context& io, const reply_watch& watch, awaiting what,
 
 }  // namespace
 
-std::size_t spare_cpus_for_replies() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  const int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
-  return cpus > 1 ? static_cast<std::size_t>(cpus - 1) : 0;
-}
+std::size_t spare_cpus_for_replies() { return detail::spare_cpus(); }
 
 void note_reply_here() noexcept { t_replied_here = t_io_thread; }
 
