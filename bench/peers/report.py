@@ -117,12 +117,13 @@ def ratios(all_peers: list[Peer], res: Samples) -> str:
     rmcp, sdk = find(f"rmcp {PINS['rmcp']} (stdio_pipes"), find("official Python SDK")
     out = [
         f"- mcpcxx C++ tool / floor, stdio echo: sequential {ratio(cpp, floor, 'echo_1')}, "
-        f"32 in flight {ratio(cpp, floor, 'echo_32')}; with inline dispatch: sequential "
+        f"32 in flight {ratio(cpp, floor, 'echo_32')}; with inline tools: sequential "
         f"{ratio(cpp_inline, floor, 'echo_1')}, "
         f"32 in flight {ratio(cpp_inline, floor, 'echo_32')}.",
         f"- mcpcxx Python tool / official Python SDK, stdio echo sequential: "
-        f"{ratio(py, sdk, 'echo_1')}; mcpcxx Python tool / rmcp `stdio_pipes()`, 32 in flight: "
-        f"{ratio(py, rmcp, 'echo_32')}.",
+        f"{ratio(py, sdk, 'echo_1')} (inline tools {ratio(py_inline, sdk, 'echo_1')}); "
+        f"mcpcxx Python tool / rmcp `stdio_pipes()`, 32 in flight: {ratio(py, rmcp, 'echo_32')} "
+        f"(inline tools {ratio(py_inline, rmcp, 'echo_32')}).",
     ]
     for who in (cpp, cpp_inline, py, py_inline):
         if who is None:

@@ -149,12 +149,13 @@ def peers(p: dict[str, str]) -> list[Peer]:
             fail_call=("lookup_issue", {"key": "NOPE-1"}),
         ),
         Peer(
-            "mcpcxx, C++ tool, inline dispatch",
+            "mcpcxx, C++ tool, inline tools",
             [p["mcpcxx_cpp"]],
             http_legacy=[p["mcpcxx_cpp"]],
             http_modern=[p["mcpcxx_cpp"]],
-            # stdio_options / http_options::inline_dispatch: quick handlers on the I/O thread
-            env={"MCPCXX_STDIO_INLINE": "1", "MCPCXX_HTTP_INLINE": "1"},
+            # tool_spec::inline_dispatch on echo, lookup_issue and explode: those tools run on the
+            # thread that read their call; everything else keeps the worker pool
+            env={"MCPCXX_EXAMPLE_INLINE_TOOLS": "1"},
             http_env={"MCPCXX_EXAMPLE_HTTP_PORT": "{port}"},
             fail_call=("lookup_issue", {"key": "NOPE-1"}),
         ),
@@ -166,11 +167,12 @@ def peers(p: dict[str, str]) -> list[Peer]:
             env={"PYTHONPATH": p["mcpcxx_pkg"]},
         ),
         Peer(
-            "mcpcxx, Python tool, inline dispatch (HTTP)",
-            None,
+            "mcpcxx, Python tool, inline tools",
+            [*mpy, "stdio"],
             http_legacy=[*mpy, "http", "{port}"],
             http_modern=[*mpy, "http", "{port}"],
-            env={"PYTHONPATH": p["mcpcxx_pkg"], "MCPCXX_PEER_INLINE": "1"},
+            # @server.tool(inline_dispatch=True) on echo and fail
+            env={"PYTHONPATH": p["mcpcxx_pkg"], "MCPCXX_PEER_INLINE_TOOLS": "1"},
         ),
         Peer(
             f"rmcp {PINS['rmcp']} (stdio_pipes(); HTTP: axum)",
