@@ -101,10 +101,12 @@ void line_reader::end(const std::error_code& ec) {
 }
 
 void line_reader::set_request_poll(std::chrono::microseconds poll) {
-  std::error_code ec;
+  poll_ = std::chrono::microseconds(0);
+  if (poll.count() <= 0 || detail::spare_cpus() == 0) return;
   // Non-blocking for this thread's own reads (the reactor's are anyway); without it, no polling.
-  if (poll.count() > 0 && detail::spare_cpus() > 0) in_->non_blocking(true, ec);
-  poll_ = poll.count() > 0 && detail::spare_cpus() > 0 && !ec ? poll : std::chrono::microseconds(0);
+  std::error_code ec;
+  in_->non_blocking(true, ec);
+  if (!ec) poll_ = poll;
 }
 
 bool line_reader::worth_polling() const {
