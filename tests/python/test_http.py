@@ -165,6 +165,11 @@ def test_http_options_are_validated(http_server: mcpcxx.Server) -> None:
         http_server.run("http", port=0, reply_poll=-0.001)
     with pytest.raises(ValueError, match="reply_poll must be between 0 and 10 ms"):
         http_server.run("http", port=0, reply_poll=0.02)
+    # A refused run leaves this thread able to stop on SIGINT and SIGTERM, and so the processes
+    # it starts: serve_http blocks both while serving and must restore them on every way out.
+    still_blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert signal.SIGTERM not in still_blocked
+    assert signal.SIGINT not in still_blocked
 
 
 @contextlib.contextmanager

@@ -261,7 +261,9 @@ class http_endpoint {
   std::unique_ptr<impl> impl_;
 };
 
-/// Serves `srv` over HTTP until SIGINT or SIGTERM; returns 0 after a graceful stop.
+/// Serves `srv` over HTTP until SIGINT or SIGTERM; returns 0 after a graceful stop. Throws as
+/// http_server's constructor and start() do (a refused option, a port in use); the calling
+/// thread's signal mask is as it was on every return and throw.
 int serve_http(server& srv, const http_options& options = {});
 
 }  // namespace mcpcxx

@@ -7,27 +7,46 @@
 
 namespace mcpcxx {
 
-int serve_http(server& srv, const http_options& options) {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  sigset_t old;
-  // Block before start() so the I/O threads inherit the mask and sigwait() sees the signal.
-  pthread_sigmask(SIG_BLOCK, &set, &old);
-  http_server http(srv, options);
-  try {
-    http.start();
-  } catch (...) {
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    throw;
+namespace {
+
+/// Blocks SIGINT and SIGTERM in the calling thread for its lifetime, so that the I/O threads
+/// started meanwhile inherit the mask and sigwait() sees the signal; restores the caller's mask
+/// on every path out, a refused option included (a thread left blocking them would never again
+/// stop on Ctrl-C, nor would the processes it spawns).
+class stop_signals_blocked {
+ public:
+  stop_signals_blocked() {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, &old_);
   }
+  ~stop_signals_blocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  stop_signals_blocked(const stop_signals_blocked&) = delete;
+  stop_signals_blocked& operator=(const stop_signals_blocked&) = delete;
+
+  /// Waits for one of the two signals; returns it.
+  int wait() const {
+    int sig = 0;
+    sigwait(&set_, &sig);
+    return sig;
+  }
+
+ private:
+  sigset_t set_{};
+  sigset_t old_{};
+};
+
+}  // namespace
+
+int serve_http(server& srv, const http_options& options) {
+  const stop_signals_blocked blocked;  // before the server: its threads inherit the mask
+  http_server http(srv, options);
+  http.start();
   std::fprintf(stderr, "mcpcxx: serving MCP over HTTP at http://%s:%u%s\n", options.host.c_str(),
                static_cast<unsigned>(http.port()), options.path.c_str());
-  int sig = 0;
-  sigwait(&set, &sig);
+  blocked.wait();
   http.drain();
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
   return 0;
 }
 
