@@ -11,6 +11,7 @@
 
 #include "mcpcxx/http.hpp"
 
+#include "engine/cpu_relax.hpp"
 #include "transport/http/connection.hpp"
 #include "transport/http/context.hpp"
 #include "transport/http/endpoint.hpp"
@@ -116,7 +117,7 @@ void http_server_impl::start() {
   schedule_reaper();
   work_.emplace(io_.get_executor());
   const http::reply_watch watch{ctx_->awaited_replies, ctx_->frames_posted, ctx_->reply_polling,
-                                ctx_->opts.reply_poll, http::spare_cpus_for_replies()};
+                                ctx_->opts.reply_poll, detail::spare_cpus()};
   for (std::size_t i = 0; i < ctx_->opts.io_threads; ++i) {
     threads_.emplace_back([this, watch] { http::run_io_thread(io_, watch); });
   }

@@ -62,8 +62,6 @@ bool poll_alone(asio::io_context& io, const reply_watch& watch, awaiting what,
 
 }  // namespace
 
-std::size_t spare_cpus_for_replies() { return detail::spare_cpus(); }
-
 void note_reply_here() noexcept { t_replied_here = t_io_thread; }
 
 void run_io_thread(asio::io_context& io, const reply_watch& watch) {

@@ -29,12 +29,10 @@ struct reply_watch {
   const std::atomic<std::uint64_t>& posted;  ///< frames handed to connections so far
   std::atomic<bool>& polling;                ///< one I/O thread of the server polls at a time
   std::chrono::microseconds spin;            ///< longest poll per idle spell (0: never polls)
-  std::size_t max_awaited;                   ///< polls only while at most this many await
+  std::size_t max_awaited;                   ///< polls only while at most this many await:
+                                             ///< detail::spare_cpus(), as more replies
+                                             ///< awaited need every CPU for their handlers
 };
-
-/// The CPUs this process may run on, minus one: with more replies awaited than that, their
-/// handlers need every CPU, and a polling I/O thread would take one from them.
-std::size_t spare_cpus_for_replies();
 
 /// Runs `io` until it is stopped or out of work. While 1 to `watch.max_awaited` POSTs await their
 /// reply, one idle thread polls for up to `watch.spin` before it blocks; the time restarts after
