@@ -566,6 +566,12 @@ mcpcxx::server_options options_from_env() {
   if (const char* v = std::getenv("MCPCXX_MAX_BATCH_REPLY_BYTES"); v != nullptr) {
     opts.max_batch_reply_bytes = std::strtoull(v, nullptr, 10);
   }
+  // MCPCXX_MAX_WORKERS fixes the worker threads (base and bound), so a stop transcript can keep
+  // calls queued behind running ones (row P27a).
+  if (const char* v = std::getenv("MCPCXX_MAX_WORKERS"); v != nullptr) {
+    opts.worker_threads = std::strtoull(v, nullptr, 10);
+    opts.max_worker_threads = opts.worker_threads;
+  }
   // MCPCXX_CLIENT_REQUEST_TIMEOUT_MS shortens the wait for a client's answer (rows T8, P31).
   if (const char* v = std::getenv("MCPCXX_CLIENT_REQUEST_TIMEOUT_MS"); v != nullptr) {
     opts.client_request_timeout = std::chrono::milliseconds(std::strtoll(v, nullptr, 10));

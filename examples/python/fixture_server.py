@@ -11,6 +11,8 @@ Environment, as for the C++ server:
     MCPCXX_MAX_MESSAGE_BYTES  the message size limit (default 4 MiB)
     MCPCXX_MAX_BATCH_REPLY_BYTES  the 2025-03-26 batch reply limit (default 16 MiB)
     MCPCXX_DRAIN_GRACE_MS     stdio: how long SIGTERM/SIGINT lets in-flight calls finish (5000)
+    MCPCXX_MAX_WORKERS        the most worker threads (Server(max_workers=); also the base, so a
+                              transcript can keep calls queued)
     MCPCXX_EXAMPLE_ASKING=1   add the tools and the prompt that ask the client (elicit, elicit_url,
                               url_elicitation_required, sample, list_roots; prompt greet)
     MCPCXX_CLIENT_REQUEST_TIMEOUT_MS  how long an ask waits for the client (default 300000)
@@ -346,6 +348,12 @@ def add_context_tools(server: Server) -> None:
         return "cached"
 
 
+def _worker_bounds() -> dict[str, int]:
+    """MCPCXX_MAX_WORKERS: that many worker threads, no more (queued calls in stop transcripts)."""
+    limit = os.environ.get("MCPCXX_MAX_WORKERS")
+    return {} if limit is None else {"workers": int(limit), "max_workers": int(limit)}
+
+
 def build() -> Server:
     """The fixture server, configured from the environment like the C++ one."""
     server = Server(
@@ -362,6 +370,7 @@ def build() -> Server:
         / 1000,
         max_listeners=int(os.environ.get("MCPCXX_MAX_LISTENERS", 10000)),
         max_listen_uris=int(os.environ.get("MCPCXX_MAX_LISTEN_URIS", 1000)),
+        **_worker_bounds(),
     )
     add_tools(server)
     add_contract_tools(server)

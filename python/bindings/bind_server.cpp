@@ -99,13 +99,21 @@ void add_cached(server_handle& h, Spec spec, py::object fn, std::optional<std::i
 
 void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout,
               std::optional<std::int64_t> ttl_ms, std::optional<std::string> cache_scope,
-              bool task_started_by_handler, std::vector<std::string> scopes, bool inline_dispatch) {
+              bool task_started_by_handler, std::vector<std::string> scopes, bool inline_dispatch,
+              bool is_async) {
   if (timeout) spec.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
   spec.task_started_by_handler = task_started_by_handler;
   spec.inline_dispatch = inline_dispatch;
   spec.scopes = std::move(scopes);
-  add_cached<tool_spec, &server::add_tool, tool_result, json>(h, std::move(spec), std::move(fn),
-                                                              ttl_ms, std::move(cache_scope));
+  if (!is_async) {
+    add_cached<tool_spec, &server::add_tool, tool_result, json>(h, std::move(spec), std::move(fn),
+                                                                ttl_ms, std::move(cache_scope));
+    return;
+  }
+  spec.cache = {ttl_ms, std::move(cache_scope)};
+  auto handler = async_bridge(std::move(fn));
+  py::gil_scoped_release release;  // registration may notify sessions, whose sinks take the GIL
+  h.srv->add_async_tool(std::move(spec), std::move(handler));
 }
 
 void set_completion_handler(server_handle& h, py::object fn) {
@@ -152,7 +160,13 @@ void bind_server(py::module_& m) {
       .def("add_tool", &add_tool, py::arg("spec"), py::arg("handler"),
            py::arg("timeout_seconds") = py::none(), py::arg("ttl_ms") = py::none(),
            py::arg("cache_scope") = py::none(), py::arg("task_started_by_handler") = false,
-           py::arg("scopes") = std::vector<std::string>{}, py::arg("inline_dispatch") = false)
+           py::arg("scopes") = std::vector<std::string>{}, py::arg("inline_dispatch") = false,
+           py::arg("is_async") = false)
+      .def(
+          "write_log",
+          [](server_handle& h, const std::string& level, const std::string& event,
+             const json& fields) { h.srv->write_log(level, event, fields); },
+          py::arg("level"), py::arg("event"), py::arg("fields"), release())
       .def(
           "remove_tool",
           [](server_handle& h, const std::string& n) { return h.srv->remove_tool(n); },

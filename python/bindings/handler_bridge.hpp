@@ -146,6 +146,10 @@ Result call_python(const held_object& fn, request_context& ctx, const Args&... a
   return std::move(*out);
 }
 
+/// Wraps the Python callable start(arguments, ctx, done) of an async tool (bind_async_tool.cpp):
+/// it schedules the work and returns; done(result dict | exception) answers the call later.
+async_tool_handler async_bridge(py::object start);
+
 /// Wraps the Python callable fn(payload..., ctx) -> the JSON form of R as an engine handler,
 /// std::function<R(const Payload&..., request_context&)>.
 template <typename R, typename... Payload>

@@ -1,10 +1,18 @@
-"""The asyncio event loop a Server owns for `async def` handlers, on a daemon thread."""
+"""The asyncio event loop a Server owns for `async def` handlers, on a daemon thread.
+
+A watchdog thread notices when a handler blocks the loop (a `time.sleep` or blocking I/O inside an
+`async def`): after BLOCKED_AFTER seconds without the loop running it reports the handler whose
+code is on the loop thread's stack, once per episode, and again when the loop runs again.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
-from collections.abc import Coroutine
+import time
+from collections.abc import Callable, Coroutine
+from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -13,14 +21,31 @@ if TYPE_CHECKING:
     from mcpcxx._core import RequestContext
 
 
-class LoopThread:
-    """Starts its loop on first use; run() blocks the calling thread (GIL released) until done."""
+BLOCKED_AFTER = 0.3
+"""Seconds the loop may go without running before the watchdog reports the blocking handler."""
 
-    def __init__(self, name: str) -> None:
+Report = Callable[[str, dict[str, Any]], None]
+"""report(event, fields): writes one line to the server log (warning for a block, info after)."""
+
+
+class LoopThread:
+    """Starts its loop on first use; run() blocks the calling thread (GIL released) until done,
+    start() schedules a coroutine and returns at once."""
+
+    def __init__(self, name: str, report: Report | None = None) -> None:
         self._name = name
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
+        self._report = report
+        self._handlers: dict[CodeType, str] = {}
+        self._watchdog: _Watchdog | None = None
+        self.blocked_count = 0
+        """How many times a handler blocked the loop for longer than BLOCKED_AFTER."""
+
+    def name_handler(self, code: CodeType, name: str) -> None:
+        """Names the handler whose code object is `code` in the watchdog's reports."""
+        self._handlers[code] = name
 
     def _ensure(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -33,7 +58,44 @@ class LoopThread:
                 )
                 thread.start()
                 self._loop, self._thread = loop, thread
+                self._watchdog = _Watchdog(self, loop, thread)
             return self._loop
+
+    def start(
+        self,
+        coro: Coroutine[Any, Any, Any],
+        ctx: RequestContext,
+        finished: Callable[[Any], None],
+        name: str,
+    ) -> None:
+        """Run `coro` as a task named `name` on the loop without waiting; `finished(task)` runs on
+        the loop when it ends. Cancelling `ctx` cancels the task (or keeps it from starting)."""
+        loop = self._ensure()
+        box: dict[str, Any] = {}
+
+        def cancel_on_loop() -> None:
+            box["cancelled"] = True
+            task = box.get("task")
+            if task is not None:
+                task.cancel()
+
+        def cancel() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: nothing runs on it
+                loop.call_soon_threadsafe(cancel_on_loop)
+
+        def begin() -> None:
+            task = loop.create_task(coro, name=name)
+            box["task"] = task
+            if box.get("cancelled"):
+                task.cancel()  # answered before it started: it ends at its first step
+            task.add_done_callback(finished)
+
+        ctx.on_cancel(cancel)
+        try:
+            loop.call_soon_threadsafe(begin)
+        except RuntimeError:  # closed between _ensure and now: answer as failed, never hang
+            coro.close()
+            finished(_Failed(RuntimeError("the server's event loop is closed")))
 
     def run(self, coro: Coroutine[Any, Any, Any], ctx: RequestContext | None) -> Any:
         """Run `coro` on the loop and return its result; cancellation of `ctx` cancels it."""
@@ -49,11 +111,41 @@ class LoopThread:
             ctx.on_cancel(future.cancel)
         return future.result()
 
+    def blocked(self, seconds: float, handler: str, ended: bool) -> None:
+        """The watchdog's report: the loop did not run for `seconds` while `handler` held it."""
+        if not ended:
+            self.blocked_count += 1
+        if self._report is None:
+            return
+        fields: dict[str, Any] = {"handler": handler, "blocked_ms": round(seconds * 1000)}
+        if ended:
+            self._report("event_loop_unblocked", fields)
+            return
+        fields["note"] = (
+            "an async def handler blocks the event loop (time.sleep or blocking I/O in a "
+            "coroutine): every other async handler waits; use await asyncio.sleep, an async "
+            "client, or a plain def tool, which runs on a worker thread"
+        )
+        self._report("event_loop_blocked", fields)
+
+    def handler_on_stack(self, thread: threading.Thread) -> str:
+        """The registered handler whose code is on `thread`'s stack, innermost first."""
+        frame = sys._current_frames().get(thread.ident or -1)
+        while frame is not None:
+            name = self._handlers.get(frame.f_code)
+            if name is not None:
+                return name
+            frame = frame.f_back
+        return "(not an mcpcxx handler)"
+
     def close(self) -> None:
         """Stop the loop and join its thread (idempotent)."""
         with self._lock:
             loop, thread = self._loop, self._thread
             self._loop = self._thread = None
+            watchdog, self._watchdog = self._watchdog, None
+        if watchdog is not None:
+            watchdog.stop()
         if loop is None or thread is None:
             return
         loop.call_soon_threadsafe(loop.stop)
@@ -96,3 +188,54 @@ def _run_on_private_loop(coro: Coroutine[Any, Any, Any], ctx: RequestContext | N
     if "error" in box:
         raise box["error"]
     return box["result"]
+
+
+class _Failed:
+    """Stands in for a task that never ran: result() raises `error`."""
+
+    def __init__(self, error: BaseException) -> None:
+        self._error = error
+
+    def result(self) -> Any:
+        raise self._error
+
+
+class _Watchdog:
+    """Posts a heartbeat to the loop every INTERVAL s and reports when it stops arriving."""
+
+    INTERVAL = 0.1
+
+    def __init__(
+        self, owner: LoopThread, loop: asyncio.AbstractEventLoop, thread: threading.Thread
+    ) -> None:
+        self._owner, self._loop, self._loop_thread = owner, loop, thread
+        self._last_beat = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._watch, name=f"{thread.name}-watchdog", daemon=True
+        )
+        self._thread.start()
+
+    def _beat(self) -> None:
+        self._last_beat = time.monotonic()
+
+    def _watch(self) -> None:
+        blocked: str | None = None
+        since = 0.0
+        while not self._stop.wait(self.INTERVAL):
+            try:
+                self._loop.call_soon_threadsafe(self._beat)
+            except RuntimeError:  # the loop closed
+                return
+            quiet = time.monotonic() - self._last_beat
+            if blocked is None and quiet > BLOCKED_AFTER:
+                blocked, since = self._owner.handler_on_stack(self._loop_thread), self._last_beat
+                self._owner.blocked(quiet, blocked, ended=False)
+            elif blocked is not None and quiet <= BLOCKED_AFTER:
+                self._owner.blocked(self._last_beat - since, blocked, ended=True)
+                blocked = None
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=1)

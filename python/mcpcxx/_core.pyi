@@ -65,6 +65,11 @@ class Session:
     def in_flight(self) -> int: ...
     def notify(self, method: str, params: Any = None) -> None: ...
 
+class ToolCompletion:
+    """Answers one call of an async tool: call it once with the result dict or the exception."""
+
+    def __call__(self, value: Any) -> None: ...
+
 class Server:
     def __init__(
         self, options: dict[str, Any], log_writer: Callable[[str], object] | None = None
@@ -73,15 +78,19 @@ class Server:
         self,
         spec: dict[str, Any],
         # An exception returned (not raised) is the tool's failure: the reply a raised one gets.
-        handler: Callable[[dict[str, Any], RequestContext], dict[str, Any] | Exception],
+        # is_async: handler(arguments, ctx, done) schedules the call and returns at once.
+        handler: Callable[[dict[str, Any], RequestContext], dict[str, Any] | Exception]
+        | Callable[[dict[str, Any], RequestContext, ToolCompletion], None],
         timeout_seconds: float | None = None,
         ttl_ms: int | None = None,
         cache_scope: str | None = None,
         task_started_by_handler: bool = False,
         scopes: list[str] = ...,
         inline_dispatch: bool = False,
+        is_async: bool = False,
     ) -> None: ...
     def remove_tool(self, name: str) -> bool: ...
+    def write_log(self, level: str, event: str, fields: dict[str, Any]) -> None: ...
     def add_resource(
         self,
         spec: dict[str, Any],

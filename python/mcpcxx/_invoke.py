@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 Caller = Callable[[dict[str, Any], "RequestContext"], Any]
 """caller(kwargs, core) -> the function's value (awaited when it is awaitable)."""
 
+Starter = Callable[[dict[str, Any], "RequestContext", Callable[[Any], None]], None]
+"""starter(kwargs, core, finished) schedules an async function on the server's loop and returns;
+finished(value_or_exception) runs on the loop when the coroutine ends."""
+
 
 def caller(fn: Callable[..., Any], context_param: str | None, server: Server) -> Caller:
     """A caller of `fn` adding the Context under `context_param`.
@@ -42,3 +46,27 @@ def caller(fn: Callable[..., Any], context_param: str | None, server: Server) ->
         return value
 
     return call
+
+
+def starter(fn: Callable[..., Any], context_param: str | None, server: Server, name: str) -> Starter:
+    """A starter of the `async def` function `fn` on the server's event loop (no thread waits).
+
+    The coroutine runs as an asyncio task named after the tool and request, and is cancelled with
+    the request (deadline, notifications/cancelled, shutdown).
+    """
+    loop = server._loop
+
+    def start(
+        kwargs: dict[str, Any], core: RequestContext, finished: Callable[[Any], None]
+    ) -> None:
+        if context_param is not None:
+            kwargs[context_param] = EngineContext(core, server)
+        span = core.trace_span if server._tracing else None
+        if span is not None:
+            with _otel.current(span):
+                coro = _otel.in_span(fn(**kwargs), span)
+        else:
+            coro = fn(**kwargs)
+        loop.start(coro, core, finished, f"mcpcxx tool {name} (request {core.request_id!r})")
+
+    return start

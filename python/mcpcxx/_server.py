@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -45,6 +46,7 @@ class Server:
         website_url: str | None = None,
         icons: list[dict[str, Any]] | None = None,
         workers: int = 0,
+        max_workers: int | None = None,
         logging: bool = True,
         log_writer: Callable[[str], None] | None = None,
         log_level: str | None = None,
@@ -66,6 +68,13 @@ class Server:
             raise TypeError("Server needs a non-empty str name")
         if not isinstance(workers, int) or workers < 0:
             raise ValueError(f"workers must be an int >= 0 (0 picks a default), got {workers!r}")
+        if max_workers is not None and (
+            isinstance(max_workers, bool) or not isinstance(max_workers, int) or max_workers < 1
+        ):
+            raise ValueError(
+                f"max_workers must be an int >= 1 (the most worker threads for plain def "
+                f"handlers that wait), got {max_workers!r}"
+            )
         # The engine's server_options in their JSON form (cpp/include/mcpcxx/model.hpp); None
         # keeps the engine's default.
         options: dict[str, Any] = {
@@ -80,6 +89,7 @@ class Server:
             "instructions": instructions,
             "expose_exception_details": bool(expose_exception_details),
             "worker_threads": workers,
+            "max_worker_threads": max_workers,
             "logging": bool(logging),
             "log_threshold": log_level,
             "page_size": page_size,
@@ -117,7 +127,7 @@ class Server:
         self.expose_exception_details = bool(expose_exception_details)
         self._core = _core.Server(options, log_writer)
         self._tracing = False
-        self._loop = LoopThread(name)
+        self._loop = LoopThread(name, self._write_log)
         self._lifespan = Lifespan(lifespan, self, self._loop)
 
     # ----- tools -----------------------------------------------------------------------------
@@ -191,18 +201,27 @@ class Server:
         cache: tuple[int | None, str | None] = (None, None),
         scopes: list[str] | None = None,
     ) -> None:
+        if tool.is_async:
+            code = getattr(inspect.unwrap(tool.fn), "__code__", None)
+            if code is not None:
+                self._loop.name_handler(code, f"tool {tool.name}")
         try:
             self._core.add_tool(
                 tool.to_mcp_tool(),
-                tool.handler(self),
+                tool.async_handler(self) if tool.is_async else tool.handler(self),
                 tool.timeout,
                 *cache,
                 task_started_by_handler=tool.task_start == "handler",
                 scopes=scopes or [],
                 inline_dispatch=tool.inline_dispatch,
+                is_async=tool.is_async,
             )
         except ValueError as e:
             raise ValueError(f"tool {tool.name!r} cannot be registered: {e}") from None
+
+    def _write_log(self, event: str, fields: dict[str, Any]) -> None:
+        level = "warning" if event == "event_loop_blocked" else "info"
+        self._core.write_log(level, event, fields)
 
     def remove_tool(self, name: str) -> bool:
         """Unregister a tool; False when there was none by that name."""
@@ -353,6 +372,7 @@ class Server:
     def metrics(self) -> dict[str, Any]:
         """Outcome counters since start, and stuck_handlers (handlers past their deadline now)."""
         m: dict[str, Any] = self._core.metrics()
+        m["event_loop_blocked"] = self._loop.blocked_count
         return m
 
     def enable_tracing(self, tracer_provider: Any = None) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from mcpcxx._content import CONTENT_TYPES, ToolResult
 from mcpcxx._icons import check_icons
-from mcpcxx._invoke import caller
+from mcpcxx._invoke import caller, starter
 from mcpcxx._results import content_block, dumps, is_content_list, to_jsonable
 from mcpcxx._schema import ToolSignature, describe_tool
 
@@ -70,6 +70,9 @@ def _check_inline(fn: object, inline_dispatch: object, where: str) -> None:
 
 # Returns the CallToolResult, or the exception the tool raised (the engine renders it as raised).
 ToolHandler = Callable[[dict[str, Any], "RequestContext"], "dict[str, Any] | Exception"]
+Completion = Callable[[Any], None]
+"""_core.ToolCompletion: called once with the CallToolResult dict or the exception raised."""
+AsyncToolHandler = Callable[[dict[str, Any], "RequestContext", Completion], None]
 
 _ANNOTATION_KEYS = {
     "title": "title",
@@ -208,6 +211,40 @@ class Tool:
         return convert_result(
             value, wrap=self.signature.wrap_output, structured=self.signature.structured
         )
+
+    @property
+    def is_async(self) -> bool:
+        """An `async def` tool: the engine starts it on the server's loop and holds no thread."""
+        return inspect.iscoroutinefunction(self.fn)
+
+    def async_handler(self, server: Server) -> AsyncToolHandler:
+        """The engine's start of an async tool: (arguments, request, done) -> None at once;
+        done(CallToolResult | exception) is called on the server's loop when the call ends."""
+        start = starter(self.fn, self.signature.context_param, server, self.name)
+        convert_args, wrap = self.signature.convert_args, self.signature.wrap_output
+        structured = self.signature.structured
+
+        def begin(arguments: dict[str, Any], core: RequestContext, done: Completion) -> None:
+            def finished(task: Any) -> None:
+                try:
+                    value = task.result()
+                except BaseException as e:  # noqa: BLE001 - InputRequired and cancellation too
+                    done(e)
+                    return
+                try:
+                    result: dict[str, Any] | BaseException = convert_result(
+                        value, wrap=wrap, structured=structured
+                    )
+                except Exception as e:
+                    result = e
+                done(result)
+
+            try:
+                start(convert_args(arguments), core, finished)
+            except Exception as e:  # raised before the coroutine existed: answered as raised
+                done(e)
+
+        return begin
 
     def handler(self, server: Server) -> ToolHandler:
         """The engine's handler: (validated arguments, request) -> CallToolResult."""

@@ -94,6 +94,39 @@ struct tool_result {
 /// Tool handler: receives the validated arguments (an object, {} when absent).
 using tool_handler = std::function<tool_result(const json& arguments, request_context& ctx)>;
 
+/// Answers one call of an async tool (server::add_async_tool). Copies share the call; the first
+/// complete() or fail() answers it and later ones are ignored (as is a call already answered by
+/// its deadline or cancelled). Dropping the last copy unanswered answers it as an unexpected
+/// failure (row T3). Thread-safety: any thread, concurrently.
+class tool_completion {
+ public:
+  /// What the engine puts behind a completion.
+  struct target {
+    virtual ~target() = default;
+    /// Answers with a result (tool_result::failed for an expected failure).
+    virtual void complete(tool_result r) = 0;
+    /// Answers as if the handler had thrown `error`.
+    virtual void fail(std::exception_ptr error) = 0;
+  };
+  /// A completion answering through `t` (the engine makes these).
+  explicit tool_completion(std::shared_ptr<target> t);
+  /// Answers the call with `r`.
+  void complete(tool_result r) const;
+  /// Answers the call as if the handler had thrown `error`.
+  void fail(std::exception_ptr error) const;
+
+ private:
+  struct shared;
+  std::shared_ptr<shared> shared_;
+};
+
+/// Async tool handler: starts the work and returns without waiting for it; the engine answers
+/// the call when `done` is completed, from any thread. `ctx` stays valid until then. No worker
+/// thread is held while the work waits (an event loop, an async client), so any number of such
+/// calls can be in flight at once. Exceptions it throws answer the call as a thrown handler's.
+using async_tool_handler =
+    std::function<void(const json& arguments, request_context& ctx, tool_completion done)>;
+
 /// A concrete resource as listed by resources/list.
 struct resource_spec {
   std::string uri;

@@ -65,7 +65,15 @@ struct server_options {
   /// cacheScope of modern discover results and the default of every primitive's cache_hint
   /// ("public" or "private").
   std::string cache_scope = "public";
-  std::size_t worker_threads = 0;  ///< 0: max(2, hardware_concurrency)
+  /// Worker threads always kept for request handlers. 0: max(2, hardware_concurrency).
+  std::size_t worker_threads = 0;
+  /// Limit (no error row: requests wait in the queue): the pool grows past worker_threads while
+  /// every worker waits inside a handler (sleep, I/O, a lock) and requests are queued, up to this
+  /// many threads; grown threads exit after 10 s idle. Quick handlers never grow it. Default 64.
+  std::size_t max_worker_threads = 64;
+  /// A handler still running after this long is logged once (handler_running_long, with the tool
+  /// or method) and counted in server_metrics::long_running_handlers. Default 30 s.
+  std::chrono::milliseconds long_handler_after{30000};
   /// Limit, row P28: a 2025-03-26 batch with more members than this is refused as a whole
   /// (nothing runs). Default 1000.
   std::size_t max_batch_members = 1000;
@@ -133,6 +141,10 @@ struct server_metrics {
   std::map<std::string, std::uint64_t> by_category;  ///< "ok", "invalid_arguments", "timeout", ...
   /// Handlers running past their deadline right now (a gauge, not a counter).
   std::uint64_t stuck_handlers = 0;
+  /// Handlers running longer than server_options::long_handler_after right now (a gauge).
+  std::uint64_t long_running_handlers = 0;
+  /// Worker threads alive right now, grown ones included (a gauge).
+  std::uint64_t worker_threads = 0;
 };
 
 /// The engine. Create one, register primitives, then open sessions from transports.
@@ -147,6 +159,10 @@ class server {
   /// Registers a tool. Throws std::invalid_argument for a bad or duplicate name and
   /// schema::schema_error for a schema that does not compile.
   void add_tool(tool_spec spec, tool_handler handler);
+  /// Registers a tool whose handler completes later (async_tool_handler), with add_tool's checks;
+  /// also refuses inline_dispatch. A call that runs as a task waits for the completion on a task
+  /// thread.
+  void add_async_tool(tool_spec spec, async_tool_handler handler);
   /// Removes a tool; returns false when absent.
   bool remove_tool(std::string_view name);
   /// Registers a concrete resource; throws std::invalid_argument for an empty or duplicate URI.
@@ -200,6 +216,9 @@ class server {
   /// Every metric in the Prometheus text exposition format 0.0.4 (names and labels:
   /// docs/observability.md). Any thread.
   std::string metrics_text() const;
+  /// Writes one JSON line {level, event, ...fields} to the server log (server_options::log_writer)
+  /// unless `level` is below log_threshold. `level` is a log level name. Any thread.
+  void write_log(std::string_view level, std::string_view event, const json& fields) const;
   /// Attaches `t` (null detaches): one span per request from then on (tracing.hpp). Call it
   /// before sessions serve requests; it must not race with request handling.
   void set_tracer(std::shared_ptr<tracer> t);

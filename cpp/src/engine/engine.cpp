@@ -1,5 +1,6 @@
 // Shared engine state: registration, capabilities, metrics.
 #include "engine/engine.hpp"
+#include "engine/async_tools.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -7,6 +8,7 @@
 
 #include "mcpcxx/json_schema.hpp"
 
+#include "engine/async_tools.hpp"
 #include "engine/cache_hints.hpp"
 #include "engine/session_state.hpp"
 #include "engine/task_calls.hpp"
@@ -44,6 +46,23 @@ std::shared_ptr<const schema::compiled_schema> compile_tool_schema(const json& s
   }
 }
 
+// The request pool grows for handlers that wait (worker_pool.hpp); a handler running past
+// long_handler_after is logged once with its label (the tool, or the method).
+pool_limits pool_limits_for(const server_options& o, server_log& log) {
+  pool_limits l;
+  l.threads = pool_size(o.worker_threads);
+  l.max_threads = std::max(l.threads, o.max_worker_threads);
+  l.max_stuck = o.max_stuck_workers;
+  l.long_after = o.long_handler_after;
+  l.on_long = [&log](const std::string& label, std::chrono::milliseconds ran) {
+    log.write("warning", "handler_running_long",
+              {{"handler", label},
+               {"running_ms", ran.count()},
+               {"note", "still running; it keeps a worker thread until it returns"}});
+  };
+  return l;
+}
+
 bool read_only_hint(const json& annotations) {
   if (!annotations.is_object()) return false;
   auto it = annotations.find("readOnlyHint");
@@ -61,7 +80,7 @@ engine::engine(server_options options)
                                                    options_.request_state_previous_keys),
                       std::chrono::seconds(options_.request_state_ttl_s)),
       tasks_(std::make_unique<task_manager>(options_.tasks)),
-      pool_(pool_size(options_.worker_threads), options_.max_stuck_workers) {
+      pool_(pool_limits_for(options_, log_)) {
   check_default_hints(options_);
   tasks_->set_status_listener([this](const task_record& r) { publish_task_status(*this, r); });
 }
@@ -159,7 +178,22 @@ void engine::announce_now(const std::string& family) {
                      [&family](const listener& l) { return follows(l, family); });
 }
 
+void engine::add_async_tool(tool_spec spec, async_tool_handler handler) {
+  if (!handler) throw std::invalid_argument("tool '" + spec.name + "' has no handler");
+  if (spec.inline_dispatch) {
+    throw std::invalid_argument("tool '" + spec.name +
+                                "' cannot be both async and inline_dispatch: an async tool "
+                                "already returns at once; drop inline_dispatch");
+  }
+  tool_handler blocking = blocking_form(handler);
+  register_tool(std::move(spec), std::move(blocking), std::move(handler));
+}
+
 void engine::add_tool(tool_spec spec, tool_handler handler) {
+  register_tool(std::move(spec), std::move(handler), nullptr);
+}
+
+void engine::register_tool(tool_spec spec, tool_handler handler, async_tool_handler async) {
   if (!valid_tool_name(spec.name)) {
     throw std::invalid_argument("invalid tool name '" + spec.name.substr(0, 80) +
                                 "': use 1-64 characters from A-Z a-z 0-9 _ . -");
@@ -188,6 +222,7 @@ void engine::add_tool(tool_spec spec, tool_handler handler) {
   e->metrics_slot = stats_.tool_slot(spec.name);
   e->spec = std::move(spec);
   e->handler = std::move(handler);
+  e->async_handler = std::move(async);
   const std::string name = e->spec.name;
   const bool scoped = !e->spec.scopes.empty();
   if (scoped) ++scoped_tools_;  // before publishing: never listed unfiltered
@@ -374,6 +409,8 @@ void engine::count(outcome_class o, std::string_view category) {
 server_metrics engine::metrics() const {
   server_metrics m = stats_.snapshot();
   m.stuck_handlers = pool_.stuck();
+  m.long_running_handlers = pool_.long_running();
+  m.worker_threads = pool_.threads();
   return m;
 }
 
@@ -386,6 +423,8 @@ std::string engine::metrics_text() const {
   }
   g.listeners = listeners_.size();
   g.stuck_handlers = pool_.stuck();
+  g.long_running_handlers = pool_.long_running();
+  g.worker_threads = pool_.threads();
   return stats_.render(g);
 }
 

@@ -62,6 +62,8 @@ class engine : public std::enable_shared_from_this<engine> {
   const std::string& server_info_text() const noexcept { return server_info_text_; }
 
   void add_tool(tool_spec spec, tool_handler handler);
+  /// A tool whose handler completes later; its blocking form serves task calls.
+  void add_async_tool(tool_spec spec, async_tool_handler handler);
   bool remove_tool(std::string_view name);
   void add_resource(resource_spec spec, resource_reader reader);
   bool remove_resource(std::string_view uri);
@@ -133,6 +135,8 @@ class engine : public std::enable_shared_from_this<engine> {
   void set_tracer(std::shared_ptr<tracer> t) { tracer_ = std::move(t); }
 
  private:
+  /// add_tool and add_async_tool: checks the spec and publishes the entry.
+  void register_tool(tool_spec spec, tool_handler handler, async_tool_handler async);
   std::optional<std::size_t> resolve_cursor(std::string_view method,
                                             const std::optional<std::string>& cursor) const;
   json build_list_page(std::string_view method, std::size_t start) const;

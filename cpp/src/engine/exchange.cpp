@@ -140,6 +140,12 @@ method_outcome method_outcome::pending() {
   return o;
 }
 
+method_outcome method_outcome::still_running() {
+  method_outcome o = pending();
+  o.handler_continues = true;
+  return o;
+}
+
 exchange::exchange(std::shared_ptr<session_state> session, reply_route route,
                    jsonrpc::request_id id, std::string method, json params)
     : session_(std::move(session)),
@@ -253,6 +259,25 @@ bool exchange::abandon(std::string_view why) {
   eng().log().write("info", "request_cancelled",
                     {{"id", jsonrpc::id_to_json(id_)}, {"reason", std::string(why)}});
   token_.cancel();
+  return true;
+}
+
+exchange::start exchange::begin_handler() noexcept {
+  std::uint8_t expected = 0;
+  if (!run_state_.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+    return expected == 2 ? start::refused : start::run;
+  }
+  return settled() ? start::settled : start::run;
+}
+
+bool exchange::refuse_unstarted(std::optional<method_outcome> o) {
+  std::uint8_t expected = 0;
+  if (!run_state_.compare_exchange_strong(expected, 2, std::memory_order_acq_rel)) return false;
+  if (o) {
+    interrupt(std::move(*o));
+  } else {
+    abandon("the server stopped before the request started");
+  }
   return true;
 }
 

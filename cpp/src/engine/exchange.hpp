@@ -95,6 +95,9 @@ struct method_outcome {
   std::string reference;
   /// How the metrics count it.
   outcome_class counted_as = outcome_class::ok;
+  /// kind pending: the handler itself still runs (an async tool) and reports its return to the
+  /// session when it completes; the dispatcher must not.
+  bool handler_continues = false;
 
   /// A result object to decorate for the era.
   static method_outcome ok(json result);
@@ -125,6 +128,8 @@ struct method_outcome {
   json full_result() const;
   /// The exchange was handed over and settles later (see `pending` in the file comment).
   static method_outcome pending();
+  /// pending, and the handler still runs (an async tool that completes later).
+  static method_outcome still_running();
 };
 
 class engine;
@@ -202,6 +207,18 @@ class exchange : public std::enable_shared_from_this<exchange> {
   /// Sends the reply for `o` and cancels the token (the server stops while the handler runs);
   /// false (nothing sent) when already settled.
   bool interrupt(method_outcome o);
+  /// What begin_handler() found.
+  enum class start { run, refused, settled };
+  /// Called by the dispatcher right before the handler runs: `run` marks the handler started;
+  /// `refused` when refuse_unstarted() already answered the request (its handler must never run;
+  /// the refuser accounted for it); `settled` when it was cancelled or answered otherwise first
+  /// (the handler is skipped; the caller accounts for it). Exactly one of begin_handler and
+  /// refuse_unstarted wins.
+  start begin_handler() noexcept;
+  /// A request whose handler has not started (queued for a worker) when the server stops: marks
+  /// it so the handler never runs and answers it with `o` (nullopt: settles it without a reply,
+  /// when the client is gone). False when the handler already started.
+  bool refuse_unstarted(std::optional<method_outcome> o);
   /// When `after` passes before the exchange settles, sends `on_expiry()` and cancels the token.
   void arm_deadline(std::chrono::milliseconds after, std::function<method_outcome()> on_expiry,
                     const std::shared_ptr<exchange>& self);
@@ -268,6 +285,8 @@ class exchange : public std::enable_shared_from_this<exchange> {
   std::unique_ptr<span> span_;
   cancellation_token token_;
   std::atomic<bool> settled_{false};
+  // 0: not started, 1: handler started, 2: refused before it started (never runs).
+  std::atomic<std::uint8_t> run_state_{0};
   bool registered_ = false;
   std::shared_ptr<const tool_entry> inline_tool_;
   std::optional<std::uint64_t> deadline_;

@@ -322,6 +322,11 @@ std::string metrics_registry::render(const gauge_values& g) const {
   gauge(out, "mcpcxx_stuck_handlers",
         "Handlers still running after their deadline passed (the client already has its timeout).",
         g.stuck_handlers);
+  gauge(out, "mcpcxx_long_running_handlers",
+        "Handlers running longer than server_options::long_handler_after.",
+        g.long_running_handlers);
+  gauge(out, "mcpcxx_worker_threads",
+        "Worker threads serving request handlers, grown ones included.", g.worker_threads);
   return out;
 }
 

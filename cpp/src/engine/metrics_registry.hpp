@@ -45,6 +45,8 @@ struct gauge_values {
   std::uint64_t sessions_open = 0;
   std::uint64_t listeners = 0;
   std::uint64_t stuck_handlers = 0;
+  std::uint64_t long_running_handlers = 0;
+  std::uint64_t worker_threads = 0;
 };
 
 /// Sharded counters of one engine.

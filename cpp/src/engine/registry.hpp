@@ -21,7 +21,8 @@ namespace mcpcxx::detail {
 /// A registered tool with its compiled schemas and its tools/list entry.
 struct tool_entry {
   tool_spec spec;
-  tool_handler handler;
+  tool_handler handler;              ///< the blocking form (for an async tool: waits for it)
+  async_tool_handler async_handler;  ///< set for an async tool (server::add_async_tool)
   std::shared_ptr<const schema::compiled_schema> input;
   std::shared_ptr<const schema::compiled_schema> output;  ///< null without outputSchema
   bool read_only = false;

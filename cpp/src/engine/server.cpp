@@ -28,6 +28,13 @@ server::~server() { engine_->stop(); }
 void server::add_tool(tool_spec spec, tool_handler handler) {
   engine_->add_tool(std::move(spec), std::move(handler));
 }
+void server::write_log(std::string_view level, std::string_view event,
+                       const json& fields) const {
+  engine_->log().write(level, event, fields);
+}
+void server::add_async_tool(tool_spec spec, async_tool_handler handler) {
+  engine_->add_async_tool(std::move(spec), std::move(handler));
+}
 bool server::remove_tool(std::string_view name) { return engine_->remove_tool(name); }
 void server::add_resource(resource_spec spec, resource_reader reader) {
   engine_->add_resource(std::move(spec), std::move(reader));

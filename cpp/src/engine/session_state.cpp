@@ -140,6 +140,12 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
   return gate(ex, m, initialized);
 }
 
+// Row P27a: the server stopped before a worker started the request; nothing ran.
+method_outcome not_started_outcome() {
+  return method_outcome::protocol(situation::P27a_stopped_before_start,
+                                  {{"started", false}, {"effect", "not_applied"}});
+}
+
 handler_kind kind_of(const method_info& m) {
   if (m.name == "tools/call") return handler_kind::tool;
   if (m.name == "resources/read") return handler_kind::resource;
@@ -148,8 +154,18 @@ handler_kind kind_of(const method_info& m) {
   return handler_kind::engine;
 }
 
-// Runs the row's handler; whatever escapes it goes through the one classifier.
+// Runs the row's handler; whatever escapes it goes through the one classifier. A request
+// answered before its handler started (the server stopping, a cancel) never starts it.
 void run(const std::shared_ptr<exchange>& ex, const method_info& m) {
+  switch (ex->begin_handler()) {
+    case exchange::start::refused:
+      return;
+    case exchange::start::settled:
+      ex->session().handler_returned();
+      return;
+    case exchange::start::run:
+      break;
+  }
   method_outcome out;
   try {
     out = m.serve(ex);
@@ -159,12 +175,12 @@ void run(const std::shared_ptr<exchange>& ex, const method_info& m) {
     out = classify(std::current_exception(), *ex, kind_of(m));
   }
   if (out.kind != outcome_kind::pending) ex->finish(std::move(out));
-  ex->session().handler_returned();
+  if (!out.handler_continues) ex->session().handler_returned();
 }
 
 // A request queued for a worker. If the pool drops it unstarted (~server past stop_grace), it is
-// abandoned so it leaves its session's in-flight table: left there, the table would keep the
-// exchange, which keeps the session and its engine alive for ever.
+// answered as never started (P27a) so it leaves its session's in-flight table: left there, the
+// table would keep the exchange, which keeps the session and its engine alive for ever.
 class queued_request {
  public:
   queued_request(std::shared_ptr<exchange> ex, const method_info& m) : ex_(std::move(ex)), m_(m) {}
@@ -172,8 +188,7 @@ class queued_request {
   queued_request& operator=(const queued_request&) = delete;
   ~queued_request() {
     if (!ex_) return;
-    ex_->abandon("dropped unstarted at server stop");
-    ex_->session().handler_returned();
+    if (ex_->refuse_unstarted(not_started_outcome())) ex_->session().handler_returned();
   }
   void run_once() {
     const std::shared_ptr<exchange> ex = std::move(ex_);
@@ -200,6 +215,15 @@ bool tool_runs_inline(exchange& ex, const method_info& m) {
   return true;
 }
 
+// How a long-running job is named in the log: the tool of a tools/call, else the method.
+std::string job_label(const exchange& ex, const method_info& m) {
+  if (kind_of(m) == handler_kind::tool) {
+    const auto name = ex.params().find("name");
+    if (name != ex.params().end() && name->is_string()) return "tool " + name->get<std::string>();
+  }
+  return std::string(m.name);
+}
+
 // Routes `ex`, admits it in flight and runs its handler where its row says; every path ends in
 // exactly one ex->finish() or abandon().
 void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
@@ -218,7 +242,9 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
   if ((m->flags & on_worker) != 0 && !ex->session().options().inline_dispatch &&
       !tool_runs_inline(*ex, *m)) {
     auto& pool = ex->eng().pool();  // before the capture below moves ex
-    pool.post([q = std::make_shared<queued_request>(std::move(ex), *m)] { q->run_once(); });
+    std::string label = job_label(*ex, *m);
+    pool.post([q = std::make_shared<queued_request>(std::move(ex), *m)] { q->run_once(); },
+              std::move(label));
   } else {
     run(ex, *m);
   }
@@ -420,6 +446,7 @@ bool session_state::shutdown(std::chrono::milliseconds grace, leftover_requests 
   if (mode == leftover_requests::answer_stopped) {
     engine_->listeners().end(this, "the server is stopping");
   }
+  refuse_unstarted(mode);  // at once: a queued request must not start while the server stops
   const bool drained = wait_idle_for(grace);
   std::vector<std::shared_ptr<exchange>> rest;
   {
@@ -428,15 +455,30 @@ bool session_state::shutdown(std::chrono::milliseconds grace, leftover_requests 
     for (auto& [key, entry] : in_flight_) rest.push_back(entry.ex);
   }
   outbound_.close();  // handlers waiting for the client give up (request_cancelled)
+  refuse_unstarted(mode);
   for (auto& ex : rest) {
     if (mode == leftover_requests::answer_stopped) {
       ex->interrupt(method_outcome::protocol(situation::P27_stopped_before_reply,
-                                             {{"graceMs", grace.count()}}));
+                                             {{"graceMs", grace.count()}, {"effect", "unknown"}}));
     } else {
       ex->abandon("session shut down");
     }
   }
   return drained || wait_idle_for(grace);
+}
+
+void session_state::refuse_unstarted(leftover_requests mode) {
+  std::vector<std::shared_ptr<exchange>> all;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [key, entry] : in_flight_) all.push_back(entry.ex);
+  }
+  for (auto& ex : all) {
+    const bool answer = mode == leftover_requests::answer_stopped;
+    if (ex->refuse_unstarted(answer ? std::optional(not_started_outcome()) : std::nullopt)) {
+      handler_returned();
+    }
+  }
 }
 
 void session_state::wait_idle() const {

@@ -48,6 +48,8 @@ class session_state : public std::enable_shared_from_this<session_state> {
                const std::shared_ptr<const json>& headers = nullptr);
   /// Abandons one in-flight request (no reply); unknown ids and initialize are ignored.
   void cancel(const jsonrpc::request_id& id, std::string_view reason);
+  /// Graceful end (session::shutdown): requests not yet started are refused at once (P27a, or
+  /// silently when the client is gone) and never run; running ones get `grace`.
   bool shutdown(std::chrono::milliseconds grace,
                 leftover_requests rest = leftover_requests::cancel_silently);
   void wait_idle() const;
@@ -93,6 +95,8 @@ class session_state : public std::enable_shared_from_this<session_state> {
                    const frame_info& info);
 
  private:
+  /// Refuses every in-flight request whose handler has not started (see shutdown()).
+  void refuse_unstarted(leftover_requests mode);
   struct in_flight_entry {
     std::shared_ptr<exchange> ex;
     bool cancellable = true;

@@ -120,7 +120,9 @@ void live_task::wake() {
 task_manager::task_manager(task_options options)
     : options_(std::move(options)),
       store_(options_.store ? options_.store : make_in_memory_task_store()),
-      pool_(std::max<std::size_t>(1, options_.threads), 0) {}
+      pool_({.threads = std::max<std::size_t>(1, options_.threads),
+             .max_threads = std::max<std::size_t>(1, options_.threads),
+             .max_stuck = 0}) {}
 
 task_manager::~task_manager() { stop(std::chrono::milliseconds(0)); }
 

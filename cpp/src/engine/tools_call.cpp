@@ -123,6 +123,54 @@ method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& a
   }
 }
 
+// One call of an async tool between its start and its completion: it keeps the request's
+// context alive for the handler and answers the exchange once (the deadline or a cancel may
+// have answered it first; finish() then sends nothing).
+class async_call final : public tool_completion::target {
+ public:
+  async_call(exchange_ptr ex, std::shared_ptr<const tool_entry> tool, request_context ctx)
+      : ex_(std::move(ex)), tool_(std::move(tool)), ctx_(std::move(ctx)) {}
+  request_context& ctx() noexcept { return ctx_; }
+
+  void complete(tool_result r) override {
+    ex_->disarm_deadline();
+    settle(result_outcome(*ex_, *tool_, std::move(r)));
+  }
+  void fail(std::exception_ptr error) override {
+    ex_->disarm_deadline();
+    const wire::tool_facts tf{tool_->spec.name, tool_->read_only, has_output(*tool_)};
+    settle(classify(std::move(error), *ex_, handler_kind::tool, &tf));
+  }
+
+ private:
+  void settle(method_outcome out) {
+    ex_->finish(std::move(out));
+    ex_->session().handler_returned();  // the dispatcher left it to the completion
+  }
+
+  exchange_ptr ex_;
+  std::shared_ptr<const tool_entry> tool_;
+  request_context ctx_;
+};
+
+// An async tool's call: started here, answered by its completion from any thread; the worker
+// that started it returns at once.
+method_outcome start_async(const exchange_ptr& ex, const std::shared_ptr<const tool_entry>& t,
+                           const json& args) {
+  if (auto problem = argument_problem(*t, args)) return std::move(*problem);
+  arm_deadline(ex, *t);
+  auto call = std::make_shared<async_call>(ex, t, ex->make_context(ex));
+  tool_completion done(call);
+  try {
+    t->async_handler(args, call->ctx(), done);
+  } catch (abi::__forced_unwind&) {
+    throw;  // a cancelled thread (pthread_exit at interpreter exit) must unwind, never be swallowed
+  } catch (...) {
+    done.fail(std::current_exception());
+  }
+  return method_outcome::still_running();
+}
+
 }  // namespace
 
 method_outcome run_tool(const exchange_ptr& ex, const tool_entry& t, const json& args,
@@ -149,6 +197,7 @@ method_outcome handle_tools_call(const exchange_ptr& ex, tools_call_params& p) {
   if (plan.task && !plan.task->deferred) {
     return run_as_task(ex, tool, *p.arguments, plan.task);
   }
+  if (tool->async_handler && !plan.task) return start_async(ex, tool, *p.arguments);
   if (auto problem = argument_problem(*tool, *p.arguments)) return std::move(*problem);
   arm_deadline(ex, *tool);
   request_context ctx = ex->make_context(ex, plan.task);

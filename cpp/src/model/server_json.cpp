@@ -39,7 +39,9 @@ void to_json(json& j, const server_options& o) {
        {"list_ttl_ms", o.list_ttl_ms},
        {"cache_scope", o.cache_scope},
        {"worker_threads", o.worker_threads},
+       {"max_worker_threads", o.max_worker_threads},
        {"max_stuck_workers", o.max_stuck_workers},
+       {"long_handler_after", static_cast<double>(o.long_handler_after.count()) / 1000.0},
        {"max_batch_members", o.max_batch_members},
        {"max_batch_reply_bytes", o.max_batch_reply_bytes},
        {"max_listeners", o.max_listeners},
@@ -98,7 +100,9 @@ void from_json(const json& j, server_options& o) {
                          "list_ttl_ms",
                          "cache_scope",
                          "worker_threads",
+                         "max_worker_threads",
                          "max_stuck_workers",
+                         "long_handler_after",
                          "max_batch_members",
                          "max_batch_reply_bytes",
                          "max_listeners",
@@ -128,7 +132,9 @@ void from_json(const json& j, server_options& o) {
   read(j, "list_ttl_ms", what, o.list_ttl_ms);
   read(j, "cache_scope", what, o.cache_scope);
   read(j, "worker_threads", what, o.worker_threads);
+  read(j, "max_worker_threads", what, o.max_worker_threads);
   read(j, "max_stuck_workers", what, o.max_stuck_workers);
+  read(j, "long_handler_after", what, o.long_handler_after);
   read(j, "max_batch_members", what, o.max_batch_members);
   read(j, "max_batch_reply_bytes", what, o.max_batch_reply_bytes);
   read(j, "max_listeners", what, o.max_listeners);
@@ -159,7 +165,9 @@ void to_json(json& j, const server_metrics& m) {
        {"protocol_errors", m.protocol_errors},
        {"tool_errors", m.tool_errors},
        {"by_category", m.by_category},
-       {"stuck_handlers", m.stuck_handlers}};
+       {"stuck_handlers", m.stuck_handlers},
+       {"long_running_handlers", m.long_running_handlers},
+       {"worker_threads", m.worker_threads}};
 }
 
 }  // namespace mcpcxx

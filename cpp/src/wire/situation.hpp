@@ -80,6 +80,7 @@ enum class situation : std::uint8_t {
   P25_missing_client_capability_legacy,
   P26_handler_tool_error,
   P27_stopped_before_reply,
+  P27a_stopped_before_start,
   P28_batch_too_many_members,
   P29_batch_reply_too_large,
   P30_url_elicitation_required,

@@ -191,7 +191,7 @@ TEST_F(metrics_test, every_family_has_help_and_type_and_names_follow_conventions
     }
     EXPECT_NE(t.find("# HELP " + name + " "), std::string::npos) << name;
   }
-  EXPECT_EQ(families, 8);
+  EXPECT_EQ(families, 10);
 }
 
 }  // namespace

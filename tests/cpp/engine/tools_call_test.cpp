@@ -21,6 +21,7 @@ class tools_call_test : public ::testing::Test {
   captured_log log;
   std::unique_ptr<server> srv;
   std::atomic<bool> observed_cancel{false};
+  std::atomic<bool> started_waiting{false};
 
   void SetUp() override { make_server(false); }
 
@@ -85,6 +86,7 @@ class tools_call_test : public ::testing::Test {
                     return tool_result::text("late");
                   });
     srv->add_tool({.name = "wait_cancel"}, [this](const json&, request_context& ctx) {
+      started_waiting = true;
       while (!ctx.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
       observed_cancel = true;
       return tool_result::text("cancelled");
@@ -286,6 +288,8 @@ TEST_F(tools_call_test, h_deadline_gives_timeout_with_unknown_outcome_for_writes
 TEST_F(tools_call_test, i_cancelled_requests_get_no_response_and_the_handler_sees_it) {
   harness h(*srv, false);
   h.s.receive(modern_request(11, "tools/call", {{"name", "wait_cancel"}}));
+  // Cancelled while it runs (a request cancelled before a worker started it never starts).
+  while (!started_waiting.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   h.s.receive(
       R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":11,"reason":"user"}})");
   h.s.wait_idle();
