@@ -74,9 +74,9 @@ async_tool_handler async_bridge(py::object start) {
 
 void bind_async_tool(py::module_& m) {
   py::class_<py_completion>(m, "ToolCompletion",
-                            "Answers one call of an async tool: call it once with the "
-                            "CallToolResult dict or the exception raised.")
-      .def("__call__", &complete, py::arg("value"));
+                            "Answers one call of an async tool (complete() once).")
+      .def("complete", &complete, py::arg("value"),
+           "Answer the call with a CallToolResult dict or the exception raised (once).");
 }
 
 }  // namespace mcpcxx::py_bind

@@ -71,6 +71,11 @@ class LoopThread:
         """Run `coro` as a task named `name` on the loop without waiting; `finished(task)` runs on
         the loop when it ends. Cancelling `ctx` cancels the task (or keeps it from starting)."""
         loop = self._ensure()
+        if threading.current_thread() is self._thread:
+            # A handler called back into the server from the loop thread and waits for the
+            # answer there: this coroutine gets a private loop on a helper thread.
+            _start_on_private_loop(coro, ctx, finished, name)
+            return
         box: dict[str, Any] = {}
 
         def cancel_on_loop() -> None:
@@ -188,6 +193,33 @@ def _run_on_private_loop(coro: Coroutine[Any, Any, Any], ctx: RequestContext | N
     if "error" in box:
         raise box["error"]
     return box["result"]
+
+
+def _start_on_private_loop(
+    coro: Coroutine[Any, Any, Any],
+    ctx: RequestContext,
+    finished: Callable[[Any], None],
+    name: str,
+) -> None:
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(coro, name=name)
+
+    def cancel() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop may already have finished
+            loop.call_soon_threadsafe(task.cancel)
+
+    def main() -> None:
+        try:
+            with contextlib.suppress(BaseException):  # the task holds the outcome
+                loop.run_until_complete(task)
+        finally:
+            loop.close()
+        finished(task)
+
+    ctx.on_cancel(cancel)
+    threading.Thread(target=main, name="mcpcxx-asyncio-nested", daemon=True).start()
 
 
 class _Failed:

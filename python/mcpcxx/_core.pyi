@@ -66,9 +66,9 @@ class Session:
     def notify(self, method: str, params: Any = None) -> None: ...
 
 class ToolCompletion:
-    """Answers one call of an async tool: call it once with the result dict or the exception."""
+    """Answers one call of an async tool (complete() once)."""
 
-    def __call__(self, value: Any) -> None: ...
+    def complete(self, value: Any) -> None: ...
 
 class Server:
     def __init__(

@@ -18,7 +18,7 @@ from mcpcxx._results import content_block, dumps, is_content_list, to_jsonable
 from mcpcxx._schema import ToolSignature, describe_tool
 
 if TYPE_CHECKING:
-    from mcpcxx._core import RequestContext
+    from mcpcxx._core import RequestContext, ToolCompletion
     from mcpcxx._server import Server
 
 
@@ -70,9 +70,8 @@ def _check_inline(fn: object, inline_dispatch: object, where: str) -> None:
 
 # Returns the CallToolResult, or the exception the tool raised (the engine renders it as raised).
 ToolHandler = Callable[[dict[str, Any], "RequestContext"], "dict[str, Any] | Exception"]
-Completion = Callable[[Any], None]
-"""_core.ToolCompletion: called once with the CallToolResult dict or the exception raised."""
-AsyncToolHandler = Callable[[dict[str, Any], "RequestContext", Completion], None]
+AsyncToolHandler = Callable[[dict[str, Any], "RequestContext", "ToolCompletion"], None]
+"""start(arguments, ctx, done): schedules an async tool; done.complete(result | exception)."""
 
 _ANNOTATION_KEYS = {
     "title": "title",
@@ -219,17 +218,17 @@ class Tool:
 
     def async_handler(self, server: Server) -> AsyncToolHandler:
         """The engine's start of an async tool: (arguments, request, done) -> None at once;
-        done(CallToolResult | exception) is called on the server's loop when the call ends."""
+        done.complete(CallToolResult | exception) runs on the server's loop when the call ends."""
         start = starter(self.fn, self.signature.context_param, server, self.name)
         convert_args, wrap = self.signature.convert_args, self.signature.wrap_output
         structured = self.signature.structured
 
-        def begin(arguments: dict[str, Any], core: RequestContext, done: Completion) -> None:
+        def begin(arguments: dict[str, Any], core: RequestContext, done: ToolCompletion) -> None:
             def finished(task: Any) -> None:
                 try:
                     value = task.result()
                 except BaseException as e:  # noqa: BLE001 - InputRequired and cancellation too
-                    done(e)
+                    done.complete(e)
                     return
                 try:
                     result: dict[str, Any] | BaseException = convert_result(
@@ -237,12 +236,12 @@ class Tool:
                     )
                 except Exception as e:
                     result = e
-                done(result)
+                done.complete(result)
 
             try:
                 start(convert_args(arguments), core, finished)
             except Exception as e:  # raised before the coroutine existed: answered as raised
-                done(e)
+                done.complete(e)
 
         return begin
 

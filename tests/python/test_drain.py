@@ -108,7 +108,7 @@ def test_signal_drains_in_flight_calls_and_answers_the_rest(
     for rid in (2, 3):
         assert rid in replies, (replies, proc.returncode, err.decode()[-2000:])
         assert replies[rid]["error"]["code"] == -32603, replies
-        assert replies[rid]["error"]["data"] == {"graceMs": 1500}
+        assert replies[rid]["error"]["data"] == {"graceMs": 1500, "effect": "unknown"}
         assert "shutting down" in replies[rid]["error"]["message"]
     assert proc.returncode == 0, err.decode()
 

@@ -227,6 +227,9 @@ bool worker_pool::next_job(core& c, worker& self, std::unique_lock<std::mutex>& 
   job = std::move(c.jobs.front());
   c.jobs.pop_front();
   c.queued.store(c.jobs.size(), std::memory_order_release);
+  if (!c.jobs.empty() && c.sleeping + c.spinning == 0 && c.supervisor_parked) {
+    c.super_cv.notify_one();  // the last idle worker took a job and others still wait
+  }
   ++c.busy;
   self.job = c.next_job++;
   self.label = std::move(job.label);

@@ -131,6 +131,8 @@ TEST(ModelJson, CompletionResult) {
 TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
   const json j = {{"info", {{"name", "srv"}, {"websiteUrl", "https://example.com"}}},
                   {"worker_threads", 3},
+                  {"max_worker_threads", 40},
+                  {"long_handler_after", 2.5},
                   {"max_message_bytes", 1024},
                   {"instructions", nullptr}};
   const auto o = j.get<server_options>();
@@ -138,13 +140,16 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
   EXPECT_EQ(o.info.version, server_options{}.info.version);
   EXPECT_EQ(o.info.website_url, "https://example.com");
   EXPECT_EQ(o.worker_threads, 3u);
+  EXPECT_EQ(o.max_worker_threads, 40u);
+  EXPECT_EQ(o.long_handler_after, std::chrono::milliseconds(2500));
   EXPECT_EQ(o.limits.max_message_bytes, 1024u);
   EXPECT_EQ(o.page_size, server_options{}.page_size);
   EXPECT_EQ(json(json(o).get<server_options>()), json(o));
   EXPECT_EQ(refusal<server_options>({{"workers", 2}}),
             "unexpected server option 'workers'; known options: info, instructions, "
             "expose_exception_details, max_message_bytes, max_depth, page_size, list_ttl_ms, "
-            "cache_scope, worker_threads, max_stuck_workers, max_batch_members, "
+            "cache_scope, worker_threads, max_worker_threads, max_stuck_workers, "
+            "long_handler_after, max_batch_members, "
             "max_batch_reply_bytes, max_listeners, max_listen_uris, listener_queue, "
             "assert_formats, log_requests, log_threshold, logging, extra_capabilities, "
             "client_request_timeout, request_state_key, request_state_previous_keys, "
