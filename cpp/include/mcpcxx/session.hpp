@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,12 +102,18 @@ class session {
                json http_headers);
   /// Cancels one in-flight request as if notifications/cancelled had arrived; no reply is sent.
   void cancel(const jsonrpc::request_id& id, std::string_view reason);
-  /// Graceful end: waits up to `grace` for in-flight requests to finish and reply, then cancels
-  /// the rest (answered per `rest`: nothing, or row P27 naming `grace`) and waits up to `grace`
-  /// again for their handlers to return. Later frames are ignored. Returns true when every
-  /// handler returned in time.
+  /// Graceful end: requests no worker has started yet are refused at once (with `answer_stopped`
+  /// row P27a, "never started, safe to retry"; else silently) and never run; running ones get up
+  /// to `grace` to finish and reply; the rest are cancelled (answered per `rest`: nothing, or row
+  /// P27 naming `grace`, outcome unknown) and their handlers get up to `cancelled_wait` (default:
+  /// `grace` again) to return. Later frames are ignored. Returns true when every handler returned
+  /// in time.
   bool shutdown(std::chrono::milliseconds grace,
-                leftover_requests rest = leftover_requests::cancel_silently);
+                leftover_requests rest = leftover_requests::cancel_silently,
+                std::optional<std::chrono::milliseconds> cancelled_wait = std::nullopt);
+  /// Answers every request no worker has started yet with row P27a (the server is stopping) and
+  /// makes sure its handler never runs; returns how many. Any thread.
+  std::size_t refuse_unstarted();
   /// Blocks until no request is in flight.
   void wait_idle() const;
   /// Number of requests currently in flight.

@@ -110,8 +110,12 @@ void session::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& r
 void session::cancel(const jsonrpc::request_id& id, std::string_view reason) {
   state_->cancel(id, reason);
 }
-bool session::shutdown(std::chrono::milliseconds grace, leftover_requests rest) {
-  return state_->shutdown(grace, rest);
+bool session::shutdown(std::chrono::milliseconds grace, leftover_requests rest,
+                       std::optional<std::chrono::milliseconds> cancelled_wait) {
+  return state_->shutdown(grace, rest, cancelled_wait.value_or(grace));
+}
+std::size_t session::refuse_unstarted() {
+  return state_->refuse_unstarted(leftover_requests::answer_stopped);
 }
 void session::wait_idle() const { state_->wait_idle(); }
 std::size_t session::in_flight() const { return state_->in_flight_count(); }

@@ -440,7 +440,8 @@ void session_state::cancel(const jsonrpc::request_id& id, std::string_view reaso
   ex->abandon(reason);
 }
 
-bool session_state::shutdown(std::chrono::milliseconds grace, leftover_requests mode) {
+bool session_state::shutdown(std::chrono::milliseconds grace, leftover_requests mode,
+                             std::optional<std::chrono::milliseconds> cancelled_wait) {
   // Listen streams never finish on their own; a stopping server ends them gracefully (a client
   // that went away gets nothing: its listens are abandoned with the other requests below).
   if (mode == leftover_requests::answer_stopped) {
@@ -464,21 +465,24 @@ bool session_state::shutdown(std::chrono::milliseconds grace, leftover_requests 
       ex->abandon("session shut down");
     }
   }
-  return drained || wait_idle_for(grace);
+  return drained || wait_idle_for(cancelled_wait.value_or(grace));
 }
 
-void session_state::refuse_unstarted(leftover_requests mode) {
+std::size_t session_state::refuse_unstarted(leftover_requests mode) {
   std::vector<std::shared_ptr<exchange>> all;
   {
     std::lock_guard lock(mutex_);
     for (auto& [key, entry] : in_flight_) all.push_back(entry.ex);
   }
+  std::size_t refused = 0;
   for (auto& ex : all) {
     const bool answer = mode == leftover_requests::answer_stopped;
     if (ex->refuse_unstarted(answer ? std::optional(not_started_outcome()) : std::nullopt)) {
       handler_returned();
+      ++refused;
     }
   }
+  return refused;
 }
 
 void session_state::wait_idle() const {

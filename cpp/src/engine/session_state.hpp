@@ -51,7 +51,11 @@ class session_state : public std::enable_shared_from_this<session_state> {
   /// Graceful end (session::shutdown): requests not yet started are refused at once (P27a, or
   /// silently when the client is gone) and never run; running ones get `grace`.
   bool shutdown(std::chrono::milliseconds grace,
-                leftover_requests rest = leftover_requests::cancel_silently);
+                leftover_requests rest = leftover_requests::cancel_silently,
+                std::optional<std::chrono::milliseconds> cancelled_wait = std::nullopt);
+  /// Refuses every in-flight request whose handler has not started (see shutdown()); returns
+  /// how many.
+  std::size_t refuse_unstarted(leftover_requests mode);
   void wait_idle() const;
   bool wait_idle_for(std::chrono::milliseconds timeout) const;
   std::size_t in_flight_count() const;
@@ -95,8 +99,6 @@ class session_state : public std::enable_shared_from_this<session_state> {
                    const frame_info& info);
 
  private:
-  /// Refuses every in-flight request whose handler has not started (see shutdown()).
-  void refuse_unstarted(leftover_requests mode);
   struct in_flight_entry {
     std::shared_ptr<exchange> ex;
     bool cancellable = true;

@@ -162,9 +162,10 @@ void drain_after_signal(session& s, serve_state& state, const stdio_options& opt
             std::string(name) + " received: stopped reading stdin; draining " +
                 std::to_string(s.in_flight()) + " request(s) for up to " +
                 std::to_string(options.drain_grace.count()) + " ms");
-  // session::shutdown waits the grace, answers what still runs with P27 (naming the grace) and
-  // cancels it, then waits up to the grace again for those handlers to return.
-  if (s.shutdown(options.drain_grace, leftover_requests::answer_stopped)) return;
+  // session::shutdown refuses what never started (P27a) at once, waits the grace, answers what
+  // still runs with P27 (naming the grace) and cancels it, then waits k_cancel_grace for those
+  // handlers to return: the stop's bound is drain_grace + k_cancel_grace.
+  if (s.shutdown(options.drain_grace, leftover_requests::answer_stopped, k_cancel_grace)) return;
   log_stdio(log, "warning",
             std::to_string(s.in_flight()) + " cancelled handler(s) still running; returning");
 }

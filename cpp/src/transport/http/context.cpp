@@ -62,6 +62,17 @@ std::size_t transport_context::end_listens() {
   return ended;
 }
 
+std::size_t transport_context::refuse_unstarted() {
+  std::vector<session> live;
+  {
+    std::lock_guard g(flight_lock_);
+    for (auto& [k, e] : in_flight_) live.push_back(e.first);
+  }
+  std::size_t refused = 0;
+  for (auto& s : live) refused += s.refuse_unstarted();
+  return refused;
+}
+
 void transport_context::cancel_exchanges(std::chrono::milliseconds grace) {
   std::vector<session> live;
   std::vector<std::shared_ptr<cuttable>> exchanges;
@@ -72,8 +83,10 @@ void transport_context::cancel_exchanges(std::chrono::milliseconds grace) {
       if (auto ex = e.second.lock()) exchanges.push_back(std::move(ex));
     }
   }
-  // The transport answers first: a handler that ignores cancellation (a blocking Python tool)
-  // would otherwise hold its reply, and the connection would close with no response at all.
+  // What never started is answered as such (P27a) and never runs; then the transport answers
+  // the rest: a handler that ignores cancellation (a blocking Python tool) would otherwise hold
+  // its reply, and the connection would close with no response at all.
+  for (auto& s : live) s.refuse_unstarted();
   for (auto& ex : exchanges) ex->cut_off();
   for (auto& s : live) s.shutdown(grace);
 }

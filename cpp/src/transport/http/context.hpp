@@ -69,6 +69,9 @@ class transport_context {
   /// Answers every in-flight POST with row H18 (503), then shuts down their engine sessions
   /// (their handlers see cancellation; their late results are dropped).
   void cancel_exchanges(std::chrono::milliseconds grace);
+  /// Answers every in-flight request no worker has started with P27a (the server is stopping);
+  /// its handler never runs. Returns how many.
+  std::size_t refuse_unstarted();
   /// POSTs between exchange_started() and exchange_done(): the I/O threads poll for their
   /// replies before sleeping while it is non-zero and small (io_loop.hpp). An open POST stream
   /// (subscriptions/listen) counts too, so on a 2-CPU machine it turns polling off meanwhile.

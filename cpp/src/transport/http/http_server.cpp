@@ -278,6 +278,7 @@ void http_server_impl::stop(std::chrono::milliseconds grace) {
     accept_backoff_.cancel();
   });
   for (auto& c : live_connections()) c->drain();
+  ctx_->refuse_unstarted();  // at once: a request queued now must not start while we stop
   ctx_->end_listens();
   bool drained = ctx_->wait_exchanges(deadline);
   ctx_->cancel_exchanges(drained ? std::chrono::milliseconds(0) : std::chrono::milliseconds(100));
