@@ -29,8 +29,10 @@ Report = Callable[[str, dict[str, Any]], None]
 
 
 class LoopThread:
-    """Starts its loop on first use; run() blocks the calling thread (GIL released) until done,
-    start() schedules a coroutine and returns at once."""
+    """The server's event loop, started on first use.
+
+    run() blocks the calling thread (GIL released) until done; start() schedules and returns.
+    """
 
     def __init__(self, name: str, report: Report | None = None) -> None:
         self._name = name
@@ -68,8 +70,11 @@ class LoopThread:
         finished: Callable[[Any], None],
         name: str,
     ) -> None:
-        """Run `coro` as a task named `name` on the loop without waiting; `finished(task)` runs on
-        the loop when it ends. Cancelling `ctx` cancels the task (or keeps it from starting)."""
+        """Run `coro` as a task named `name` on the loop without waiting.
+
+        `finished(task)` runs on the loop when it ends. Cancelling `ctx` cancels the task (or
+        keeps it from starting).
+        """
         loop = self._ensure()
         if threading.current_thread() is self._thread:
             # A handler called back into the server from the loop thread and waits for the

@@ -48,7 +48,9 @@ def caller(fn: Callable[..., Any], context_param: str | None, server: Server) ->
     return call
 
 
-def starter(fn: Callable[..., Any], context_param: str | None, server: Server, name: str) -> Starter:
+def starter(
+    fn: Callable[..., Any], context_param: str | None, server: Server, name: str
+) -> Starter:
     """A starter of the `async def` function `fn` on the server's event loop (no thread waits).
 
     The coroutine runs as an asyncio task named after the tool and request, and is cancelled with

@@ -217,8 +217,10 @@ class Tool:
         return inspect.iscoroutinefunction(self.fn)
 
     def async_handler(self, server: Server) -> AsyncToolHandler:
-        """The engine's start of an async tool: (arguments, request, done) -> None at once;
-        done.complete(CallToolResult | exception) runs on the server's loop when the call ends."""
+        """The engine's start of an async tool: (arguments, request, done) -> None at once.
+
+        done.complete(CallToolResult | exception) runs on the server's loop when the call ends.
+        """
         start = starter(self.fn, self.signature.context_param, server, self.name)
         convert_args, wrap = self.signature.convert_args, self.signature.wrap_output
         structured = self.signature.structured
@@ -227,7 +229,7 @@ class Tool:
             def finished(task: Any) -> None:
                 try:
                     value = task.result()
-                except BaseException as e:  # noqa: BLE001 - InputRequired and cancellation too
+                except BaseException as e:  # InputRequired and cancellation too
                     done.complete(e)
                     return
                 try:

@@ -380,7 +380,7 @@ constexpr std::array k_rows{
     "", "`initialize` when the session table is full (id echoed)"),
   H(s::H18_stopped_before_reply, "H18", both, ec::internal_error, 503,
     "Service unavailable: the server stopped while the request was still running, so it was cancelled and its outcome is unknown: it may have been partly applied. Once the server is back, check whether it took effect before retrying it",
-    "", "A request still running when the server stops after its grace period (id echoed; the last event of an SSE response)"),
+    "effect", "A request still running when the server stops after its grace period (id echoed; the last event of an SSE response); `data.effect` is \"unknown\""),
   H(s::H19_unauthorized, "H19", both, ec::invalid_request, 401,
     "Unauthorized: send a valid bearer access token",
     "", "No or an invalid bearer token (with `WWW-Authenticate`)"),

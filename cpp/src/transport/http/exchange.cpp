@@ -6,6 +6,11 @@ namespace mcpcxx::http {
 
 using mcpcxx::wire::situation;
 
+namespace {
+// Row H18's data: a request cut off while it ran may have been partly applied.
+const json k_outcome_unknown = {{"effect", "unknown"}};
+}  // namespace
+
 post_exchange::post_exchange(std::shared_ptr<transport_context> ctx,
                              std::shared_ptr<reply_channel> out, exchange_setup setup,
                              session engine_session)
@@ -28,7 +33,7 @@ post_exchange::~post_exchange() {
     out_->end_stream();
   } else if (setup_.modern) {
     // A stateless request is only cancelled by its own disconnect (already finished) or by stop.
-    out_->send(row_response({situation::H18_stopped_before_reply}, setup_.id, true));
+    out_->send(row_response({situation::H18_stopped_before_reply, k_outcome_unknown}, setup_.id, true));
   } else {
     response r;
     r.status = 204;
@@ -102,11 +107,12 @@ void post_exchange::cut_off() {
   if (setup_.initialize) setup_.legacy.reset();  // never inserted: no session to keep
   if (streaming_) {
     write_event_locked(jsonrpc::serialize_error(
-        setup_.id, mcpcxx::wire::render(situation::H18_stopped_before_reply)));
+        setup_.id, mcpcxx::wire::render(situation::H18_stopped_before_reply, k_outcome_unknown)));
     if (setup_.legacy) setup_.legacy->finish_stream(stream_);
     out_->end_stream();
   } else {
-    out_->send(row_response({situation::H18_stopped_before_reply}, setup_.id, setup_.modern));
+    out_->send(row_response({situation::H18_stopped_before_reply, k_outcome_unknown}, setup_.id,
+                           setup_.modern));
   }
   finish_locked();
 }
