@@ -1,6 +1,5 @@
 // Shared engine state: registration, capabilities, metrics.
 #include "engine/engine.hpp"
-#include "engine/async_tools.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -28,8 +28,7 @@ server::~server() { engine_->stop(); }
 void server::add_tool(tool_spec spec, tool_handler handler) {
   engine_->add_tool(std::move(spec), std::move(handler));
 }
-void server::write_log(std::string_view level, std::string_view event,
-                       const json& fields) const {
+void server::write_log(std::string_view level, std::string_view event, const json& fields) const {
   engine_->log().write(level, event, fields);
 }
 void server::add_async_tool(tool_spec spec, async_tool_handler handler) {

@@ -156,10 +156,9 @@ std::size_t worker_pool::stuck() const {
 std::size_t worker_pool::long_running() const {
   std::lock_guard lock(core_->mutex);
   const auto now = clock::now();
-  return static_cast<std::size_t>(
-      std::count_if(core_->workers.begin(), core_->workers.end(), [&](const worker& w) {
-        return w.job != 0 && now - w.started >= core_->limits.long_after;
-      }));
+  return static_cast<std::size_t>(std::count_if(
+      core_->workers.begin(), core_->workers.end(),
+      [&](const worker& w) { return w.job != 0 && now - w.started >= core_->limits.long_after; }));
 }
 
 std::size_t worker_pool::threads() const {
@@ -273,8 +272,7 @@ void worker_pool::supervise(const std::shared_ptr<core>& c) {
   }
 }
 
-void worker_pool::grow_if_starved(const std::shared_ptr<core>& c,
-                                  std::uint64_t completed_before) {
+void worker_pool::grow_if_starved(const std::shared_ptr<core>& c, std::uint64_t completed_before) {
   core& k = *c;
   if (k.jobs.empty() || k.sleeping + k.spinning + k.starting != 0) return;
   // Stuck workers past max_stuck count against the bound: a tool that always hangs must not

@@ -147,8 +147,7 @@ class worker_pool {
   static void spawn(const std::shared_ptr<core>& c, bool base);  // under c->mutex
   static void run(core& c, worker& self);
   /// Waits for a job; false when this worker must exit (stopping, or retired).
-  static bool next_job(core& c, worker& self, std::unique_lock<std::mutex>& lock,
-                       job_entry& job);
+  static bool next_job(core& c, worker& self, std::unique_lock<std::mutex>& lock, job_entry& job);
   /// Runs one job; returns false when this worker was replaced and must exit.
   static bool finish_job(core& c, worker& self);
   static void supervise(const std::shared_ptr<core>& c);

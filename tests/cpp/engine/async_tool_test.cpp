@@ -54,11 +54,12 @@ bool wait_until(const std::function<bool()>& done, std::chrono::milliseconds lim
 TEST(async_tool_test, more_calls_than_workers_are_in_flight_at_once) {
   server srv(one_worker());
   parked_calls parked;
-  srv.add_async_tool({.name = "wait"}, [&](const json& args, request_context&, tool_completion done) {
-    std::lock_guard lock(parked.mutex);
-    parked.calls.push_back(std::move(done));
-    parked.arguments.push_back(args);
-  });
+  srv.add_async_tool({.name = "wait"},
+                     [&](const json& args, request_context&, tool_completion done) {
+                       std::lock_guard lock(parked.mutex);
+                       parked.calls.push_back(std::move(done));
+                       parked.arguments.push_back(args);
+                     });
   harness h(srv, false);
   for (int id = 1; id <= 40; ++id) {
     h.s.receive(modern_request(id, "tools/call", {{"name", "wait"}, {"arguments", {{"n", id}}}}));
@@ -133,15 +134,14 @@ TEST(async_tool_test, a_tool_error_thrown_while_starting_is_the_tools_failure) {
 TEST(async_tool_test, invalid_arguments_are_refused_before_the_handler_starts) {
   server srv(one_worker());
   std::atomic<int> started{0};
-  srv.add_async_tool(
-      {.name = "typed",
-       .input_schema = {{"type", "object"},
-                        {"properties", {{"n", {{"type", "integer"}}}}},
-                        {"required", {"n"}}}},
-      [&](const json&, request_context&, tool_completion done) {
-        ++started;
-        done.complete(tool_result::text("ran"));
-      });
+  srv.add_async_tool({.name = "typed",
+                      .input_schema = {{"type", "object"},
+                                       {"properties", {{"n", {{"type", "integer"}}}}},
+                                       {"required", {"n"}}}},
+                     [&](const json&, request_context&, tool_completion done) {
+                       ++started;
+                       done.complete(tool_result::text("ran"));
+                     });
   harness h(srv, false);
   h.s.receive(modern_request(1, "tools/call", {{"name", "typed"}, {"arguments", {{"n", "x"}}}}));
   auto frames = h.sink->wait_for(1);
@@ -169,7 +169,8 @@ TEST(async_tool_test, a_call_that_runs_as_a_task_waits_for_the_completion_on_a_t
                      });
   harness h(srv, false);
   h.initialize();
-  json created = h.roundtrip(request(1, "tools/call", {{"name", "later"}, {"task", json::object()}}));
+  json created =
+      h.roundtrip(request(1, "tools/call", {{"name", "later"}, {"task", json::object()}}));
   ASSERT_TRUE(created["result"].contains("task")) << created.dump();
   const std::string task_id = created["result"]["task"]["taskId"];
   json result;

@@ -72,7 +72,7 @@ TEST(stuck_handlers_test, a_healthy_tool_is_served_while_more_handlers_hang_than
 TEST(stuck_handlers_test, past_the_bound_the_pool_runs_short_and_recovers_when_handlers_return) {
   captured_log log;
   server_options o = log.options();  // two workers
-  o.max_worker_threads = 2;         // no growth: only stuck replacements add threads
+  o.max_worker_threads = 2;          // no growth: only stuck replacements add threads
   o.max_stuck_workers = 1;
   server srv(o);
   hung_tool hung;

@@ -4,11 +4,11 @@
 #include "engine/worker_pool.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <mutex>
-#include <string>
-#include <chrono>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -100,7 +100,8 @@ TEST(worker_pool_test, jobs_that_wait_grow_the_pool_past_its_base_up_to_the_boun
     });
   }
   ASSERT_TRUE(wait_until(done, 24, 30s));
-  EXPECT_EQ(meter.most.load(), 12) << "waiting jobs must run on grown workers, never past the bound";
+  EXPECT_EQ(meter.most.load(), 12)
+      << "waiting jobs must run on grown workers, never past the bound";
   EXPECT_LE(pool.threads(), 12u);
 }
 

@@ -1,5 +1,6 @@
-// The worker pool's queue (unbounded; growth off here, worker_pool_test covers it): while every worker is busy, further
-// requests wait in the queue, none is dropped or answered early, and all run once a worker frees.
+// The worker pool's queue (unbounded; growth off here, worker_pool_test covers it): while every
+// worker is busy, further requests wait in the queue, none is dropped or answered early, and all
+// run once a worker frees.
 #include <future>
 
 #include <gtest/gtest.h>

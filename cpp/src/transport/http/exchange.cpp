@@ -33,7 +33,8 @@ post_exchange::~post_exchange() {
     out_->end_stream();
   } else if (setup_.modern) {
     // A stateless request is only cancelled by its own disconnect (already finished) or by stop.
-    out_->send(row_response({situation::H18_stopped_before_reply, k_outcome_unknown}, setup_.id, true));
+    out_->send(
+        row_response({situation::H18_stopped_before_reply, k_outcome_unknown}, setup_.id, true));
   } else {
     response r;
     r.status = 204;
@@ -112,7 +113,7 @@ void post_exchange::cut_off() {
     out_->end_stream();
   } else {
     out_->send(row_response({situation::H18_stopped_before_reply, k_outcome_unknown}, setup_.id,
-                           setup_.modern));
+                            setup_.modern));
   }
   finish_locked();
 }
