@@ -183,6 +183,12 @@ method_outcome run_as_task(const exchange_ptr& ex, std::shared_ptr<const tool_en
   arm_task_deadline(ex, *t, b);
   const bool modern = b->modern;
   ex->eng().tasks().post([ex, t = std::move(t), args = std::move(args), b = std::move(b)] {
+    // Cancelled while queued (tasks/cancel, the server stopping): the task is already answered
+    // as cancelled, so its handler never starts.
+    if (ex->token().cancelled()) {
+      settle_task(ex->eng(), *b, method_outcome{}, true);
+      return;
+    }
     request_context ctx = ex->make_context(ex, b);
     const method_outcome out = run_tool(ex, *t, args, ctx);
     settle_task(ex->eng(), *b, out, ex->token().cancelled());

@@ -143,7 +143,14 @@ class engine_tasks : public ::testing::Test {
   captured_log log;
   std::shared_ptr<task_store> store = make_in_memory_task_store({3});
   std::shared_ptr<std::atomic<bool>> saw_cancel = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<std::atomic<int>> wait_starts = std::make_shared<std::atomic<int>>(0);
   std::unique_ptr<server> srv;
+
+  /// Waits until the "wait" tool's handler started `n` times.
+  bool started(int n) const {
+    for (int i = 0; i < 1000 && *wait_starts < n; ++i) std::this_thread::sleep_for(5ms);
+    return *wait_starts >= n;
+  }
 
   void SetUp() override {
     server_options o = log.options();
@@ -152,11 +159,13 @@ class engine_tasks : public ::testing::Test {
     auto n = std::make_shared<std::atomic<int>>(0);
     o.tasks.id_generator = [n] { return "t" + std::to_string(++*n); };
     srv = std::make_unique<server>(o);
-    add("wait", task_support::optional, [flag = saw_cancel](const json&, request_context& ctx) {
-      while (!ctx.cancelled()) std::this_thread::sleep_for(5ms);
-      *flag = true;
-      return tool_result::text("stopped");
-    });
+    add("wait", task_support::optional,
+        [flag = saw_cancel, starts = wait_starts](const json&, request_context& ctx) {
+          ++*starts;
+          while (!ctx.cancelled()) std::this_thread::sleep_for(5ms);
+          *flag = true;
+          return tool_result::text("stopped");
+        });
     tool_spec slow;
     slow.name = "slow";
     slow.task = task_support::optional;
@@ -202,6 +211,7 @@ TEST_F(engine_tasks, CancelFiresTheHandlersToken) {
   ASSERT_EQ(created["resultType"], "task");
   EXPECT_EQ(created["taskId"], "t1");
   EXPECT_EQ(get(h, "t1")["status"], "working");
+  ASSERT_TRUE(started(1));
   EXPECT_EQ(h.roundtrip(modern_call(2, "tasks/cancel", {{"taskId", "t1"}}))["result"]["resultType"],
             "complete");
   for (int i = 0; i < 500 && !*saw_cancel; ++i) std::this_thread::sleep_for(5ms);
@@ -285,10 +295,42 @@ TEST_F(engine_tasks, LegacyTaskResultWaitsForTheOutcome) {
   EXPECT_EQ(late["error"]["code"], -32602);
 }
 
+// A task cancelled while it waits for a task thread is answered as cancelled and never starts.
+TEST(engine_tasks_queue, ATaskCancelledBeforeItStartsNeverRuns) {
+  server_options o;
+  o.tasks.threads = 1;
+  auto n = std::make_shared<std::atomic<int>>(0);
+  o.tasks.id_generator = [n] { return "q" + std::to_string(++*n); };
+  server srv(o);
+  auto starts = std::make_shared<std::atomic<int>>(0);
+  tool_spec spec;
+  spec.name = "hold";
+  spec.task = task_support::optional;
+  srv.add_tool(spec, [starts](const json&, request_context& ctx) {
+    ++*starts;
+    while (!ctx.cancelled()) std::this_thread::sleep_for(5ms);
+    return tool_result::text("held");
+  });
+  harness h(srv);
+  auto call = [&](int id) {
+    return h.roundtrip(modern_call(id, "tools/call", {{"name", "hold"}}));
+  };
+  ASSERT_EQ(call(1)["result"]["taskId"], "q1");
+  for (int i = 0; i < 1000 && *starts < 1; ++i) std::this_thread::sleep_for(5ms);
+  ASSERT_EQ(call(2)["result"]["taskId"], "q2");  // queued: the only task thread is busy
+  h.roundtrip(modern_call(3, "tasks/cancel", {{"taskId", "q2"}}));
+  h.roundtrip(modern_call(4, "tasks/cancel", {{"taskId", "q1"}}));
+  std::this_thread::sleep_for(100ms);  // q2 reaches the task thread now, cancelled
+  EXPECT_EQ(starts->load(), 1) << "a cancelled queued task started";
+  json q2 = h.roundtrip(modern_call(5, "tasks/get", {{"taskId", "q2"}}));
+  EXPECT_EQ(q2["result"]["status"], "cancelled") << q2;
+}
+
 TEST_F(engine_tasks, StopCancelsRunningTasks) {
   {
     harness h(*srv);
     h.roundtrip(modern_call(1, "tools/call", {{"name", "wait"}}));
+    ASSERT_TRUE(started(1));
   }
   srv.reset();  // ~server stops the engine: the task's token fires, its handler returns
   EXPECT_TRUE(*saw_cancel);
