@@ -387,7 +387,7 @@ TEST_F(state_refusal_test, expired_state_is_p35) {
   const json params = tool("deploy");
   // A state sealed with the server's key an hour ago (ttl 600 s): authentic but expired.
   const state::sealer old(state::key_ring::from_config(k_key, {}), std::chrono::seconds(600));
-  const std::string state = old.seal(state::bind_request("tools/call", params, nullptr),
+  const std::string state = old.seal(state::bind_request("tools/call", params, ""),
                                      {{"a", json::object()}, {"q", json::object()}},
                                      state::sealer::clock::now() - std::chrono::hours(1));
   const json e = refused(retry(params, {{"ask-0", accept({})}}, state));

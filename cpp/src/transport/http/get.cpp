@@ -42,7 +42,7 @@ void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& ou
   auto auth = authorize(req, {}, {});
   if (auth.rejection) return out->send(*auth.rejection);
   std::optional<response> error;
-  auto s = legacy_session(req, auth.principal, error);
+  auto s = legacy_session(req, auth.who, error);
   if (!s) return out->send(*error);
   response_headers headers{{"Mcp-Session-Id", s->id()}};
   const std::string* last = req.header("last-event-id");

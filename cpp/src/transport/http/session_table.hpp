@@ -40,6 +40,7 @@ class http_session {
   http_session(std::string id, std::string principal_key, std::size_t replay_capacity);
 
   const std::string& id() const noexcept { return id_; }
+  /// The creator's principal identity (principal_identity()); "" without auth.
   const std::string& principal_key() const noexcept { return principal_key_; }
   /// The engine session (set once right after creation).
   mcpcxx::session& engine() { return *engine_; }
