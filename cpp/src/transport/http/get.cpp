@@ -48,7 +48,7 @@ void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& ou
   const std::string* last = req.header("last-event-id");
   if (last != nullptr) {
     auto pos = parse_event_id(*last);
-    if (!pos) {
+    if (!pos || !s->issued(*pos)) {
       return out->send(row_response({mcpcxx::wire::situation::H11_bad_last_event_id}));
     }
     if (pos->stream != 0) {
