@@ -62,7 +62,8 @@ void add_identity_tools(server& s) {
     return tool_result::text("job of " + ctx.principal().value("sub", std::string()));
   });
   s.add_tool({.name = "confirm"}, [](const json&, request_context& ctx) {
-    const elicit_result r = ctx.elicit("Sure?", {{"type", "object"}});
+    const elicit_result r =
+        ctx.elicit("Sure?", {{"type", "object"}, {"properties", json::object()}});
     return tool_result::text("confirmed " + r.action);
   });
 }
@@ -94,21 +95,23 @@ json tasks_meta() {
 
 std::string modern_task(http_fixture& f) {
   const json created = modern_with_token(
-      f, modern(1, "tools/call", {{"name", "job"}, {"arguments", {}}, {"_meta", tasks_meta()}}),
+      f,
+      modern(1, "tools/call",
+             {{"name", "job"}, {"arguments", json::object()}, {"_meta", tasks_meta()}}),
       "alice");
   EXPECT_EQ(created["result"].value("resultType", ""), "task") << created;
   return created["result"].value("taskId", "");
 }
 
 json modern_get(http_fixture& f, const std::string& task_id, const std::string& token) {
-  return modern_with_token(f, modern(2, "tasks/get", {{"taskId", task_id}, {"_meta", tasks_meta()}}),
-                           token);
+  modern_request r = modern(2, "tasks/get", {{"taskId", task_id}, {"_meta", tasks_meta()}});
+  r.headers.push_back("Mcp-Name: " + task_id);  // SEP-2243 names tasks/* by their task id
+  return modern_with_token(f, r, token);
 }
 
 void expect_p45(const json& reply) {
   EXPECT_EQ(reply["error"].value("code", 0), -32602) << reply;
-  EXPECT_NE(reply["error"].value("message", "").find("exists for you"), std::string::npos)
-      << reply;
+  EXPECT_NE(reply["error"].value("message", "").find("exists for you"), std::string::npos) << reply;
 }
 
 TEST(HttpIdentity, AModernTaskSurvivesARefreshAndAStepUp) {
@@ -148,26 +151,32 @@ TEST(HttpIdentity, WithoutTheSettingTheTenantIsNotPartOfIt) {
 
 json elicit_meta() {
   json meta = modern_meta();
-  meta["io.modelcontextprotocol/clientCapabilities"] = {{"elicitation", {{"form", json::object()}}}};
+  meta["io.modelcontextprotocol/clientCapabilities"] = {
+      {"elicitation", {{"form", json::object()}}}};
   return meta;
 }
 
 modern_request confirm_retry(int id, const json& state) {
-  return modern(id, "tools/call",
-                {{"name", "confirm"},
-                 {"arguments", json::object()},
-                 {"requestState", state},
-                 {"inputResponses", {{"ask-0", {{"action", "accept"}, {"content", {}}}}}},
-                 {"_meta", elicit_meta()}});
+  return modern(
+      id, "tools/call",
+      {{"name", "confirm"},
+       {"arguments", json::object()},
+       {"requestState", state},
+       {"inputResponses", {{"ask-0", {{"action", "accept"}, {"content", json::object()}}}}},
+       {"_meta", elicit_meta()}});
 }
 
 TEST(HttpIdentity, AnInputRequiredRoundSurvivesARefreshAndAStepUp) {
   http_fixture f(identity_auth());
   add_identity_tools(*f.srv);
   const json first = modern_with_token(
-      f, modern(1, "tools/call", {{"name", "confirm"}, {"arguments", {}}, {"_meta", elicit_meta()}}),
+      f,
+      modern(1, "tools/call",
+             {{"name", "confirm"}, {"arguments", json::object()}, {"_meta", elicit_meta()}}),
       "alice");
-  ASSERT_EQ(first["result"].value("resultType", ""), "input_required") << first;
+  ASSERT_EQ(first["result"].value("resultType", ""), "input_required")
+      << first << "\n"
+      << ::testing::PrintToString(f.probe->log_lines);
   const json state = first["result"]["requestState"];
   for (const char* token : {"bob", "other-issuer", "other-client"}) {
     const json refused = modern_with_token(f, confirm_retry(2, state), token);
@@ -194,10 +203,11 @@ legacy_task open_legacy_task(http_fixture& f) {
   t.sid = open_legacy_session(c, "2025-11-25", {"Authorization: Bearer alice"});
   auto h = legacy_headers(t.sid);
   h.push_back("Authorization: Bearer alice");
-  const json call = {{"jsonrpc", "2.0"},
-                     {"id", 2},
-                     {"method", "tools/call"},
-                     {"params", {{"name", "job"}, {"arguments", {}}, {"task", json::object()}}}};
+  const json call = {
+      {"jsonrpc", "2.0"},
+      {"id", 2},
+      {"method", "tools/call"},
+      {"params", {{"name", "job"}, {"arguments", json::object()}, {"task", json::object()}}}};
   const json created = message_of(c.post(call.dump(), h));
   t.task_id = created["result"]["task"].value("taskId", "");
   EXPECT_FALSE(t.task_id.empty()) << created;
