@@ -80,7 +80,8 @@ PRINCIPALS = {
 
 
 def modern(app: MCPApp, method: str, params: dict[str, Any], token: str, meta: Any) -> Any:
-    headers = mcp_headers(method, params.get("name"))
+    # SEP-2243: Mcp-Name carries params.name, or a tasks/* request's taskId.
+    headers = mcp_headers(method, params.get("name", params.get("taskId")))
     headers.append((b"authorization", f"Bearer {token}".encode()))
     resp = asyncio.run(
         asgi_request(
