@@ -430,6 +430,26 @@ TEST_F(state_refusal_test, state_of_another_principal_is_p38) {
   EXPECT_EQ(same["result"]["content"][0]["text"], "deploy accept") << same.dump();
 }
 
+TEST_F(state_refusal_test, the_same_identity_with_a_refreshed_token_completes_the_round) {
+  const json params = tool("deploy");
+  harness first(*srv);
+  first.s.set_principal({{"sub", "alice"}, {"iss", "A"}, {"exp", 100}, {"jti", "j1"}});
+  const json state = first.roundtrip(call(1, "tools/call", params))["result"]["requestState"];
+  harness other_issuer(*srv);
+  other_issuer.s.set_principal({{"sub", "alice"}, {"iss", "B"}, {"exp", 100}, {"jti", "j1"}});
+  const json e =
+      other_issuer.roundtrip(call(2, "tools/call", retry(params, json::object(), state)));
+  EXPECT_NE(e["error"].value("message", "").find("another authenticated principal"),
+            std::string::npos)
+      << e.dump();
+  harness refreshed(*srv);
+  refreshed.s.set_principal(
+      {{"sub", "alice"}, {"iss", "A"}, {"exp", 7300}, {"jti", "j2"}, {"scopes", {"deploy"}}});
+  const json same = refreshed.roundtrip(
+      call(3, "tools/call", retry(params, {{"ask-0", accept({{"confirm", true}})}}, state)));
+  EXPECT_EQ(same["result"]["content"][0]["text"], "deploy accept") << same.dump();
+}
+
 TEST_F(state_refusal_test, wrongly_typed_round_trip_fields_are_p15b) {
   const json e = refused(retry(tool("deploy"), json::array(), nullptr));
   EXPECT_NE(e.value("message", "").find("params.inputResponses must be"), std::string::npos)
