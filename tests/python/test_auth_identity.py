@@ -247,7 +247,7 @@ def test_a_legacy_session_and_its_task_survive_a_refresh_and_a_step_up() -> None
 
 
 @pytest.mark.parametrize(
-    "claim", ["iat", "exp", "nbf", "jti", "auth_time", "scope", "scp", "scopes"]
+    "claim", ["iat", "exp", "nbf", "jti", "auth_time", "scope", "scp", "scopes", "claims"]
 )
 def test_identity_claims_that_a_refresh_changes_are_refused(claim: str) -> None:
     with pytest.raises(ValueError, match=f"'{claim}' cannot be an identity claim"):

@@ -232,7 +232,8 @@ std::string principal_identity(const json& principal,
                                const std::vector<std::string>& identity_claims = {});
 
 /// Why `name` cannot be an identity claim (empty, or a claim a token refresh or step-up
-/// changes: iat, exp, nbf, jti, auth_time, scope, scp, scopes); nullopt when it can.
+/// changes: iat, exp, nbf, jti, auth_time, scope, scp, scopes, or "claims", which holds them all);
+/// nullopt when it can.
 std::optional<std::string> identity_claim_problem(std::string_view name);
 
 }  // namespace mcpcxx

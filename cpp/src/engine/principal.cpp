@@ -75,8 +75,9 @@ std::string principal_identity(const json& principal,
 
 std::optional<std::string> identity_claim_problem(std::string_view name) {
   if (name.empty()) return "an identity claim needs a name";
-  static constexpr std::array<std::string_view, 8> k_volatile = {
-      "iat", "exp", "nbf", "jti", "auth_time", "scope", "scp", "scopes"};
+  // "claims" would name the whole claims object, iat and exp included.
+  static constexpr std::array<std::string_view, 9> k_volatile = {
+      "iat", "exp", "nbf", "jti", "auth_time", "scope", "scp", "scopes", "claims"};
   if (std::find(k_volatile.begin(), k_volatile.end(), name) == k_volatile.end()) {
     return std::nullopt;
   }

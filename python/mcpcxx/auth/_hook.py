@@ -141,7 +141,9 @@ def _redact(text: str, token: str) -> str:
 
 # The claims a token refresh or step-up changes; identity_claim_problem() in
 # cpp/src/engine/principal.cpp refuses the same names.
-_VOLATILE_CLAIMS = frozenset({"iat", "exp", "nbf", "jti", "auth_time", "scope", "scp", "scopes"})
+_VOLATILE_CLAIMS = frozenset(
+    {"iat", "exp", "nbf", "jti", "auth_time", "scope", "scp", "scopes", "claims"}
+)
 
 
 def _identity_claims(claims: Iterable[str]) -> list[str]:

@@ -83,7 +83,8 @@ TEST(PrincipalIdentity, WithoutASubjectTheWholeObjectIsTheIdentity) {
 }
 
 TEST(PrincipalIdentity, ClaimsARefreshChangesCannotBeIdentityClaims) {
-  for (const char* name : {"iat", "exp", "nbf", "jti", "auth_time", "scope", "scp", "scopes"}) {
+  for (const char* name :
+       {"iat", "exp", "nbf", "jti", "auth_time", "scope", "scp", "scopes", "claims"}) {
     const auto problem = identity_claim_problem(name);
     ASSERT_TRUE(problem.has_value()) << name;
     EXPECT_NE(problem->find(std::string("\"") + name + "\" cannot be an identity claim"),
