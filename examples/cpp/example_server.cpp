@@ -465,8 +465,9 @@ std::size_t env_number(const char* name, std::size_t fallback) {
 }
 
 // A fixed token check for the HTTP transcripts: "good" and "other" pass (two principals, row
-// P38), "narrow" lacks a scope, and "crash" makes the verifier throw (a buggy hook: the
-// transport answers 500 with a reference).
+// P38), "good-refreshed" is good's user again with a later token and more scope (same identity:
+// http_identity_refresh.txtar), "narrow" lacks a scope, and "crash" makes the verifier throw (a
+// buggy hook: the transport answers 500 with a reference).
 mcpcxx::http_auth_options golden_auth() {
   mcpcxx::http_auth_options a;
   a.authorization_servers = {"https://auth.example.invalid"};
@@ -474,6 +475,12 @@ mcpcxx::http_auth_options golden_auth() {
   a.verifier = [](std::string_view token, const mcpcxx::http_auth_request&) {
     if (token == "good") {
       return mcpcxx::http_auth_result::allow({{"sub", "golden"}, {"scopes", {"issues:read"}}});
+    }
+    if (token == "good-refreshed") {
+      return mcpcxx::http_auth_result::allow({{"sub", "golden"},
+                                              {"scopes", {"issues:read", "issues:write"}},
+                                              {"claims", {{"jti", "refreshed"}}},
+                                              {"exp", 4102444800}});
     }
     if (token == "writer") {
       return mcpcxx::http_auth_result::allow(

@@ -31,7 +31,8 @@ Environment, as for the C++ server:
 The C++ server also reads MCPCXX_REQUEST_STATE_TTL_S (a 2026-07-28 requestState's life in
 seconds, row P35; Server() has no such option yet, so request_state_expired.txtar names the C++
 fixture alone). Both read MCPCXX_HTTP_AUTH=1: bearer auth with a fixed token check ("good" and
-"other" are two principals, "narrow" lacks issues:write, "crash" makes the verifier raise).
+"other" are two principals, "good-refreshed" is good's user with a later token and more scope,
+"narrow" lacks issues:write, "crash" makes the verifier raise).
 
 Run: python examples/python/fixture_server.py (mcpcxx must be importable).
 """
@@ -404,6 +405,10 @@ def golden_verifier(token: str) -> Principal | None:
 
     if token == "good":
         return Principal("golden", {"issues:read"})
+    if token == "good-refreshed":
+        return Principal(
+            "golden", {"issues:read", "issues:write"}, {"jti": "refreshed"}, None, 4102444800.0
+        )
     if token == "writer":
         return Principal("writer", {"issues:read", "issues:write"})
     if token == "other":

@@ -57,6 +57,7 @@ void attach_auth(http_options& options, const py::object& auth) {
   a.resource_metadata_url = auth.attr("resource_metadata_url").cast<std::string>();
   a.authorization_servers = auth.attr("authorization_servers").cast<std::vector<std::string>>();
   a.scopes_supported = auth.attr("scopes_supported").cast<std::vector<std::string>>();
+  a.identity_claims = auth.attr("identity_claims").cast<std::vector<std::string>>();
   options.auth = std::move(a);
 }
 

@@ -222,4 +222,18 @@ std::vector<std::string> principal_scopes(const json& principal);
 std::vector<std::string> missing_scopes(const json& principal,
                                         const std::vector<std::string>& required);
 
+/// The stable identity that owns a principal's tasks, 2026-07-28 requestStates and legacy HTTP
+/// sessions (docs/auth.md): compact JSON of its issuer ("iss"), subject ("sub"), OAuth client id
+/// ("client_id", else "azp") and each claim named in `identity_claims` (null when absent), every
+/// one read from the principal's top level, else from its "claims" object. What a refresh or a
+/// step-up changes (iat, exp, nbf, jti, scopes) is never part of it. "" for a null principal; a
+/// principal without a string "sub" is identified by its whole JSON.
+std::string principal_identity(const json& principal,
+                               const std::vector<std::string>& identity_claims = {});
+
+/// Why `name` cannot be an identity claim (empty, or a claim a token refresh or step-up
+/// changes: iat, exp, nbf, jti, auth_time, scope, scp, scopes, or "claims", which holds them all);
+/// nullopt when it can.
+std::optional<std::string> identity_claim_problem(std::string_view name);
+
 }  // namespace mcpcxx

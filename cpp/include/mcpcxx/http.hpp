@@ -55,7 +55,9 @@ struct http_auth_result {
 
 /// Verifies a bearer token; called once per request, never logged. Must be thread-safe. The
 /// principal it allows is what request_context::principal() shows: an object with "sub" and a
-/// "scopes" array (tool_spec::scopes are checked against it; legacy sessions bind to "sub").
+/// "scopes" array (tool_spec::scopes are checked against it at every request), and "iss",
+/// "client_id" and "claims" when known. Its tasks, requestStates and legacy sessions belong to
+/// its principal_identity() (issuer, subject, client id, http_auth_options::identity_claims).
 /// A verifier that throws gets 500 (row H26, the detail logged under a reference).
 using http_token_verifier =
     std::function<http_auth_result(std::string_view token, const http_auth_request& request)>;
@@ -70,6 +72,10 @@ struct http_auth_options {
   std::string resource_metadata_url;
   std::vector<std::string> authorization_servers;  ///< at least one issuer URL
   std::vector<std::string> scopes_supported;       ///< advertised in the metadata and on 401
+  /// Claims that are part of a principal's identity besides its issuer, subject and client id
+  /// (principal_identity(); for example a tenant claim "tid"). A claim a token refresh changes
+  /// (iat, exp, nbf, jti, auth_time, scope, scp, scopes) is refused (std::invalid_argument).
+  std::vector<std::string> identity_claims;
 };
 
 /// Transport settings; the defaults are the secure local-development profile.

@@ -122,8 +122,12 @@ class session {
   std::string negotiated_version() const;
   /// True after a legacy initialize succeeded.
   bool legacy_initialized() const;
-  /// Sets the verified principal every request of this session sees (HTTP auth hook).
+  /// Sets the verified principal every request of this session sees (HTTP auth hook); its
+  /// identity (what owns tasks and requestStates) is principal_identity(principal).
   void set_principal(json principal);
+  /// As set_principal(principal), with the identity given: principal_identity() of it under
+  /// the transport's identity claims ("" only for a null principal).
+  void set_principal(json principal, std::string identity);
   /// Sends a server-initiated notification on the session sink (legacy list_changed, ...).
   void notify(std::string_view method, const json& params);
   /// Ends this session's 2026-07-28 subscriptions/listen streams gracefully (the server is

@@ -109,7 +109,7 @@ input_round::opened input_round::open(const std::shared_ptr<exchange>& ex) {
     return wrong_type("params.requestState", "the string a previous InputRequiredResult returned",
                       *state);
   }
-  state::binding b = state::bind_request(ex->method(), params, ex->session().principal());
+  state::binding b = state::bind_request(ex->method(), params, ex->session().identity());
   engine& e = ex->eng();
   const state::open_result r =
       e.request_states().open(state->get<std::string>(), b, state::sealer::clock::now());
@@ -179,7 +179,7 @@ const json* input_round::answer_for(const std::string& key, const std::string& m
 
 std::string input_round::seal(const exchange& ex) {
   if (!binding_) {
-    binding_ = state::bind_request(ex.method(), ex.params(), ex.session().principal());
+    binding_ = state::bind_request(ex.method(), ex.params(), ex.session().identity());
   }
   const auto or_empty = [](const json& j) { return j.is_null() ? json::object() : j; };
   return ex.eng().request_states().seal(*binding_,

@@ -120,7 +120,13 @@ void session::wait_idle() const { state_->wait_idle(); }
 std::size_t session::in_flight() const { return state_->in_flight_count(); }
 std::string session::negotiated_version() const { return state_->legacy_version(); }
 bool session::legacy_initialized() const { return !state_->legacy_version().empty(); }
-void session::set_principal(json principal) { state_->set_principal(std::move(principal)); }
+void session::set_principal(json principal) {
+  std::string identity = principal_identity(principal);
+  state_->set_principal(std::move(principal), std::move(identity));
+}
+void session::set_principal(json principal, std::string identity) {
+  state_->set_principal(std::move(principal), std::move(identity));
+}
 void session::notify(std::string_view method, const json& params) {
   state_->send(nullptr, jsonrpc::serialize_notification(method, params),
                {frame_kind::notification});

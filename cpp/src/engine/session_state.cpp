@@ -520,9 +520,15 @@ legacy_state session_state::legacy() const {
   return legacy_;
 }
 
-void session_state::set_principal(json p) {
+void session_state::set_principal(json p, std::string identity) {
   std::lock_guard lock(mutex_);
   principal_ = std::move(p);
+  identity_ = std::move(identity);
+}
+
+std::string session_state::identity() const {
+  std::lock_guard lock(mutex_);
+  return identity_;
 }
 
 json session_state::principal() const {

@@ -81,8 +81,11 @@ class session_state : public std::enable_shared_from_this<session_state> {
   }
   /// A random id naming this session as the owner of its tasks (no principal).
   const std::string& task_scope() const noexcept { return task_scope_; }
-  void set_principal(json p);
+  /// Sets the principal requests see and its identity (principal_identity(); "" for none).
+  void set_principal(json p, std::string identity);
   json principal() const;
+  /// The principal's stable identity: what owns its tasks and requestStates; "" without one.
+  std::string identity() const;
   /// The requests this session sent to its client and still waits for.
   outbound_requests& outbound() noexcept { return outbound_; }
 
@@ -120,6 +123,7 @@ class session_state : public std::enable_shared_from_this<session_state> {
   std::size_t running_ = 0;  ///< registered requests whose handler has not returned
   legacy_state legacy_;
   json principal_;
+  std::string identity_;
   std::string task_scope_ = server_log::new_reference() + server_log::new_reference();
   bool closed_ = false;
   outbound_requests outbound_;

@@ -160,8 +160,10 @@ call_plan plan_call(exchange& ex, const tool_entry& t) {
 }
 
 std::string task_owner(const exchange& ex) {
-  const json p = ex.session().principal();
-  if (!p.is_null()) return "principal:" + p.dump();
+  // The principal's stable identity, not its token's claims: a refreshed or stepped-up token
+  // still reaches the tasks of the same user.
+  std::string identity = ex.session().identity();
+  if (!identity.empty()) return "principal:" + identity;
   if (!ex.facts.modern) return "session:" + ex.session().task_scope();
   return {};
 }

@@ -125,7 +125,7 @@ open_result check_binding(const json& sealed, const binding& b) {
 
 }  // namespace
 
-binding bind_request(std::string_view method, const json& params, const json& principal) {
+binding bind_request(std::string_view method, const json& params, std::string_view identity) {
   binding b;
   b.method = std::string(method);
   // Streamed, not copied and dumped: every modern tools/call, prompts/get and resources/read
@@ -133,7 +133,7 @@ binding bind_request(std::string_view method, const json& params, const json& pr
   b.params_digest = params.is_object()
                         ? json_sha256(params, {"inputResponses", "requestState", "_meta"})
                         : json_sha256(json::object());
-  if (!principal.is_null()) b.principal_digest = json_sha256(principal);
+  if (!identity.empty()) b.principal_digest = sha256(identity);
   return b;
 }
 

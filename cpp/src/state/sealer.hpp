@@ -6,9 +6,9 @@
 //   version (1 byte, 0x01) | expiry (8 bytes, big-endian Unix seconds) | nonce (12 random bytes)
 //   | ciphertext | GCM tag (16 bytes)
 // The associated data is a fixed label plus the version and expiry bytes, so neither can be
-// changed. The plaintext is compact JSON {m: method, d: params digest, p: principal digest,
-// s: payload}: the binding travels inside the authenticated ciphertext, so any change of a bit
-// fails authentication, and a state that authenticates but belongs to another request is told
+// changed. The plaintext is compact JSON {m: method, d: params digest, p: principal identity
+// digest, s: payload}: the binding travels inside the authenticated ciphertext, so any change of a
+// bit fails authentication, and a state that authenticates but belongs to another request is told
 // apart (other method, other params, other principal) instead of looking tampered. Nonces are
 // random: one key seals well below the 2^32 states where GCM's random-nonce bound matters;
 // rotate the key (key_ring) long before that.
@@ -31,13 +31,15 @@ namespace mcpcxx::state {
 struct binding {
   std::string method;         ///< "tools/call", "prompts/get" or "resources/read"
   std::string params_digest;  ///< SHA-256 of the params without inputResponses/requestState/_meta
-  std::string principal_digest;  ///< SHA-256 of the principal's JSON; empty when there is none
+  /// SHA-256 of the principal's identity (principal_identity()); empty when there is none.
+  std::string principal_digest;
 };
 
-/// The binding of `method` with `params` (an object or null) for `principal` (null: none). The
-/// digest covers the params' compact JSON (object keys sorted) minus inputResponses,
-/// requestState and _meta, which legitimately change from one round to the next.
-binding bind_request(std::string_view method, const json& params, const json& principal);
+/// The binding of `method` with `params` (an object or null) for the principal whose identity
+/// is `identity` ("": none). The digest covers the params' compact JSON (object keys sorted)
+/// minus inputResponses, requestState and _meta, which legitimately change from one round to
+/// the next; the identity leaves out what a token refresh changes, so the user keeps the state.
+binding bind_request(std::string_view method, const json& params, std::string_view identity);
 
 /// Why a state was refused; each maps to its own row of the situation table.
 enum class refusal {

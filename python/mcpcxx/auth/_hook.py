@@ -37,6 +37,9 @@ class BearerAuth:
     required_scopes: every request needs these (403 insufficient_scope otherwise).
     resource_metadata_url: where the metadata is served; default
     http://HOST:PORT/.well-known/oauth-protected-resource/PATH (run("http") only).
+    identity_claims: claims that are part of a principal's identity besides its issuer, subject
+    and client id (e.g. a tenant claim "tid"); tasks, requestStates and legacy sessions belong to
+    that identity, so a refreshed token keeps them. Claims a refresh changes are refused.
     """
 
     def __init__(
@@ -48,6 +51,7 @@ class BearerAuth:
         scopes_supported: Iterable[str] = (),
         required_scopes: Iterable[str] = (),
         resource_metadata_url: str | None = None,
+        identity_claims: Iterable[str] = (),
     ) -> None:
         if not callable(verifier):
             raise TypeError("BearerAuth needs a callable verifier: verifier(token) -> Principal")
@@ -67,6 +71,7 @@ class BearerAuth:
         self.scopes_supported = _scope_list(scopes_supported, "scopes_supported")
         self.required_scopes = _scope_list(required_scopes, "required_scopes")
         self.resource_metadata_url = resource_metadata_url or ""
+        self.identity_claims = _identity_claims(identity_claims)
 
     @classmethod
     def of(cls, auth: Any) -> BearerAuth:
@@ -93,6 +98,7 @@ class AuthHook:
         self.resource_metadata_url = settings.resource_metadata_url
         self.authorization_servers = settings.authorization_servers
         self.scopes_supported = settings.scopes_supported
+        self.identity_claims = settings.identity_claims
 
     def verify(self, token: str, http_method: str, mcp_method: str, mcp_name: str) -> Verdict:
         """The verdict tuple for `token` (see python/bindings/bind_auth.cpp)."""
@@ -131,6 +137,29 @@ async def _awaited(value: Awaitable[Any]) -> Any:
 
 def _redact(text: str, token: str) -> str:
     return text.replace(token, "[token]") if token else text
+
+
+# The claims a token refresh or step-up changes; identity_claim_problem() in
+# cpp/src/engine/principal.cpp refuses the same names.
+_VOLATILE_CLAIMS = frozenset(
+    {"iat", "exp", "nbf", "jti", "auth_time", "scope", "scp", "scopes", "claims"}
+)
+
+
+def _identity_claims(claims: Iterable[str]) -> list[str]:
+    if isinstance(claims, str):
+        raise TypeError("identity_claims must be a list of str, not one str")
+    out = list(claims)
+    for c in out:
+        if not isinstance(c, str) or not c:
+            raise ValueError(f"identity_claims: {c!r} is not a claim name (a non-empty str)")
+        if c in _VOLATILE_CLAIMS:
+            raise ValueError(
+                f"identity_claims: {c!r} cannot be an identity claim: it changes when a token is "
+                "refreshed or gains scopes, so the user would lose their tasks and requestStates; "
+                "name a claim that stays the same for one user (a tenant id, for example)"
+            )
+    return out
 
 
 def _scope_list(scopes: Iterable[str], what: str) -> list[str]:

@@ -387,7 +387,7 @@ TEST_F(state_refusal_test, expired_state_is_p35) {
   const json params = tool("deploy");
   // A state sealed with the server's key an hour ago (ttl 600 s): authentic but expired.
   const state::sealer old(state::key_ring::from_config(k_key, {}), std::chrono::seconds(600));
-  const std::string state = old.seal(state::bind_request("tools/call", params, nullptr),
+  const std::string state = old.seal(state::bind_request("tools/call", params, ""),
                                      {{"a", json::object()}, {"q", json::object()}},
                                      state::sealer::clock::now() - std::chrono::hours(1));
   const json e = refused(retry(params, {{"ask-0", accept({})}}, state));
@@ -427,6 +427,26 @@ TEST_F(state_refusal_test, state_of_another_principal_is_p38) {
   EXPECT_EQ(anonymous["error"].value("code", 0), -32602);
   const json same = alice.roundtrip(
       call(4, "tools/call", retry(params, {{"ask-0", accept({{"confirm", true}})}}, state)));
+  EXPECT_EQ(same["result"]["content"][0]["text"], "deploy accept") << same.dump();
+}
+
+TEST_F(state_refusal_test, the_same_identity_with_a_refreshed_token_completes_the_round) {
+  const json params = tool("deploy");
+  harness first(*srv);
+  first.s.set_principal({{"sub", "alice"}, {"iss", "A"}, {"exp", 100}, {"jti", "j1"}});
+  const json state = first.roundtrip(call(1, "tools/call", params))["result"]["requestState"];
+  harness other_issuer(*srv);
+  other_issuer.s.set_principal({{"sub", "alice"}, {"iss", "B"}, {"exp", 100}, {"jti", "j1"}});
+  const json e =
+      other_issuer.roundtrip(call(2, "tools/call", retry(params, json::object(), state)));
+  EXPECT_NE(e["error"].value("message", "").find("another authenticated principal"),
+            std::string::npos)
+      << e.dump();
+  harness refreshed(*srv);
+  refreshed.s.set_principal(
+      {{"sub", "alice"}, {"iss", "A"}, {"exp", 7300}, {"jti", "j2"}, {"scopes", {"deploy"}}});
+  const json same = refreshed.roundtrip(
+      call(3, "tools/call", retry(params, {{"ask-0", accept({{"confirm", true}})}}, state)));
   EXPECT_EQ(same["result"]["content"][0]["text"], "deploy accept") << same.dump();
 }
 

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "mcpcxx/context.hpp"
+
 #include "state/codec.hpp"
 #include "state/key_ring.hpp"
 
@@ -23,7 +25,7 @@ const clock::time_point k_now = clock::time_point(std::chrono::seconds(1'800'000
 
 binding call_binding(const json& principal = nullptr) {
   return bind_request("tools/call", {{"name", "deploy"}, {"arguments", {{"env", "prod"}}}},
-                      principal);
+                      principal_identity(principal));
 }
 
 sealer make(const std::string& current, const std::vector<std::string>& previous = {},
@@ -155,8 +157,8 @@ TEST(Sealer, RotationKeepsPreviousStatesAndSealsWithTheNewKey) {
 TEST(Sealer, OtherMethodIsToldApart) {
   const sealer s = make(k_key_a);
   const json params = {{"name", "deploy"}};
-  const std::string text = s.seal(bind_request("tools/call", params, nullptr), 1, k_now);
-  const open_result r = s.open(text, bind_request("prompts/get", params, nullptr), k_now);
+  const std::string text = s.seal(bind_request("tools/call", params, ""), 1, k_now);
+  const open_result r = s.open(text, bind_request("prompts/get", params, ""), k_now);
   ASSERT_FALSE(r.ok);
   EXPECT_EQ(r.why, refusal::other_method);
   EXPECT_EQ(r.sealed_method, "tools/call");
@@ -165,11 +167,11 @@ TEST(Sealer, OtherMethodIsToldApart) {
 TEST(Sealer, OtherParamsAreToldApart) {
   const sealer s = make(k_key_a);
   const std::string text = s.seal(call_binding(), 1, k_now);
-  const binding staging = bind_request(
-      "tools/call", {{"name", "deploy"}, {"arguments", {{"env", "staging"}}}}, nullptr);
+  const binding staging =
+      bind_request("tools/call", {{"name", "deploy"}, {"arguments", {{"env", "staging"}}}}, "");
   EXPECT_EQ(s.open(text, staging, k_now).why, refusal::other_params);
   const binding other_tool =
-      bind_request("tools/call", {{"name", "delete"}, {"arguments", {{"env", "prod"}}}}, nullptr);
+      bind_request("tools/call", {{"name", "delete"}, {"arguments", {{"env", "prod"}}}}, "");
   EXPECT_EQ(s.open(text, other_tool, k_now).why, refusal::other_params);
 }
 
@@ -189,11 +191,11 @@ TEST(Binding, DigestIgnoresRoundTripFieldsAndKeyOrder) {
   json retry = json::parse(R"({"arguments":{"b":2,"a":1},"name":"deploy",
       "inputResponses":{"k":{"action":"accept"}},"requestState":"xyz",
       "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}})");
-  EXPECT_EQ(bind_request("tools/call", first, nullptr).params_digest,
-            bind_request("tools/call", retry, nullptr).params_digest);
-  EXPECT_EQ(bind_request("tools/call", nullptr, nullptr).params_digest,
-            bind_request("tools/call", json::object(), nullptr).params_digest);
-  EXPECT_TRUE(bind_request("tools/call", first, nullptr).principal_digest.empty());
+  EXPECT_EQ(bind_request("tools/call", first, "").params_digest,
+            bind_request("tools/call", retry, "").params_digest);
+  EXPECT_EQ(bind_request("tools/call", nullptr, "").params_digest,
+            bind_request("tools/call", json::object(), "").params_digest);
+  EXPECT_TRUE(bind_request("tools/call", first, "").principal_digest.empty());
 }
 
 TEST(KeyRing, RejectsBadKeysWithoutEchoingThem) {

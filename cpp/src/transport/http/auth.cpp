@@ -1,6 +1,7 @@
 // Bearer-token authorization of MCP endpoint requests (OAuth 2.1 resource server): the verifier
 // hook, the per-tool scope check of tools/call, and the 401/403/503 challenges.
 #include <algorithm>
+#include <stdexcept>
 
 #include "engine/server_log.hpp"
 #include "transport/http/endpoint.hpp"
@@ -63,8 +64,17 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
       return result;
     }
   }
-  result.principal = std::move(verdict.principal);
+  result.who.identity = principal_identity(verdict.principal, ctx_->opts.auth->identity_claims);
+  result.who.principal = std::move(verdict.principal);
   return result;
+}
+
+void check_identity_claims(const http_auth_options& auth) {
+  for (const auto& name : auth.identity_claims) {
+    if (auto problem = identity_claim_problem(name)) {
+      throw std::invalid_argument("http_options.auth.identity_claims: " + *problem);
+    }
+  }
 }
 
 response endpoint::challenge(const http_auth_result& verdict, bool token_sent,

@@ -37,14 +37,6 @@ std::optional<problem> repeated_header(const request& req) {
 
 }  // namespace
 
-std::string principal_key(const json& principal) {
-  if (principal.is_null()) return {};
-  if (principal.is_object() && principal.contains("sub") && principal["sub"].is_string()) {
-    return principal["sub"].get<std::string>();
-  }
-  return principal.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 void endpoint::handle(request&& req, const std::shared_ptr<reply_channel>& out) {
   try {
     route(req, out);
@@ -127,7 +119,7 @@ void endpoint::handle_metrics(const request& req, const std::shared_ptr<reply_ch
   out->send(r);
 }
 
-std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const json& principal,
+std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const caller& who,
                                                        std::optional<response>& error) {
   const std::string* sid = req.header("mcp-session-id");
   if (sid == nullptr || sid->empty()) {
@@ -135,7 +127,8 @@ std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const
     return nullptr;
   }
   auto s = ctx_->sessions.find(*sid);
-  if (!s || s->principal_key() != principal_key(principal)) {
+  // Bound to the creator's identity: a refreshed token of the same user keeps the session.
+  if (!s || s->principal_key() != who.identity) {
     error = row_response({situation::H14_session_not_found});
     return nullptr;
   }
@@ -173,7 +166,7 @@ void endpoint::handle_delete(request& req, const std::shared_ptr<reply_channel>&
   auto auth = authorize(req, {}, {});
   if (auth.rejection) return out->send(*auth.rejection);
   std::optional<response> error;
-  auto s = legacy_session(req, auth.principal, error);
+  auto s = legacy_session(req, auth.who, error);
   if (!s) return out->send(*error);
   ctx_->sessions.remove(s->id());
   s->close_get();

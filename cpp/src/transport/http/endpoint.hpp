@@ -15,11 +15,22 @@
 
 namespace mcpcxx::http {
 
+/// Who a request speaks for: the verified principal and its identity (principal_identity()
+/// under http_auth_options::identity_claims); null and "" without auth.
+struct caller {
+  json principal = nullptr;
+  std::string identity;
+};
+
 /// Outcome of the bearer-token check.
 struct auth_outcome {
   std::optional<response> rejection;  ///< 401/403 to send, when set
-  json principal = nullptr;
+  caller who;
 };
+
+/// Throws std::invalid_argument when `auth` names an identity claim that a token refresh
+/// changes (identity_claim_problem()).
+void check_identity_claims(const http_auth_options& auth);
 
 /// Checks modern SEP-2243 headers against the body; the -32020 row when they disagree.
 std::optional<problem> check_modern_headers(transport_context& ctx, const request& req,
@@ -45,12 +56,11 @@ class endpoint {
   void handle_metadata(const request& req, const std::shared_ptr<reply_channel>& out);
   /// GET metrics_path: the Prometheus exposition; other methods H50.
   void handle_metrics(const request& req, const std::shared_ptr<reply_channel>& out);
-  void post_modern(request& req, jsonrpc::message msg, json principal,
+  void post_modern(request& req, jsonrpc::message msg, caller who,
                    const std::shared_ptr<reply_channel>& out);
-  void post_legacy(request& req, jsonrpc::message msg, json principal,
+  void post_legacy(request& req, jsonrpc::message msg, caller who,
                    const std::shared_ptr<reply_channel>& out);
-  void post_initialize(jsonrpc::message msg, json principal,
-                       const std::shared_ptr<reply_channel>& out);
+  void post_initialize(jsonrpc::message msg, caller who, const std::shared_ptr<reply_channel>& out);
   /// Verifies the bearer token (and a tools/call's tool scopes) when auth is enabled.
   auth_outcome authorize(const request& req, std::string_view mcp_method,
                          std::string_view mcp_name);
@@ -59,12 +69,9 @@ class endpoint {
   /// The 503 (row H43) when the verifier cannot verify now; logs `description`.
   response unavailable(const std::string& description);
   /// The legacy session named by the request, or a 400/404 response.
-  std::shared_ptr<http_session> legacy_session(const request& req, const json& principal,
+  std::shared_ptr<http_session> legacy_session(const request& req, const caller& who,
                                                std::optional<response>& error);
   std::optional<response> check_legacy_version(const request& req, http_session& s);
 };
-
-/// A stable key identifying a principal (binds legacy sessions to their creator).
-std::string principal_key(const json& principal);
 
 }  // namespace mcpcxx::http

@@ -157,6 +157,7 @@ http_endpoint::http_endpoint(server& srv, http_options options) {
         "http_options.auth for an http_endpoint needs a verifier, an authorization server, "
         "resource and resource_metadata_url");
   }
+  if (options.auth) http::check_identity_claims(*options.auth);
   auto ctx = std::make_shared<http::transport_context>(srv, std::move(options));
   if (ctx->opts.auth) {
     ctx->resource = ctx->opts.auth->resource;

@@ -42,13 +42,13 @@ void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& ou
   auto auth = authorize(req, {}, {});
   if (auth.rejection) return out->send(*auth.rejection);
   std::optional<response> error;
-  auto s = legacy_session(req, auth.principal, error);
+  auto s = legacy_session(req, auth.who, error);
   if (!s) return out->send(*error);
   response_headers headers{{"Mcp-Session-Id", s->id()}};
   const std::string* last = req.header("last-event-id");
   if (last != nullptr) {
     auto pos = parse_event_id(*last);
-    if (!pos) {
+    if (!pos || !s->issued(*pos)) {
       return out->send(row_response({mcpcxx::wire::situation::H11_bad_last_event_id}));
     }
     if (pos->stream != 0) {

@@ -374,6 +374,7 @@ http_server::http_server(server& srv, http_options options) {
   if (options.auth && options.auth->authorization_servers.empty()) {
     throw std::invalid_argument("http_options.auth needs at least one authorization server");
   }
+  if (options.auth) http::check_identity_claims(*options.auth);
   impl_ = std::make_unique<detail::http_server_impl>(srv, std::move(options));
 }
 

@@ -92,11 +92,11 @@ void endpoint::handle_post(request& req, const std::shared_ptr<reply_channel>& o
   const std::string* pv = req.header("mcp-protocol-version");
   bool modern = !ctx_->opts.legacy || has_body_version(msg) ||
                 (pv != nullptr && mcpcxx::wire::is_modern_version(*pv));
-  if (modern) return post_modern(req, std::move(msg), std::move(auth.principal), out);
-  post_legacy(req, std::move(msg), std::move(auth.principal), out);
+  if (modern) return post_modern(req, std::move(msg), std::move(auth.who), out);
+  post_legacy(req, std::move(msg), std::move(auth.who), out);
 }
 
-void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
+void endpoint::post_modern(request& req, jsonrpc::message msg, caller who,
                            const std::shared_ptr<reply_channel>& out) {
   using jsonrpc::message_kind;
   if (msg.kind == message_kind::batch) {
@@ -115,7 +115,7 @@ void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
   static const auto sink = std::make_shared<null_sink>();
   session s =
       ctx_->srv.open_session(sink, session_options{.inline_dispatch = ctx_->opts.inline_dispatch});
-  if (!principal.is_null()) s.set_principal(std::move(principal));
+  if (!who.principal.is_null()) s.set_principal(std::move(who.principal), std::move(who.identity));
   if (msg.kind != message_kind::request) {
     s.receive(std::move(msg), nullptr, era_hint::modern);
     response r;
@@ -130,16 +130,19 @@ void endpoint::post_modern(request& req, jsonrpc::message msg, json principal,
   s.receive(std::move(msg), ex, era_hint::modern, handler_headers(req, ctx_->exposed_headers));
 }
 
-void endpoint::post_legacy(request& req, jsonrpc::message msg, json principal,
+void endpoint::post_legacy(request& req, jsonrpc::message msg, caller who,
                            const std::shared_ptr<reply_channel>& out) {
   using jsonrpc::message_kind;
   if (msg.kind == message_kind::request && msg.method == "initialize") {
-    return post_initialize(std::move(msg), std::move(principal), out);
+    return post_initialize(std::move(msg), std::move(who), out);
   }
   std::optional<response> error;
-  auto s = legacy_session(req, principal, error);
+  auto s = legacy_session(req, who, error);
   if (!s) return out->send(*error);
-  if (!principal.is_null()) s->engine().set_principal(std::move(principal));
+  // The current token's principal: scopes are checked against it, the identity is unchanged.
+  if (!who.principal.is_null()) {
+    s->engine().set_principal(std::move(who.principal), std::move(who.identity));
+  }
   bool is_request = msg.kind == message_kind::request ||
                     (msg.kind == message_kind::batch && batch_has_requests(msg));
   if (!is_request) {
@@ -159,17 +162,19 @@ void endpoint::post_legacy(request& req, jsonrpc::message msg, json principal,
                       handler_headers(req, ctx_->exposed_headers));
 }
 
-void endpoint::post_initialize(jsonrpc::message msg, json principal,
+void endpoint::post_initialize(jsonrpc::message msg, caller who,
                                const std::shared_ptr<reply_channel>& out) {
   if (ctx_->sessions.full()) {
     return out->send(row_response({situation::H17_too_many_sessions}, msg.id));
   }
-  auto hs = std::make_shared<http_session>(mint_session_id(), principal_key(principal),
+  auto hs = std::make_shared<http_session>(mint_session_id(), who.identity,
                                            ctx_->opts.replay_buffer_events);
   hs->set_engine(ctx_->srv.open_session(
       std::make_shared<legacy_sink>(hs),
       session_options{.inline_dispatch = ctx_->opts.inline_dispatch, .id = hs->id()}));
-  if (!principal.is_null()) hs->engine().set_principal(std::move(principal));
+  if (!who.principal.is_null()) {
+    hs->engine().set_principal(std::move(who.principal), std::move(who.identity));
+  }
   exchange_setup setup;
   setup.id = *msg.id;
   setup.legacy = hs;

@@ -147,12 +147,24 @@ void http_session::cancel_stream(std::uint64_t stream, const jsonrpc::request_id
   finish_stream(stream);
 }
 
+bool http_session::issued(event_position p) const {
+  std::lock_guard g(lock_);
+  if (p.seq == 0 || p.seq >= next_seq_ || p.stream >= next_stream_) return false;
+  if (replay_.empty() || p.seq < replay_.front().seq) return true;
+  // Sequence numbers are contiguous in the buffer: the event is at a known offset.
+  return replay_[p.seq - replay_.front().seq].stream == p.stream;
+}
+
 bool http_session::attach_get(std::shared_ptr<reply_channel> ch,
                               std::optional<event_position> after, bool prime) {
   std::lock_guard g(lock_);
   bool open = get_stream_ && !get_stream_->closed() && !get_stream_->finished();
   if (open && !after) return false;
-  if (open) get_stream_->end_stream();  // a resuming client replaces its stale stream
+  if (open) {
+    // A resuming client replaces the stream it lost; the old one says why it ends.
+    get_stream_->write(": replaced by a GET that resumed this stream with Last-Event-ID\n\n");
+    get_stream_->end_stream();
+  }
   if (after) {
     replay_locked(*after, *ch);
   } else if (prime) {

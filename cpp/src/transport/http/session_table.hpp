@@ -40,6 +40,7 @@ class http_session {
   http_session(std::string id, std::string principal_key, std::size_t replay_capacity);
 
   const std::string& id() const noexcept { return id_; }
+  /// The creator's principal identity (principal_identity()); "" without auth.
   const std::string& principal_key() const noexcept { return principal_key_; }
   /// The engine session (set once right after creation).
   mcpcxx::session& engine() { return *engine_; }
@@ -66,8 +67,15 @@ class http_session {
   /// replays what was sent, then ends with row H41 for `id`.
   void cancel_stream(std::uint64_t stream, const jsonrpc::request_id& id);
 
+  /// True when this session issued the event id `p`: its sequence number was handed out, on
+  /// stream `p.stream` (checked while the event is in the replay buffer; evicted ones only
+  /// by their stream having existed). False for an id beyond the counter or of a stream the
+  /// session never had (row H11).
+  bool issued(event_position p) const;
   /// Installs the GET stream after replaying GET-stream events following `after` (or writing a
-  /// priming event when `prime`); false when one is already open.
+  /// priming event when `prime`); false when one is already open without `after`. A resume
+  /// (`after` set) takes over from an open GET stream, which is told so and ended: a client
+  /// resumes when it lost its stream, and the spec sends each message on one stream only.
   bool attach_get(std::shared_ptr<reply_channel> ch, std::optional<event_position> after,
                   bool prime);
   /// Replays a POST stream after `after` onto `ch`; when that stream is still running, `ch`
