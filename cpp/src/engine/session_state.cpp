@@ -174,8 +174,9 @@ void run(const std::shared_ptr<exchange>& ex, const method_info& m) {
   } catch (...) {
     out = classify(std::current_exception(), *ex, kind_of(m));
   }
+  const bool continues = out.handler_continues;
   if (out.kind != outcome_kind::pending) ex->finish(std::move(out));
-  if (!out.handler_continues) ex->session().handler_returned();
+  if (!continues) ex->session().handler_returned();
 }
 
 // A request queued for a worker. If the pool drops it unstarted (~server past stop_grace), it is

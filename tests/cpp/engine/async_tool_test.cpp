@@ -102,7 +102,7 @@ TEST(async_tool_test, a_completion_dropped_unanswered_answers_as_an_unexpected_f
   captured_log log;
   server srv(log.options());
   srv.add_async_tool({.name = "forgetful"},
-                     [](const json&, request_context&, tool_completion) { /* dropped */ });
+                     [](const json&, request_context&, const tool_completion&) { /* dropped */ });
   harness h(srv, false);
   h.s.receive(modern_request(1, "tools/call", {{"name", "forgetful"}}));
   auto frames = h.sink->wait_for(1);
@@ -115,11 +115,12 @@ TEST(async_tool_test, a_completion_dropped_unanswered_answers_as_an_unexpected_f
 
 TEST(async_tool_test, a_tool_error_thrown_while_starting_is_the_tools_failure) {
   server srv(one_worker());
-  srv.add_async_tool({.name = "refuses"}, [](const json&, request_context&, tool_completion) {
-    throw tool_error(
-        "Lookup failed: item 7 does not exist. List items first. Do not retry unchanged.",
-        error_category::not_found);
-  });
+  srv.add_async_tool(
+      {.name = "refuses"}, [](const json&, request_context&, const tool_completion&) {
+        throw tool_error(
+            "Lookup failed: item 7 does not exist. List items first. Do not retry unchanged.",
+            error_category::not_found);
+      });
   harness h(srv, false);
   h.s.receive(modern_request(1, "tools/call", {{"name", "refuses"}}));
   auto frames = h.sink->wait_for(1);
@@ -138,7 +139,7 @@ TEST(async_tool_test, invalid_arguments_are_refused_before_the_handler_starts) {
                       .input_schema = {{"type", "object"},
                                        {"properties", {{"n", {{"type", "integer"}}}}},
                                        {"required", {"n"}}}},
-                     [&](const json&, request_context&, tool_completion done) {
+                     [&](const json&, request_context&, const tool_completion& done) {
                        ++started;
                        done.complete(tool_result::text("ran"));
                      });
