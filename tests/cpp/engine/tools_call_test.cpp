@@ -172,8 +172,10 @@ TEST_F(tools_call_test, c_a_handlers_converted_arguments_failure_is_row_t1) {
       e["violations"][0],
       json({{"instanceLocation", "/w/end"}, {"keyword", "value_error"}, {"message", "too early"}}));
   EXPECT_EQ(r["result"]["structuredContent"], e);
-  EXPECT_THROW(invalid_arguments_error(json::array()), std::invalid_argument);
-  EXPECT_THROW(invalid_arguments_error(json::array({{{"keyword", "x"}}})), std::invalid_argument);
+  // The constructor refuses what is not a list of violations (before anything is thrown).
+  EXPECT_THROW(throw invalid_arguments_error(json::array()), std::invalid_argument);
+  EXPECT_THROW(throw invalid_arguments_error(json::array({{{"keyword", "x"}}})),
+               std::invalid_argument);
 }
 
 TEST_F(tools_call_test, d_tool_error_text_is_exact_with_structured_details) {
