@@ -78,6 +78,8 @@ class Server:
             website_url: serverInfo.websiteUrl.
             icons: serverInfo icons: Icon dicts {"src", "mimeType"?, "sizes"?, "theme"?}.
             workers: Threads running def handlers; 0 picks max(2, CPUs).
+            max_workers: The most worker threads: while every worker waits inside a handler
+                and calls are queued, the pool grows past workers up to this (default 64).
             logging: Advertise the logging capability and send notifications/message.
             log_writer: Receives each server-log line (JSON, no newline) instead of stderr;
                 called from any thread.

@@ -79,9 +79,17 @@ def test_t1_from_pydantic_has_the_shape_of_a_schema_failure(
     def window(w: Window, secret: Annotated[str, AfterValidator(_no_digits)] = "x") -> str:
         return "ok"
 
+    @server.tool
+    async def window_async(
+        w: Window, secret: Annotated[str, AfterValidator(_no_digits)] = "x"
+    ) -> str:
+        return "ok"
+
     c = connect()
     schema_failure = c.call_tool("window", {"w": {"start": "a", "end": 2000}})
     converted = c.call_tool("window", {"w": {"start": 5, "end": 7}, "secret": "pw-4711"})
+    from_async = c.call_tool("window_async", {"w": {"start": 5, "end": 7}, "secret": "pw-4711"})
+    assert details(from_async) == {**details(converted), "resource": "window_async"}
     expected = {"category", "effect", "resource", "retryable", "violations"}
     assert set(details(schema_failure)) == expected == set(details(converted))
     d = details(converted)
