@@ -29,6 +29,9 @@ namespace example {
 /// The task tools and their options (example_tasks.cpp; MCPCXX_EXAMPLE_TASKS=1).
 void configure_tasks(mcpcxx::server_options& o);
 void add_task_tools(mcpcxx::server& s);
+/// A tool refusing schema-valid arguments after its own check (example_conversion.cpp;
+/// MCPCXX_EXAMPLE_CONVERT=1).
+void add_conversion_tools(mcpcxx::server& s);
 }  // namespace example
 
 namespace {
@@ -642,6 +645,11 @@ int main() {
   if (const char* c = std::getenv("MCPCXX_EXAMPLE_CONTEXT");
       c != nullptr && std::string_view(c) == "1") {
     add_context_tools(s);
+  }
+  // MCPCXX_EXAMPLE_CONVERT=1 adds schedule, whose own check refuses valid arguments (row T1).
+  if (const char* v = std::getenv("MCPCXX_EXAMPLE_CONVERT");
+      v != nullptr && std::string_view(v) == "1") {
+    example::add_conversion_tools(s);
   }
   const char* auth = std::getenv("MCPCXX_HTTP_AUTH");
   const char* scoped = std::getenv("MCPCXX_EXAMPLE_SCOPED");

@@ -1,7 +1,7 @@
 // The example server's task tools (MCPCXX_EXAMPLE_TASKS=1, golden transcripts tasks_*.txtar):
-// tools that run as tasks and finish at once, wait for cancellation, fail as a tool, fail as a
-// protocol error, or run only as a task. Task ids are "task-1", "task-2", ... so transcripts can
-// name them.
+// tools that run as tasks and finish at once, report progress, wait for cancellation, fail as a
+// tool, fail as a protocol error, or run only as a task. Task ids are "task-1", "task-2", ... so
+// transcripts can name them.
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -50,6 +50,12 @@ void add_task_tools(mcpcxx::server& s) {
       [](const json&, request_context& ctx) {
         while (!ctx.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         return tool_result::text("stopped");
+      });
+  add(s, "report_job", "Reports progress (part 1, part 2), then returns; may run as a task.",
+      task_support::optional, [](const json&, request_context& ctx) {
+        ctx.report_progress(1, 2, "part 1");
+        ctx.report_progress(2, 2, "part 2");
+        return tool_result::text("reported");
       });
   add(s, "task_only", "Runs only as a task.", task_support::required,
       [](const json&, request_context&) { return tool_result::text("ran as a task"); });

@@ -20,6 +20,8 @@ Environment, as for the C++ server:
                               subscriptions/listen stream has something to report
     MCPCXX_MAX_LISTENERS      the open subscriptions/listen stream limit (default 10000)
     MCPCXX_MAX_LISTEN_URIS    the resourceSubscriptions limit of one listen (default 1000)
+    MCPCXX_EXAMPLE_CONVERT=1  add schedule, whose arguments its own check (a pydantic model
+                              validator) refuses after the schema accepted them (row T1)
     MCPCXX_EXAMPLE_SCOPED=1   add close_issue, a tool needing the issues:write scope (also added
                               with MCPCXX_HTTP_AUTH=1)
     MCPCXX_EXAMPLE_HTTP_PORT  serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) until SIGTERM
@@ -355,6 +357,26 @@ def _worker_bounds() -> dict[str, int]:
     return {} if limit is None else {"workers": int(limit), "max_workers": int(limit)}
 
 
+def add_conversion_tools(server: Server) -> None:
+    """A tool pydantic converts after the engine validated it (MCPCXX_EXAMPLE_CONVERT=1, as C++)."""
+    from pydantic import BaseModel, model_validator
+
+    class Window(BaseModel):
+        start: int
+        end: int
+
+        @model_validator(mode="after")
+        def ordered(self) -> Window:
+            if self.end < self.start:
+                raise ValueError("end must not be before start")
+            return self
+
+    @server.tool
+    def schedule(window: Window) -> str:
+        """Schedules a window of hours."""
+        return f"scheduled {window.start}-{window.end}"
+
+
 def build() -> Server:
     """The fixture server, configured from the environment like the C++ one."""
     server = Server(
@@ -385,6 +407,8 @@ def build() -> Server:
         add_listen_tools(server)
     if os.environ.get("MCPCXX_EXAMPLE_CONTEXT") == "1":
         add_context_tools(server)
+    if os.environ.get("MCPCXX_EXAMPLE_CONVERT") == "1":
+        add_conversion_tools(server)
     if "1" in (os.environ.get("MCPCXX_HTTP_AUTH"), os.environ.get("MCPCXX_EXAMPLE_SCOPED")):
         add_scoped_tool(server)
     return server

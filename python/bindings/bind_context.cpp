@@ -112,7 +112,8 @@ void bind_context(py::module_& m) {
           },
           py::arg("progress"), py::arg("total") = py::none(), py::arg("message") = py::none(),
           py::call_guard<py::gil_scoped_release>(),
-          "Send notifications/progress when the client asked for it; progress must increase.")
+          "Send notifications/progress when the client asked for it (in a task, message is also "
+          "its statusMessage); progress must increase.")
       .def("log", &log, py::arg("level"), py::arg("data"), py::arg("logger") = py::none(),
            "Log to stderr, and to the client when it asked for this level; True when sent.")
       .def(

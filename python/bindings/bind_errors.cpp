@@ -128,6 +128,10 @@ std::exception_ptr url_elicitation_required_from(py::handle v) {
   return std::make_exception_ptr(url_elicitation_required(to_json(v.attr("elicitations"))));
 }
 
+std::exception_ptr converted_arguments_from(py::handle v) {
+  return std::make_exception_ptr(invalid_arguments_error(to_json(v.attr("violations"))));
+}
+
 // The ask errors below normally carry their C++ original (carried_exception); these build one
 // when a handler constructed the Python exception itself.
 std::exception_ptr client_capability_from(py::handle v) {
@@ -168,6 +172,7 @@ constexpr typed_error k_typed_errors[] = {
     {"ClientRequestError", client_request_error_from},
     {"ClientAnswerInvalidError", client_answer_invalid_from},
     {"ResourceNotFoundError", resource_not_found_from},
+    {"_ConvertedArgumentsError", converted_arguments_from},
 };
 
 struct python_helpers {

@@ -452,6 +452,17 @@ class CompletionRequest(_Record):
     def __init__(
         self, ref_type: str, ref: str, argument: str, value: str, context: dict[str, str]
     ) -> None:
+        """Built by the engine from completion/complete; handlers only read it.
+
+        Args:
+            ref_type: "ref/prompt" or "ref/resource".
+            ref: The prompt's name, or the resource's URI; for a resource template, the
+                template string as registered ("issues://{key}").
+            argument: The name of the argument (prompt argument or template variable) being
+                completed.
+            value: What the user typed so far.
+            context: The arguments already resolved ({name: value}); {} when none.
+        """
         self.ref_type, self.ref, self.argument = ref_type, ref, argument
         self.value, self.context = value, context
 

@@ -183,7 +183,7 @@ class Context(Protocol):
     def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
     ) -> Done:
-        """Send notifications/progress (when the client sent a progressToken)."""
+        """Send notifications/progress (with a progressToken); in a task, set its statusMessage."""
         ...
 
     def log(self, level: str, message: Any, *, logger: str | None = None) -> Done:
@@ -395,6 +395,7 @@ class EngineContext:
     ) -> Done:
         """Send notifications/progress (when the client sent a progressToken).
 
+        In a task, `message` also becomes the task's statusMessage (tasks/get), token or not.
         Works with and without `await`. Raises ValueError when progress does not increase.
         """
         self._core.report_progress(float(progress), total, message)

@@ -84,6 +84,21 @@ class ToolError(McpcxxError):
         effect: ErrorEffect = "not_applied",
         retry_after: float | None = None,
     ) -> None:
+        """Check every field (TypeError/ValueError naming it).
+
+        Args:
+            message: The exact text the model gets: what failed, which input, why, what to do
+                next, whether to retry (ToolError.compose builds it from those parts).
+            category: What kind of failure; details.category.
+            retryable: Whether an unchanged retry can succeed; default: True when retry_after
+                is given, else False.
+            resource: The id of the input or resource that failed (an issue key, a URI):
+                details.resource, left out when None. Data, not text: the message must name
+                the resource itself.
+            effect: What the failed call changed: "not_applied", "unknown", "partial" or
+                "applied".
+            retry_after: Seconds to wait before retrying; details.retryAfterSeconds.
+        """
         if not isinstance(message, str) or not message.strip():
             raise TypeError("ToolError needs a non-empty str message the model can act on")
         if category not in CATEGORIES:
@@ -120,7 +135,22 @@ class ToolError(McpcxxError):
         retry_after: float | None = None,
         resource_id: str | None = None,
     ) -> ToolError:
-        """Build a ToolError whose message follows the template (see compose_error_message)."""
+        """Build a ToolError whose message follows the template (see compose_error_message).
+
+        Args:
+            operation: What was attempted, e.g. "Issue lookup" (the message starts "<operation>
+                failed").
+            resource: A phrase naming the input or resource in the message, e.g. "issue
+                ENG-42"; text, not the id.
+            reason: Why it failed, at a level the model can act on.
+            next_step: What the model should do next.
+            retry_guidance: Whether retrying is safe, e.g. "Do not retry unchanged".
+            category: As ToolError(category=).
+            retryable: As ToolError(retryable=).
+            effect: As ToolError(effect=).
+            retry_after: As ToolError(retry_after=).
+            resource_id: The id that becomes details.resource: ToolError(resource=).
+        """
         message = compose_error_message(operation, resource, reason, next_step, retry_guidance)
         return cls(
             message,
@@ -174,6 +204,18 @@ class ResourceNotFoundError(McpcxxError):
     def __init__(self, uri: str) -> None:
         super().__init__(f"resource not found: {uri}")
         self.uri = uri
+
+
+class _ConvertedArgumentsError(McpcxxError):
+    """Arguments the inputSchema accepted but the tool's own conversion (pydantic) refused.
+
+    Answered by the engine as row T1 (docs/error-model.md): `violations` is a list of
+    {"instanceLocation", "keyword", "message"} dicts that never hold argument values.
+    """
+
+    def __init__(self, violations: list[dict[str, str]]) -> None:
+        super().__init__("invalid arguments")
+        self.violations = violations
 
 
 class LifespanError(McpcxxError, RuntimeError):

@@ -131,6 +131,17 @@ class Resource:
 
         Raises TypeError when its parameters are not exactly the template's variables, and
         TypeError/ValueError for icons not of the spec's Icon shape.
+
+        Args:
+            fn: The reader.
+            uri: The URI or URI template.
+            name: The resource's name in resources/list; default: the function's.
+            title: A display name.
+            description: Default: the docstring's text before its first section.
+            mime_type: The mimeType of the listing and of every content read.
+            annotations: Resource annotations: {"audience", "priority", "lastModified"}.
+            size: The size in bytes, when known (resources/list).
+            icons: Icon dicts ({"src", "mimeType"?, "sizes"?, "theme"?}).
         """
         if not isinstance(uri, str) or not uri:
             raise TypeError("@server.resource needs the resource URI or URI template as a str")

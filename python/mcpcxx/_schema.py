@@ -21,7 +21,7 @@ from typing import Any
 
 from mcpcxx._content import CONTENT_TYPES, ToolResult
 from mcpcxx._docstrings import parse_docstring
-from mcpcxx._errors import ToolError
+from mcpcxx._errors import _ConvertedArgumentsError
 
 _PLAIN_SCALARS: tuple[Any, ...] = (str, int, float, bool, type(None), Any)
 
@@ -142,16 +142,13 @@ def _is_int(tp: Any) -> bool:
     return False
 
 
-def _validation_message(tool: str, error: Any) -> str:
-    """The engine's invalid-arguments wording (docs/error-model.md T1), values never echoed."""
-    lines = [
-        f"Invalid arguments for tool {tool}; nothing was executed. "
-        "Fix the following and call again:"
-    ]
-    for item in error.errors(include_input=False, include_url=False):
-        pointer = "/" + "/".join(str(p) for p in item["loc"])
-        lines.append(f"- {pointer}: {item['msg']}")
-    return "\n".join(lines)
+def _violations(error: Any) -> list[dict[str, str]]:
+    """A pydantic ValidationError as the engine's T1 violations, values never included."""
+    out = []
+    for item in error.errors(include_input=False, include_url=False, include_context=False):
+        pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in item["loc"])
+        out.append({"instanceLocation": pointer, "keyword": item["type"], "message": item["msg"]})
+    return out
 
 
 def _make_converter(
@@ -178,7 +175,7 @@ def _make_converter(
         try:
             parsed = model.model_validate(args)
         except pydantic.ValidationError as e:
-            raise ToolError(_validation_message(tool, e), category="invalid_arguments") from None
+            raise _ConvertedArgumentsError(_violations(e)) from None
         return {n: getattr(parsed, n) for n in names}
 
     return validated

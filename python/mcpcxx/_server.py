@@ -64,6 +64,48 @@ class Server:
         cache_scope: CacheScope | None = None,
         tasks: TaskOptions | None = None,
     ) -> None:
+        """Create a server; every option is checked here (TypeError/ValueError naming it).
+
+        Args:
+            name: The server's name in serverInfo (required, non-empty).
+            version: Its version in serverInfo.
+            title: A display name in serverInfo.
+            description: A one-line description in serverInfo.
+            instructions: Text the client may give the model about using this server
+                (InitializeResult / server/discover).
+            expose_exception_details: Put the text of an unexpected exception (never its
+                traceback) into the sanitized isError result; off by default.
+            website_url: serverInfo.websiteUrl.
+            icons: serverInfo icons: Icon dicts {"src", "mimeType"?, "sizes"?, "theme"?}.
+            workers: Threads running def handlers; 0 picks max(2, CPUs).
+            max_workers: The most worker threads: while every worker waits inside a handler
+                and calls are queued, the pool grows past workers up to this (default 64).
+            logging: Advertise the logging capability and send notifications/message.
+            log_writer: Receives each server-log line (JSON, no newline) instead of stderr;
+                called from any thread.
+            log_level: Server-log lines below this level ("debug" ... "emergency") are not
+                written.
+            page_size: Items per tools/resources/prompts list page (default 100).
+            max_message_bytes: Largest JSON-RPC message accepted (default 4 MiB; row P3).
+            max_stuck_workers: Replacement workers for handlers still running past their
+                deadline (default 16).
+            max_batch_members: Largest 2025-03-26 batch (default 1000; row P28).
+            max_batch_reply_bytes: Largest batch reply in bytes (default 16 MiB; row P29).
+            client_request_timeout: Seconds a legacy ctx.elicit/sample/list_roots waits for
+                the client (default 300).
+            lifespan: lifespan(server) -> an async context manager held while serving; what it
+                yields is ctx.lifespan_context.
+            max_listeners: Open 2026-07-28 subscriptions/listen streams (default 10000; row P43).
+            max_listen_uris: resourceSubscriptions URIs per listen (default 1000; row P42).
+            listener_queue: Notifications one listen stream holds for a slow client before it
+                is ended (default 256).
+            list_ttl_ms: 2026-07-28 ttlMs of server/discover and the default of every
+                primitive's list entry (default 60000; an official client reuses tools/list that
+                long).
+            cache_scope: 2026-07-28 cacheScope default, "public" or "private".
+            tasks: Task bounds and timing: {"max_tasks", "default_ttl_ms", "max_ttl_ms",
+                "poll_interval_ms", "threads"} (docs/tasks.md).
+        """
         if not isinstance(name, str) or not name:
             raise TypeError("Server needs a non-empty str name")
         if not isinstance(workers, int) or workers < 0:
@@ -162,10 +204,18 @@ class Server:
         The name comes from the function, the description from its docstring (per-parameter text
         from Google or NumPy sections), inputSchema from its type hints and outputSchema from its
         return annotation. The options are Tool.from_function's (mcpcxx._tools.ToolOptions);
-        ttl_ms and cache_scope are this tool's 2026-07-28 caching hints (mcpcxx._cache).
-        scopes=["issues:write", ...]: OAuth scopes a caller must all hold (run("http", auth=...));
-        without them the tool is left out of tools/list and refused (docs/auth.md).
         Unsupported signatures raise TypeError here, not at call time.
+
+        Args:
+            fn: The function, when the decorator is used bare (@server.tool).
+            ttl_ms: This tool's 2026-07-28 ttlMs in tools/list (an int >= 0); None: the
+                server's list_ttl_ms.
+            cache_scope: Its cacheScope, "public" or "private"; None: the server's.
+            scopes: OAuth scopes a caller must all hold (run("http", auth=...)); without them
+                the tool is left out of tools/list and refused (docs/auth.md).
+            **options: Tool.from_function's keywords (ToolOptions): name, title, description,
+                annotations, timeout, structured_output, icons, meta, input_schema, task,
+                task_start, inline_dispatch.
         """
 
         def register(f: F) -> F:
@@ -187,7 +237,15 @@ class Server:
         scopes: Sequence[str] | None = None,
         **options: Unpack[ToolOptions],
     ) -> None:
-        """Register `fn` as a tool (the non-decorator form of tool())."""
+        """Register `fn` as a tool (the non-decorator form of tool(), with the same options).
+
+        Args:
+            fn: The function (a lambda needs name=).
+            ttl_ms: As tool().
+            cache_scope: As tool().
+            scopes: As tool().
+            **options: As tool().
+        """
         from mcpcxx._cache import cache_args
         from mcpcxx._tools import Tool
 
@@ -244,9 +302,16 @@ class Server:
         ValueError here. Its variables become the function's parameters (all str); a variable
         that may be absent from a matching URI (all but the first of a {var} or {+var}
         expression) needs a default. The function returns
-        str (text), bytes (blob) or JSON-compatible data; raise ResourceNotFound for a URI that
-        does not exist. The options are Resource.from_function's (ResourceOptions); ttl_ms and
-        cache_scope are the 2026-07-28 caching hints of its list entry and reads (mcpcxx._cache).
+        str (text), bytes (blob) or JSON-compatible data; raise ResourceNotFoundError for a URI
+        that does not exist. The other options are Resource.from_function's (ResourceOptions).
+
+        Args:
+            uri: The resource URI, or an RFC 6570 URI template.
+            ttl_ms: The 2026-07-28 ttlMs of its list entry and of resources/read; None: the
+                server's list_ttl_ms.
+            cache_scope: Its cacheScope, "public" or "private"; None: the server's.
+            **options: Resource.from_function's keywords (ResourceOptions): name, title,
+                description, mime_type, annotations, size, icons.
         """
         if not isinstance(uri, str) or not uri:
             raise TypeError("@server.resource needs the resource URI or URI template as a str")
@@ -299,8 +364,15 @@ class Server:
         """Register a prompt: its str parameters are the prompt's arguments.
 
         The function returns a str (one user message) or a list of str / PromptMessage / dicts.
-        `icons` is a list of Icon dicts ({"src": "https://...", "mimeType"?, "sizes"?, "theme"?}).
-        ttl_ms and cache_scope are its 2026-07-28 caching hints in prompts/list (mcpcxx._cache).
+
+        Args:
+            fn: The function, when the decorator is used bare (@server.prompt).
+            name: The prompt's name; default: the function's.
+            title: A display name.
+            description: Default: the docstring's text before its first section.
+            icons: Icon dicts ({"src": "https://...", "mimeType"?, "sizes"?, "theme"?}).
+            ttl_ms: Its 2026-07-28 ttlMs in prompts/list; None: the server's list_ttl_ms.
+            cache_scope: Its cacheScope, "public" or "private"; None: the server's.
         """
 
         def register(f: F) -> F:

@@ -151,11 +151,27 @@ class Tool:
     ) -> Tool:
         """Analyse `fn`; raises TypeError/ValueError for what cannot become a tool.
 
-        task: whether a call may run as a task ("optional", "required"; None or "forbidden":
-        never). task_start="handler": the handler starts in the request and calls
-        ctx.start_task() when the rest should run as the task (docs/python.md, "Tasks").
-        inline_dispatch=True: the function is quick and never blocks, so its calls run on the
-        transport thread that read them, not the worker pool (docs/python.md, "Quick tools").
+        Args:
+            fn: The function.
+            name: The tool's name; default: the function's (1-64 of A-Z a-z 0-9 _ . -).
+            title: A display name.
+            description: Default: the docstring's text before its first section.
+            annotations: ToolAnnotations, snake_case or camelCase keys (read_only_hint,
+                destructive_hint, idempotent_hint, open_world_hint, title).
+            timeout: Seconds per call; past it the call is cancelled and answered with a
+                timeout isError result.
+            structured_output: True: always structuredContent (-> str wrapped too); False:
+                never; None: from the return annotation.
+            icons: Icon dicts ({"src", "mimeType"?, "sizes"?, "theme"?}).
+            meta: The tool's _meta in tools/list.
+            input_schema: An explicit JSON Schema 2020-12 inputSchema instead of one from the
+                type hints; arguments then arrive as plain JSON values.
+            task: Whether a call may run as a task: "optional", "required"; None or
+                "forbidden": never (docs/tasks.md).
+            task_start: "handler": the handler starts in the request and calls
+                ctx.start_task() when the rest should run as the task; "call": at once.
+            inline_dispatch: True: the function is quick and never blocks, so its calls run on
+                the transport thread that read them, not the worker pool.
         """
         where = f"tool {name or getattr(fn, '__name__', fn)!r}"
         _check_task(task, task_start, where)

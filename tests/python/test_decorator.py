@@ -225,3 +225,57 @@ def test_server_constructor_validation() -> None:
         mcpcxx.Server("")
     with pytest.raises(ValueError, match="workers"):
         mcpcxx.Server("x", workers=-1)
+
+
+def _header(name: object) -> Any:
+    return Field(json_schema_extra={"x-mcp-header": name})  # type: ignore[dict-item]
+
+
+def test_x_mcp_header_declarations_a_client_would_drop_are_refused(server: mcpcxx.Server) -> None:
+    """Issue 29: each rule of SEP-2243 refuses the tool, naming it, the property and the rule."""
+
+    def ratio(ratio: Annotated[float, _header("Ratio")]) -> str:
+        return "r"
+
+    def optional(region: Annotated[str | None, _header("Region")] = None) -> str:
+        return "o"
+
+    def spaced(region: Annotated[str, _header("Re gion")]) -> str:
+        return "s"
+
+    def empty(region: Annotated[str, _header("")]) -> str:
+        return "e"
+
+    def twice(a: Annotated[str, _header("Region")], b: Annotated[str, _header("region")]) -> str:
+        return "t"
+
+    cases = [
+        (ratio, "property 'ratio'", 'got "number"'),
+        (optional, "property 'region'", "optional value (Optional[str], str | None)"),
+        (spaced, "property 'region'", "is not an HTTP header token"),
+        (empty, "property 'region'", "x-mcp-header is empty"),
+        (twice, "property 'b'", "repeats the one of property 'a'"),
+    ]
+    for fn, prop, rule in cases:
+        with pytest.raises(ValueError) as refused:
+            server.tool(name="route")(fn)
+        text = str(refused.value)
+        assert "tool 'route' inputSchema" in text and prop in text and rule in text, text
+    with pytest.raises(ValueError, match='through "properties" alone'):
+        server.add_tool(
+            lambda items: "x",
+            name="listed",
+            input_schema={
+                "type": "object",
+                "properties": {"items": {"type": "array", "items": {"x-mcp-header": "Item"}}},
+                "required": ["items"],
+            },
+        )
+
+    @server.tool(name="route")
+    def route(region: Annotated[str, _header("Region")], dry_run: bool = False) -> str:
+        return region
+
+    with Client(server) as c:
+        [tool] = c.list_tools()["result"]["tools"]
+    assert tool["inputSchema"]["properties"]["region"]["x-mcp-header"] == "Region"

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel
 
 import mcpcxx
 from conftest import error_of, result_of
@@ -56,6 +56,69 @@ def test_t1_from_pydantic_conversion_after_engine_validation(server: mcpcxx.Serv
     assert result_of(response)["isError"] is True
     assert details(response)["category"] == "invalid_arguments"
     assert "Invalid arguments for tool window" in text_of(response)
+
+
+def test_t1_from_pydantic_has_the_shape_of_a_schema_failure(
+    server: mcpcxx.Server, connect: Any
+) -> None:
+    """Issue 29: violations (path, validator, message; never the value) and resource, as T1."""
+    from pydantic import field_validator
+
+    class Window(BaseModel):
+        start: int
+        end: int
+
+        @field_validator("end")
+        @classmethod
+        def after_epoch(cls, v: int) -> int:
+            if v < 1000:
+                raise ValueError("end must be after the epoch")
+            return v
+
+    @server.tool
+    def window(w: Window, secret: Annotated[str, AfterValidator(_no_digits)] = "x") -> str:
+        return "ok"
+
+    @server.tool
+    async def window_async(
+        w: Window, secret: Annotated[str, AfterValidator(_no_digits)] = "x"
+    ) -> str:
+        return "ok"
+
+    c = connect()
+    schema_failure = c.call_tool("window", {"w": {"start": "a", "end": 2000}})
+    converted = c.call_tool("window", {"w": {"start": 5, "end": 7}, "secret": "pw-4711"})
+    from_async = c.call_tool("window_async", {"w": {"start": 5, "end": 7}, "secret": "pw-4711"})
+    assert details(from_async) == {**details(converted), "resource": "window_async"}
+    expected = {"category", "effect", "resource", "retryable", "violations"}
+    assert set(details(schema_failure)) == expected == set(details(converted))
+    d = details(converted)
+    assert d["resource"] == "window" and d["effect"] == "not_applied" and not d["retryable"]
+    assert d["violations"] == [
+        {
+            "instanceLocation": "/w/end",
+            "keyword": "value_error",
+            "message": "Value error, end must be after the epoch",
+        },
+        {
+            "instanceLocation": "/secret",
+            "keyword": "value_error",
+            "message": "Value error, no digits allowed",
+        },
+    ]
+    assert text_of(converted) == (
+        "Invalid arguments for tool window; nothing was executed. Fix the following and call "
+        "again:\n- /w/end: Value error, end must be after the epoch\n"
+        "- /secret: Value error, no digits allowed"
+    )
+    assert "4711" not in json.dumps(result_of(converted))
+    assert result_of(converted)["structuredContent"] == d
+
+
+def _no_digits(v: str) -> str:
+    if any(ch.isdigit() for ch in v):
+        raise ValueError("no digits allowed")
+    return v
 
 
 def test_t2_retry_after_on_a_tool_with_output_schema(connect: Any) -> None:

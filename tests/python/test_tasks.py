@@ -321,6 +321,39 @@ def test_legacy_task_progress_and_questions_carry_the_related_task() -> None:
     srv.close()
 
 
+@pytest.mark.parametrize("era", [MODERN, LEGACY])
+def test_progress_without_a_token_is_the_status_message_pollers_see(era: str) -> None:
+    """Issue 29: tasks/get shows each report_progress message, no progressToken needed."""
+    srv = mcpcxx.Server("tasks-progress", "1", workers=2)
+    seen_all = threading.Event()
+
+    @srv.tool(task="optional")
+    def segments(ctx: Context) -> str:
+        """Reports twelve segments, then waits for the poller."""
+        for i in range(12):
+            ctx.report_progress(i + 1, 12, f"segment {i + 1}")
+        seen_all.wait(10)
+        return "done"
+
+    client = modern(srv) if era == MODERN else legacy(srv)
+    with client as c:
+        params: dict[str, Any] = {"name": "segments"}
+        if era == LEGACY:
+            params["task"] = {}
+        created = c.request("tools/call", params)["result"]
+        tid = created["taskId"] if era == MODERN else created["task"]["taskId"]
+        deadline = time.monotonic() + 10
+        message = None
+        while message != "segment 12" and time.monotonic() < deadline:
+            message = c.request("tasks/get", {"taskId": tid})["result"].get("statusMessage")
+            time.sleep(0.01)
+        assert message == "segment 12"
+        seen_all.set()
+        assert poll(c, tid, ("completed",))["statusMessage"] == "segment 12"
+        assert not [n for n in c.notifications if n["method"] == "notifications/progress"]
+    srv.close()
+
+
 def test_max_tasks_bounds_the_store() -> None:
     srv = mcpcxx.Server("tasks-full", "1", tasks={"max_tasks": 1})
     stop = threading.Event()

@@ -70,6 +70,9 @@ class span;
 struct context_hooks {
   /// Sends a notification related to this request (progress, log message).
   std::function<void(std::string_view method, json params)> notify;
+  /// Records a progress message as the running task's statusMessage, with or without a
+  /// progressToken; empty = the request is not (yet) a task.
+  std::function<void(const std::string& message)> task_status;
   /// Writes a handler log record to the server log (stderr).
   std::function<void(log_level level, const json& data, const std::optional<std::string>& logger)>
       record;
@@ -148,8 +151,9 @@ class request_context {
   /// Throws missing_client_capability (-> -32021) unless the client declared capability `name`.
   void require_client_capability(std::string_view name) const;
 
-  /// Emits notifications/progress when the client sent a progressToken. Throws
-  /// std::invalid_argument when `progress` does not increase over the previous report.
+  /// Emits notifications/progress when the client sent a progressToken; in a task, `message`
+  /// also becomes the task's statusMessage, token or not. Throws std::invalid_argument when
+  /// `progress` does not increase over the previous report.
   void report_progress(double progress, std::optional<double> total = std::nullopt,
                        std::optional<std::string> message = std::nullopt);
   /// Emits notifications/message when the client asked for logs at or below `level`; always

@@ -112,6 +112,21 @@ class unexpected_error : public std::runtime_error {
   std::string detail_;
 };
 
+/// Thrown by a tool handler whose own conversion of its arguments failed after the inputSchema
+/// accepted them (a language runtime's validator: a pydantic field validator, a constrained
+/// type); answered as row T1 like a schema failure. `violations` is a non-empty array of objects
+/// {"instanceLocation": JSON pointer, "keyword": the failing check, "message": text} (a
+/// "keywordLocation" string may be added) that never hold argument values; std::invalid_argument
+/// otherwise.
+class invalid_arguments_error : public std::runtime_error {
+ public:
+  explicit invalid_arguments_error(json violations);
+  const json& violations() const noexcept { return violations_; }
+
+ private:
+  json violations_;
+};
+
 /// Thrown (via request_context::require_client_capability) when a request needs a client
 /// capability the client did not declare; becomes -32021 with data.requiredCapabilities.
 class missing_client_capability : public std::runtime_error {

@@ -66,6 +66,21 @@ method_outcome not_found(const exchange& ex, const resource_not_found& e,
                                   {{"uri", e.uri()}});
 }
 
+// A tool's own conversion refused arguments the inputSchema accepted: row T1, one line per
+// violation as the schema's would be ("- /pointer: message"), the violations as given.
+method_outcome converted_arguments_refused(const invalid_arguments_error& e,
+                                           const wire::tool_facts& tool) {
+  std::string lines;
+  for (const auto& v : e.violations()) {
+    const auto& at = v["instanceLocation"].get_ref<const std::string&>();
+    lines += (lines.empty() ? "" : "\n") + (at.empty() ? std::string("(root)") : at) + ": " +
+             v["message"].get<std::string>();
+  }
+  return method_outcome::rendered_tool_failed(
+      situation::T1_invalid_arguments, wire::invalid_arguments_result(tool, lines, e.violations()),
+      "invalid_arguments");
+}
+
 method_outcome missing_capability(const exchange& ex, const missing_client_capability& e) {
   if (ex.facts.modern) {
     return method_outcome::protocol(situation::P13_missing_client_capability,
@@ -188,6 +203,9 @@ method_outcome classify_caught(const std::exception& error, const exchange& ex, 
   }
   if (const auto* e = dynamic_cast<const resource_not_found*>(&error)) {
     return not_found(ex, *e, tool);
+  }
+  if (const auto* e = dynamic_cast<const invalid_arguments_error*>(&error); e && tool) {
+    return converted_arguments_refused(*e, *tool);
   }
   if (auto asked = classify_asking(error, ex, tool)) return std::move(*asked);
   if (const auto* e = dynamic_cast<const unexpected_error*>(&error)) {

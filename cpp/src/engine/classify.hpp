@@ -10,6 +10,8 @@
 //   resource_not_found            T7 (proposed) isError,        P20 -32002 (legacy) / P21 -32602
 //                                 category not_found            (modern), data {uri}
 //   (client_capability_error is a missing_client_capability: the same rows)
+//   invalid_arguments_error       T1 isError, invalid_arguments as unexpected (P24)
+//                                 (its violations)
 //   url_elicitation_required      P30 -32042 data.elicitations  P30 (legacy; modern: as unexpected)
 //   client_request_timeout        T8 isError, timeout           P31 -32603
 //   client_request_error          T9 isError, unavailable       P32 -32603

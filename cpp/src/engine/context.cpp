@@ -71,6 +71,8 @@ void request_context::report_progress(double progress, std::optional<double> tot
                                 std::to_string(*last_progress_));
   }
   last_progress_ = progress;
+  // A task's pollers (tasks/get) see its progress without a token; the notification needs one.
+  if (message && hooks_.task_status) hooks_.task_status(*message);
   if (!progress_token_ || !hooks_.notify) return;
   json params = {{"progressToken", *progress_token_}, {"progress", progress}};
   if (total) params["total"] = *total;

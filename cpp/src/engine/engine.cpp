@@ -11,6 +11,7 @@
 #include "engine/cache_hints.hpp"
 #include "engine/session_state.hpp"
 #include "engine/task_calls.hpp"
+#include "engine/tool_headers.hpp"
 #include "engine/tool_scopes.hpp"
 
 namespace mcpcxx::detail {
@@ -201,6 +202,7 @@ void engine::register_tool(tool_spec spec, tool_handler handler, async_tool_hand
   if (!spec.input_schema.is_object()) {
     throw std::invalid_argument("tool '" + spec.name + "' inputSchema must be a JSON object");
   }
+  check_param_headers(spec.input_schema, spec.name);
   check_cache_hint(spec.cache, "tool '" + spec.name + "'");
   if (spec.inline_dispatch && spec.task != task_support::forbidden) {
     throw std::invalid_argument(

@@ -85,15 +85,10 @@ json error_json(const jsonrpc::error_object& e) {
   return j;
 }
 
-// A notification of a started task: progress/log messages become its statusMessage; legacy
-// sessions also get the notification on the session's stream, tied to the task by _meta.
+// A notification of a started task: legacy sessions get it on the session's stream, tied to the
+// task by _meta. (Its progress message became the statusMessage through hooks.task_status.)
 void task_notify(const std::shared_ptr<session_state>& s, const task_binding& b,
                  std::string_view method, json params) {
-  engine& e = s->eng();
-  if (method == "notifications/progress" && params.contains("message") &&
-      params["message"].is_string()) {
-    e.tasks().set_message(b.task_id, params["message"].get<std::string>());
-  }
   if (b.modern) return;  // 2026-07-28: notifications/tasks needs a subscriptions/listen stream
   params["_meta"][std::string(k_related_task_key)] = {{"taskId", b.task_id}};
   s->send(nullptr, jsonrpc::serialize_notification(method, params), {frame_kind::notification});
@@ -246,6 +241,10 @@ void bind_task_hooks(context_hooks& hooks, const exchange_ptr& ex,
       return;
     }
     task_notify(s, *b, method, std::move(params));
+  };
+  hooks.task_status = [b, s](const std::string& message) {
+    if (b->started.load(std::memory_order_acquire))
+      s->eng().tasks().set_message(b->task_id, message);
   };
   auto live = b->modern ? nullptr : legacy_ask_hook(s, nullptr, ex->token());
   hooks.ask = [b, s, live, before = hooks.ask](const client_request& q) -> json {

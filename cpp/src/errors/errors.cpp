@@ -116,6 +116,37 @@ protocol_error::protocol_error(int code, std::string message, json data)
 unexpected_error::unexpected_error(std::string summary, std::string detail)
     : std::runtime_error(summary), summary_(std::move(summary)), detail_(std::move(detail)) {}
 
+namespace {
+
+bool violation_shape(const json& v) {
+  const auto text = [&v](const char* key, bool required) {
+    auto it = v.find(key);
+    return it == v.end() ? !required : it->is_string();
+  };
+  return v.is_object() && text("instanceLocation", true) && text("keyword", true) &&
+         text("message", true) && text("keywordLocation", false);
+}
+
+json checked_violations(json violations) {
+  if (!violations.is_array() || violations.empty()) {
+    throw std::invalid_argument("invalid_arguments_error needs a non-empty array of violations");
+  }
+  for (const auto& v : violations) {
+    if (!violation_shape(v)) {
+      throw std::invalid_argument(
+          "each invalid_arguments_error violation is an object with string instanceLocation, "
+          "keyword and message (and optionally keywordLocation)");
+    }
+  }
+  return violations;
+}
+
+}  // namespace
+
+invalid_arguments_error::invalid_arguments_error(json violations)
+    : std::runtime_error("invalid arguments"),  // wire-text: not wire (what() only; row T1)
+      violations_(checked_violations(std::move(violations))) {}
+
 resource_not_found::resource_not_found(std::string uri)
     // what() only: the engine renders the wire text from the P20/P21 row with uri().
     : std::runtime_error("Resource not found: " + uri),  // wire-text: not wire (what() only)

@@ -273,7 +273,7 @@ constexpr std::array k_rows{
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
     "Invalid arguments for tool {name}; nothing was executed. Fix the following and call again:\n{violations_text:bullets}",
-    "violations", "Arguments fail `inputSchema` (7c, SEP-1303); one line per violation `- /pointer: <constraint> (got <json type>)`, values never echoed",
+    "violations", "Arguments fail `inputSchema` (7c, SEP-1303), or the tool's own conversion of them (C++ `invalid_arguments_error`; Python: a pydantic validator or constrained type); one line per violation `- /pointer: <constraint> (got <json type>)` (a conversion: `- /pointer: <message>`), values never echoed",
     "invalid_arguments", "not_applied", 0),
   T(s::T2_tool_error, "T2",
     "{message}",
@@ -309,7 +309,7 @@ constexpr std::array k_rows{
     "", "", 0),
   T(s::T7_tool_resource_not_found, "T7",
     "{name} failed: resource {uri} was not found. List resources to see what exists, then call again with an existing URI. Do not retry unchanged.",
-    "", "A tool raised the typed resource-not-found error (C++ `resource_not_found`, Python `ResourceNotFound`); details.resource is the URI",
+    "", "A tool raised the typed resource-not-found error (C++ `resource_not_found`, Python `ResourceNotFoundError`); details.resource is the URI",
     "not_found", "not_applied", 0),
   T(s::T8_client_request_timeout, "T8",
     "{name} could not finish: it asked the client ({clientMethod}) and got no answer within {timeoutMs} ms, so that request was cancelled. The tool may have done part of its work before asking: check the current state, then call again when the client can answer.",

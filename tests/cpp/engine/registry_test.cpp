@@ -43,6 +43,83 @@ TEST(registry_test, schemas_that_do_not_compile_fail_at_registration) {
       std::invalid_argument);
 }
 
+// The message of the refusal registering `property` (the schema of property "p", or of the
+// whole properties map when it is an object of properties) as tool "route"; "" when accepted.
+std::string header_refusal(const json& properties) {
+  server srv(captured_log{}.options());
+  try {
+    srv.add_tool(
+        {.name = "route", .input_schema = {{"type", "object"}, {"properties", properties}}},
+        noop());
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+json header(const json& type, const json& name) {
+  json p = {{"x-mcp-header", name}};
+  if (!type.is_null()) p["type"] = type;
+  return p;
+}
+
+// SEP-2243: a 2026-07-28 client drops a tool with a bad x-mcp-header, so registration refuses
+// it, naming the tool, the property and the rule.
+TEST(registry_test, invalid_x_mcp_header_declarations_are_refused_at_registration) {
+  EXPECT_EQ(
+      header_refusal(
+          {{"region", header("string", "Region")},
+           {"count", header("integer", "Count")},
+           {"dry", header("boolean", "Dry-Run")},
+           {"filter", {{"type", "object"}, {"properties", {{"zone", header("string", "Zone")}}}}}}),
+      "");
+  const auto refused = [](const json& properties, std::string_view property,
+                          std::string_view rule) {
+    const std::string m = header_refusal(properties);
+    EXPECT_NE(m.find("tool 'route' inputSchema"), std::string::npos) << m;
+    EXPECT_NE(m.find(property), std::string::npos) << m;
+    EXPECT_NE(m.find(rule), std::string::npos) << m;
+  };
+  refused({{"ratio", header("number", "Ratio")}}, "property 'ratio'",
+          R"(needs "type": "string", "integer" or "boolean", got "number")");
+  refused({{"region",
+            {{"anyOf", {{{"type", "string"}}, {{"type", "null"}}}},
+             {"default", nullptr},
+             {"x-mcp-header", "Region"}}}},
+          "property 'region'", "optional value (Optional[str], str | None)");
+  refused({{"region", header(json::array({"string", "null"}), "Region")}}, "property 'region'",
+          R"(got ["string","null"])");
+  refused({{"region", header(nullptr, "Region")}}, "property 'region'", "got no type");
+  refused({{"region", header("string", "Re gion")}}, "property 'region'",
+          "is not an HTTP header token");
+  refused({{"region", header("string", "Région")}}, "property 'region'",
+          "is not an HTTP header token");
+  refused({{"region", header("string", "")}}, "property 'region'", "x-mcp-header is empty");
+  refused({{"region", header("string", 7)}}, "property 'region'", "must be a string");
+  refused({{"a", header("string", "Region")}, {"b", header("string", "REGION")}}, "property 'b'",
+          "repeats the one of property 'a'");
+  refused({{"outer", {{"type", "object"}, {"properties", {{"inner", header("number", "X")}}}}}},
+          "property 'outer/inner'", "got \"number\"");
+  refused({{"list", {{"type", "array"}, {"items", header("string", "Item")}}}},
+          "at '/properties/list/items'", "reached from the root through \"properties\" alone");
+  refused({{"pick", {{"anyOf", {header("string", "Pick")}}}}}, "at '/properties/pick/anyOf/0'",
+          "through \"properties\" alone");
+  // Instance data is not schema: a default or an enum value may hold the key.
+  EXPECT_EQ(header_refusal({{"cfg", {{"type", "object"}, {"default", {{"x-mcp-header", 1}}}}}}),
+            "");
+  server srv(captured_log{}.options());
+  EXPECT_THROW(
+      srv.add_tool({.name = "root", .input_schema = {{"type", "object"}, {"x-mcp-header", "Root"}}},
+                   noop()),
+      std::invalid_argument);
+  EXPECT_THROW(srv.add_tool({.name = "defs",
+                             .input_schema = {{"type", "object"},
+                                              {"$defs", {{"r", header("string", "R")}}}}},
+                            noop()),
+               std::invalid_argument);
+  EXPECT_FALSE(srv.tool_input_schema("root")) << "a refused tool is not registered";
+}
+
 TEST(registry_test, pages_follow_registration_order_with_opaque_cursors) {
   auto o = captured_log{}.options();
   o.page_size = 2;

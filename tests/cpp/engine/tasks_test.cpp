@@ -326,6 +326,46 @@ TEST(engine_tasks_queue, ATaskCancelledBeforeItStartsNeverRuns) {
   EXPECT_EQ(q2["result"]["status"], "cancelled") << q2;
 }
 
+// Progress reported by a task reaches tasks/get as its statusMessage without a progressToken
+// (pollers never send one), in both eras; the handler holds until the poller saw it.
+TEST_F(engine_tasks, ProgressWithoutATokenBecomesTheStatusMessage) {
+  auto seen = std::make_shared<std::atomic<bool>>(false);
+  add("segments", task_support::optional, [seen](const json&, request_context& ctx) {
+    ctx.report_progress(1, 2, "segment 1");
+    ctx.report_progress(2, 2, "segment 2");
+    for (int i = 0; i < 1000 && !*seen && !ctx.cancelled(); ++i) std::this_thread::sleep_for(2ms);
+    return tool_result::text("done");
+  });
+  harness modern(*srv);
+  json created = modern.roundtrip(modern_call(1, "tools/call", {{"name", "segments"}}))["result"];
+  const std::string id = created["taskId"].get<std::string>();
+  json r = json::object();
+  for (int i = 0; i < 500 && r.value("statusMessage", "") != "segment 2"; ++i) {
+    std::this_thread::sleep_for(2ms);
+    r = get(modern, id);
+  }
+  EXPECT_EQ(r["statusMessage"], "segment 2");
+  *seen = true;
+  EXPECT_EQ(poll(modern, id, "completed")["status"], "completed");
+
+  *seen = false;
+  harness legacy(*srv);
+  legacy.initialize("2025-11-25");
+  json task =
+      legacy.roundtrip(request(2, "tools/call", {{"name", "segments"}, {"task", json::object()}}));
+  const std::string legacy_id = task["result"]["task"]["taskId"].get<std::string>();
+  json g = json::object();
+  for (int i = 0; i < 500 && g.value("statusMessage", "") != "segment 2"; ++i) {
+    std::this_thread::sleep_for(2ms);
+    g = legacy.roundtrip(request(3 + i, "tasks/get", {{"taskId", legacy_id}}))["result"];
+  }
+  EXPECT_EQ(g["statusMessage"], "segment 2");
+  *seen = true;
+  for (const auto& e : legacy.sink->frames()) {
+    EXPECT_NE(e.frame.value("method", ""), "notifications/progress") << "no token, no notification";
+  }
+}
+
 TEST_F(engine_tasks, StopCancelsRunningTasks) {
   {
     harness h(*srv);

@@ -148,6 +148,36 @@ TEST_F(tools_call_test, c_missing_required_argument_is_reported) {
   EXPECT_NE(text_of(r).find("count"), std::string::npos);
 }
 
+// A handler's own conversion refusing schema-valid arguments (a runtime validator) answers as
+// row T1 with the shape of a schema failure: violations, resource, the same text.
+TEST_F(tools_call_test, c_a_handlers_converted_arguments_failure_is_row_t1) {
+  srv->add_tool({.name = "window"}, [](const json&, request_context&) -> tool_result {
+    throw invalid_arguments_error(json::array(
+        {{{"instanceLocation", "/w/end"}, {"keyword", "value_error"}, {"message", "too early"}},
+         {{"instanceLocation", ""}, {"keyword", "model"}, {"message", "bad window"}}}));
+  });
+  harness h(*srv);
+  json r = call_tool(h, {{"name", "window"}, {"arguments", {{"w", {{"end", 1}}}}}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(r["result"]["isError"], true);
+  EXPECT_EQ(text_of(r),
+            "Invalid arguments for tool window; nothing was executed. Fix the following and call "
+            "again:\n- /w/end: too early\n- (root): bad window");
+  const json& e = r["result"]["_meta"]["mcpcxx/error"];
+  EXPECT_EQ(e["category"], "invalid_arguments");
+  EXPECT_EQ(e["effect"], "not_applied");
+  EXPECT_EQ(e["retryable"], false);
+  EXPECT_EQ(e["resource"], "window");
+  EXPECT_EQ(
+      e["violations"][0],
+      json({{"instanceLocation", "/w/end"}, {"keyword", "value_error"}, {"message", "too early"}}));
+  EXPECT_EQ(r["result"]["structuredContent"], e);
+  // The constructor refuses what is not a list of violations (before anything is thrown).
+  EXPECT_THROW(throw invalid_arguments_error(json::array()), std::invalid_argument);
+  EXPECT_THROW(throw invalid_arguments_error(json::array({{{"keyword", "x"}}})),
+               std::invalid_argument);
+}
+
 TEST_F(tools_call_test, d_tool_error_text_is_exact_with_structured_details) {
   harness h(*srv);
   json r = call_tool(h, {{"name", "missing_thing"}});

@@ -18,7 +18,6 @@
 
 #include "transport/http/security.hpp"
 #include "transport/http/session_table.hpp"
-#include "transport/http/tool_headers.hpp"
 
 namespace mcpcxx::http {
 

@@ -36,10 +36,10 @@ post_exchange::~post_exchange() {
     out_->send(
         row_response({situation::H18_stopped_before_reply, k_outcome_unknown}, setup_.id, true));
   } else {
-    response r;
-    r.status = 204;
-    r.headers = headers();
-    out_->send(r);
+    // A POST carrying a request is answered with JSON or an event stream, nothing else: a stream
+    // that ends without the reply. No event id, so a client has nothing to resume.
+    out_->open_stream(200, headers());
+    out_->end_stream();
   }
   finish_locked();
 }

@@ -4,14 +4,16 @@
 #include <cctype>
 #include <charconv>
 
+#include "engine/tool_headers.hpp"
 #include "transport/http/endpoint.hpp"
 #include "transport/http/security.hpp"
-#include "transport/http/tool_headers.hpp"
 
 namespace mcpcxx::http {
 
 namespace {
 
+using mcpcxx::detail::collect_param_headers;
+using mcpcxx::detail::param_header;
 using mcpcxx::wire::situation;
 
 constexpr std::string_view k_version_key = "io.modelcontextprotocol/protocolVersion";
