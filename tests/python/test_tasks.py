@@ -21,6 +21,7 @@ WITH_TASKS: dict[str, Any] = {"extensions": {EXT: {}}, "elicitation": {}}
 def tasks_server() -> Iterator[mcpcxx.Server]:
     srv = mcpcxx.Server("tasks", "1", workers=2, tasks={"poll_interval_ms": 50})
     release = threading.Event()
+    began = threading.Event()
 
     @srv.tool(task="optional")
     def quick(x: str = "-") -> str:
@@ -30,6 +31,7 @@ def tasks_server() -> Iterator[mcpcxx.Server]:
     @srv.tool(task="optional")
     def until_cancelled(ctx: Context) -> str:
         """Runs until the task is cancelled."""
+        began.set()
         while not ctx.cancelled:
             time.sleep(0.01)
         release.set()
@@ -82,6 +84,7 @@ def tasks_server() -> Iterator[mcpcxx.Server]:
         return f"started={started}"
 
     srv.release = release  # type: ignore[attr-defined]
+    srv.began = began  # type: ignore[attr-defined]
     yield srv
     srv.close()
 
@@ -168,6 +171,8 @@ def test_modern_cancel_reaches_the_handler(tasks_server: mcpcxx.Server) -> None:
     with modern(tasks_server) as c:
         tid = c.call_tool("until_cancelled")["result"]["taskId"]
         assert c.request("tasks/get", {"taskId": tid})["result"]["status"] == "working"
+        # Cancelled while it runs (a task cancelled before a task thread took it never starts).
+        assert tasks_server.began.wait(5)  # type: ignore[attr-defined]
         ack = c.request("tasks/cancel", {"taskId": tid})["result"]
         assert ack == {"resultType": "complete", "_meta": ack["_meta"]}
         assert tasks_server.release.wait(5)  # type: ignore[attr-defined]
