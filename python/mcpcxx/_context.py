@@ -211,7 +211,7 @@ class Context(Protocol):
         """A stdlib Logger whose records reach stderr and, when asked for, the client."""
         ...
 
-    # Asking the client (docs/python.md, "Asking the client"). Each ask is a live request on a
+    # Asking the client (docs/python-context.md, "Asking the client"). Each ask is a live request on a
     # legacy session and an input_required round trip on 2026-07-28 (the handler is re-run).
 
     @overload
