@@ -211,8 +211,8 @@ class Context(Protocol):
         """A stdlib Logger whose records reach stderr and, when asked for, the client."""
         ...
 
-    # Asking the client (docs/python-context.md, "Asking the client"). Each ask is a live request on a
-    # legacy session and an input_required round trip on 2026-07-28 (the handler is re-run).
+    # Asking the client (docs/python-context.md, "Asking the client"). Each ask is a live request
+    # on a legacy session and an input_required round trip on 2026-07-28 (the handler is re-run).
 
     @overload
     async def elicit(self, message: str, schema: type[M]) -> ElicitResult[M]: ...
