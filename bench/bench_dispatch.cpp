@@ -1,7 +1,8 @@
 // Dispatcher benchmark: the bytes of a request go in, the bytes of the response come out,
 // in process, with the C++ echo tool. Beside it, the floor of this JSON library: nlohmann parse
 // plus dump of the same bytes. Heap allocations per iteration are counted by replacing the global
-// operator new. Run through bench/run_dispatch.sh, which writes the figures for docs/benchmarks.md.
+// operator new. Run through bench/run_dispatch.sh, which writes the figures for
+// docs/benchmarks-engine.md.
 #include <atomic>
 #include <cstdlib>
 #include <new>

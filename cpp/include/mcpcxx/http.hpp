@@ -94,11 +94,11 @@ struct http_options {
   bool inline_dispatch = false;
   /// Default 50 us, at most 10 ms; 0 turns it off. While a request waits for its handler on the
   /// worker pool and nothing else is ready, one I/O thread keeps polling for the reply this long
-  /// before it sleeps, so a quick handler's reply costs no wake-up (docs/benchmarks.md, round
-  /// ten). Only while fewer replies are awaited than the process has CPUs. Likewise, after a
-  /// handler ran and replied on an I/O thread (inline dispatch, an inline tool, an engine
-  /// refusal), that thread polls this long for the next request (round eleven). http_server only:
-  /// an http_endpoint runs on its host's threads and does not read it.
+  /// before it sleeps, so a quick handler's reply costs no wake-up (docs/benchmarks-engine.md).
+  /// Only while fewer replies are awaited than the process has CPUs. Likewise, after a handler ran
+  /// and replied on an I/O thread (inline dispatch, an inline tool, an engine refusal), that thread
+  /// polls this long for the next request. http_server only: an http_endpoint runs on its host's
+  /// threads and does not read it.
   std::chrono::microseconds reply_poll{50};
 
   std::size_t max_body_bytes = 4UL * 1024 * 1024;  ///< larger bodies get 413

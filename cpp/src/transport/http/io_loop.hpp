@@ -4,7 +4,7 @@
 // http_options::reply_poll before it sleeps in epoll_wait, provided a CPU is spare for it (few
 // replies awaited, no other I/O thread polling). A quick tool's reply then finds the thread awake:
 // no eventfd wake-up, and no halted CPU to bring back (on a virtual machine without guest
-// halt-polling that wake-up alone cost about 20 us per request; docs/benchmarks.md, round ten).
+// halt-polling that wake-up alone cost about 20 us per request; docs/benchmarks-engine.md).
 // Likewise, after a handler ran on the I/O thread itself (inline dispatch) and replied, the thread
 // polls as long for the client's next request, which a sleeping thread would pay the same wake-up
 // for (round eleven).
