@@ -14,6 +14,14 @@ file's preprocessed text (without line markers, so the same source in another ch
 unchanged file is not analysed twice on one machine, and a CI machine with a warm home directory
 runs only what changed. Failed clang-tidy runs are never cached.
 
+With --group N, files built with the same compiler line are analysed N at a time, as one
+translation unit that includes them (the way CMake's unity build compiles them): the headers they
+share (nlohmann/json, the standard library, GoogleTest) are parsed and matched once per group
+instead of once per file, which is most of clang-tidy's time. A finding still names the file and
+line it is in; the filter that reports findings in included files covers every source folder.
+The sources must not collide when combined (no two files of a target define the same name in an
+anonymous namespace); the unity build of CI checks the same thing.
+
 Findings are compared with BASELINE (one `path: [check] message` a line; kept empty: fix a
 finding instead of listing it): a finding not in the baseline fails the run, and so does a
 baseline line that no longer occurs (delete it).
@@ -73,14 +81,26 @@ def findings_of(text: str) -> list[str]:
     return out
 
 
+# Every folder with sources: in a group, each source is an included file, so its findings pass
+# through the header filter; the folders' own .clang-tidy files differ only in this filter.
+GROUP_FILTER = "(cpp/include|cpp/src|tests|bench|examples|python/bindings)/.*"
+
+
 def tidy(build: Path, entry: dict[str, str], salt: bytes, cache: Path) -> list[str]:
-    """Findings for one file, from the cache or from a clang-tidy run."""
+    """Findings for one file or group, from the cache or from a clang-tidy run."""
     key = hashlib.sha256(salt + preprocess(entry)).hexdigest()
     hit = cache / key
     if hit.is_file():
         return list(json.loads(hit.read_text()))
     cmd = ["clang-tidy", "--quiet", entry["file"]]
-    if entry.get("synthetic"):
+    if entry.get("group"):
+        # The group file includes .cpp files on purpose.
+        cmd += [
+            f"--config-file={ROOT / '.clang-tidy'}",
+            f"--header-filter={GROUP_FILTER}",
+            "--checks=-bugprone-suspicious-include",
+        ]
+    if entry.get("synthetic") or entry.get("group"):
         cmd += ["--", *compiler_args(entry)[1:]]
     else:
         cmd[1:1] = ["-p", str(build)]
@@ -101,6 +121,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("-j", type=int, default=int(os.environ.get("MCPCXX_JOBS", os.cpu_count() or 2)))
     p.add_argument("--like", action="append", default=[], metavar="FILE=REF")
     p.add_argument("--command", action="append", default=[], metavar="FILE=CMD")
+    p.add_argument("--group", type=int, default=1, metavar="N")
     p.add_argument("build", type=Path)
     p.add_argument("baseline", type=Path)
     p.add_argument("files", nargs="+")
@@ -135,9 +156,39 @@ def compile_db(args: argparse.Namespace) -> dict[str, dict[str, str]]:
 
 def configs_of(file: str) -> bytes:
     """The .clang-tidy files that apply to `file` (the root's, then each folder's), concatenated."""
-    folders = reversed(Path(key_of(file)).relative_to(ROOT).parents)
+    path = Path(key_of(file))
+    if not path.is_relative_to(ROOT):  # a group's file: the root's config (see GROUP_FILTER)
+        return (ROOT / ".clang-tidy").read_bytes()
+    folders = reversed(path.relative_to(ROOT).parents)
     configs = [ROOT / d / ".clang-tidy" for d in folders]
     return b"".join(c.read_bytes() for c in configs if c.is_file())
+
+
+def units(args: argparse.Namespace, db: dict[str, dict[str, str]]) -> list[dict[str, str]]:
+    """What clang-tidy runs on: each file alone, or (--group N) groups of N files with one line."""
+    if args.group <= 1:
+        return [db[key_of(f)] for f in args.files]
+    families: dict[str, list[str]] = {}
+    for f in sorted(args.files):
+        entry = db[key_of(f)]
+        flags = shlex.join(compiler_args(entry)) + "\0" + entry["directory"]
+        families.setdefault(flags, []).append(key_of(f))
+    out_dir = args.build / "tidy-groups"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out = []
+    for members in families.values():
+        for i in range(0, len(members), args.group):
+            chunk = members[i : i + args.group]
+            if len(chunk) == 1:
+                out.append(db[chunk[0]])
+                continue
+            text = "".join(f'#include "{m}"\n' for m in chunk)
+            unit = out_dir / f"group-{hashlib.sha256(text.encode()).hexdigest()[:16]}.cpp"
+            unit.write_text(text)
+            base = db[chunk[0]]
+            command = base["command"].replace(base["file"], str(unit))
+            out.append({**base, "file": str(unit), "command": command, "group": "1"})
+    return out
 
 
 def cache_dir() -> Path:
@@ -159,9 +210,12 @@ def main() -> int:
     version = subprocess.run(["clang-tidy", "--version"], capture_output=True, check=True).stdout
     cache = cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
+    todo = units(args, db)
+    group_salt = GROUP_FILTER.encode() if args.group > 1 else b""
     with concurrent.futures.ThreadPoolExecutor(max(1, args.j)) as pool:
         results = pool.map(
-            lambda f: tidy(args.build, db[key_of(f)], version + configs_of(f), cache), args.files
+            lambda e: tidy(args.build, e, version + group_salt + configs_of(e["file"]), cache),
+            todo,
         )
         found = {line for lines in results for line in lines}
     baseline = {
@@ -176,7 +230,10 @@ def main() -> int:
     for line in gone:
         print(f"clang-tidy: FIXED, delete from {args.baseline}: {line}", file=sys.stderr)
     known = len(found & baseline)
-    print(f"clang-tidy: {len(args.files)} files, {len(found)} findings ({known} in the baseline)")
+    print(
+        f"clang-tidy: {len(args.files)} files in {len(todo)} runs, {len(found)} findings"
+        f" ({known} in the baseline)"
+    )
     return 1 if new or gone else 0
 
 

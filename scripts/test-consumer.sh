@@ -76,9 +76,10 @@ talk "$work/pkg_config/consumer_server"
 stage "add_subdirectory(<mcpcxx source tree>)"
 # This consumer compiles the whole library again; unoptimized (Debug without -g) it takes half
 # the time, and what it checks (the targets, include paths and links add_subdirectory gives) does
-# not depend on the optimization level.
+# not depend on the optimization level. A unity build, like CI's own (scripts/test-all.sh says
+# why), for the same reason.
 cmake -S tests/consumer/add_subdirectory -B "$work/add_subdirectory" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_C_FLAGS_DEBUG=-O0 \
+  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_C_FLAGS_DEBUG=-O0 -DCMAKE_UNITY_BUILD=ON \
   -DMCPCXX_SOURCE_DIR="$root" "${launcher[@]}" \
   > "$work/add_subdirectory.log"
 cmake --build "$work/add_subdirectory" -j "$jobs" >> "$work/add_subdirectory.log"

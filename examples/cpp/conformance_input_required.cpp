@@ -49,8 +49,8 @@ std::string sampled_text(const json& answer) {
   return content.is_object() ? content.value("text", "") : "";
 }
 
-void add(mcpcxx::server& s, const std::string& name, const std::string& description,
-         mcpcxx::tool_handler fn) {
+void add_input_tool(mcpcxx::server& s, const std::string& name, const std::string& description,
+                    mcpcxx::tool_handler fn) {
   mcpcxx::tool_spec spec;
   spec.name = name;
   spec.description = description;
@@ -59,31 +59,35 @@ void add(mcpcxx::server& s, const std::string& name, const std::string& descript
 }
 
 void add_single_question_tools(mcpcxx::server& s) {
-  add(s, "test_input_required_result_elicitation", "Asks the user's name (elicitation).",
-      [](const json&, request_context& ctx) {
-        const json a =
-            ctx.ask_all({elicitation("user_name", "What is your name?", string_schema("name"))})[0];
-        return tool_result::text("Hello, " + field_of(a, "name") + "!");
-      });
-  add(s, "test_input_required_result_sampling", "Asks the client's model a question (sampling).",
+  add_input_tool(s, "test_input_required_result_elicitation", "Asks the user's name (elicitation).",
+                 [](const json&, request_context& ctx) {
+                   const json a = ctx.ask_all(
+                       {elicitation("user_name", "What is your name?", string_schema("name"))})[0];
+                   return tool_result::text("Hello, " + field_of(a, "name") + "!");
+                 });
+  add_input_tool(
+      s, "test_input_required_result_sampling", "Asks the client's model a question (sampling).",
       [](const json&, request_context& ctx) {
         const json a =
             ctx.ask_all({sampling("capital_question", "What is the capital of France?", 100)})[0];
         return tool_result::text("The model said: " + sampled_text(a));
       });
-  add(s, "test_input_required_result_list_roots", "Asks the client's roots (roots/list).",
+  add_input_tool(
+      s, "test_input_required_result_list_roots", "Asks the client's roots (roots/list).",
       [](const json&, request_context& ctx) {
         const json a = ctx.ask_all({roots("client_roots")})[0];
         return tool_result::text("Client roots: " + a.value("roots", json::array()).dump());
       });
-  add(s, "test_input_required_result_request_state",
+  add_input_tool(
+      s, "test_input_required_result_request_state",
       "Asks a confirmation; the answer comes back with the sealed requestState.",
       [](const json&, request_context& ctx) {
         json schema = {{"type", "object"}, {"properties", {{"ok", {{"type", "boolean"}}}}}};
         const json a = ctx.ask_all({elicitation("confirm", "Confirm to continue", schema)})[0];
         return tool_result::text("state-ok: requestState verified, answer " + field_of(a, "ok"));
       });
-  add(s, "test_input_required_result_tampered_state",
+  add_input_tool(
+      s, "test_input_required_result_tampered_state",
       "Asks a confirmation; a tampered requestState on the retry is refused.",
       [](const json&, request_context& ctx) {
         json schema = {{"type", "object"}, {"properties", {{"ok", {{"type", "boolean"}}}}}};
@@ -93,7 +97,8 @@ void add_single_question_tools(mcpcxx::server& s) {
 }
 
 void add_multi_question_tools(mcpcxx::server& s) {
-  add(s, "test_input_required_result_multiple_inputs",
+  add_input_tool(
+      s, "test_input_required_result_multiple_inputs",
       "Asks elicitation, sampling and roots in one round.", [](const json&, request_context& ctx) {
         const auto a =
             ctx.ask_all({elicitation("user_name", "What is your name?", string_schema("name")),
@@ -102,7 +107,8 @@ void add_multi_question_tools(mcpcxx::server& s) {
                                  sampled_text(a[1]) + ", roots " +
                                  a[2].value("roots", json()).dump());
       });
-  add(s, "test_input_required_result_multi_round", "Asks two questions in two rounds.",
+  add_input_tool(
+      s, "test_input_required_result_multi_round", "Asks two questions in two rounds.",
       [](const json&, request_context& ctx) {
         const json name = ctx.ask_all(
             {elicitation("step1", "Step 1: What is your name?", string_schema("name"))})[0];
@@ -110,7 +116,8 @@ void add_multi_question_tools(mcpcxx::server& s) {
                                                     string_schema("color"))})[0];
         return tool_result::text(field_of(name, "name") + " likes " + field_of(color, "color"));
       });
-  add(s, "test_input_required_result_capabilities",
+  add_input_tool(
+      s, "test_input_required_result_capabilities",
       "Asks only what the request's client capabilities declare.",
       [](const json&, request_context& ctx) {
         std::vector<client_request> questions;

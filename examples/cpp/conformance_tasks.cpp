@@ -18,8 +18,8 @@ using mcpcxx::request_context;
 using mcpcxx::task_support;
 using mcpcxx::tool_result;
 
-void add(mcpcxx::server& s, const std::string& name, const std::string& description,
-         task_support task, mcpcxx::tool_handler fn, json properties = json::object()) {
+void add_task_tool(mcpcxx::server& s, const std::string& name, const std::string& description,
+                   task_support task, mcpcxx::tool_handler fn, json properties = json::object()) {
   mcpcxx::tool_spec spec;
   spec.name = name;
   spec.description = description;
@@ -51,12 +51,13 @@ client_request question(std::string key, const std::string& message) {
 }
 
 void add_running_tools(mcpcxx::server& s) {
-  add(s, "greet", "Greets `name` (never a task).", task_support::forbidden,
-      [](const json& a, request_context&) {
-        return tool_result::text("Hello, " + a.value("name", std::string("World")) + "!");
-      },
-      {{"name", {{"type", "string"}}}});
-  add(s, "slow_compute", "Sleeps `seconds` (a task when the client supports tasks).",
+  add_task_tool(s, "greet", "Greets `name` (never a task).", task_support::forbidden,
+                [](const json& a, request_context&) {
+                  return tool_result::text("Hello, " + a.value("name", std::string("World")) + "!");
+                },
+                {{"name", {{"type", "string"}}}});
+  add_task_tool(
+      s, "slow_compute", "Sleeps `seconds` (a task when the client supports tasks).",
       task_support::optional,
       [](const json& a, request_context& ctx) {
         const double seconds = a.value("seconds", 0.0);
@@ -65,23 +66,25 @@ void add_running_tools(mcpcxx::server& s) {
                                  std::to_string(seconds) + " s");
       },
       {{"seconds", {{"type", "number"}, {"minimum", 0}}}, {"label", {{"type", "string"}}}});
-  add(s, "failing_job", "Fails as a tool after about a second (runs only as a task).",
-      task_support::required, [](const json&, request_context& ctx) {
-        sleep_unless_cancelled(ctx, 1.0);
-        tool_result r =
-            tool_result::text("failing_job failed: the job always fails. Do not retry.");
-        r.is_error = true;
-        return r;
-      });
-  add(s, "protocol_error_job", "Raises a protocol error after about a second.",
-      task_support::optional, [](const json&, request_context& ctx) -> tool_result {
-        sleep_unless_cancelled(ctx, 1.0);
-        throw mcpcxx::protocol_error(-31000, "protocol_error_job: the job raised a protocol error");
-      });
+  add_task_tool(s, "failing_job", "Fails as a tool after about a second (runs only as a task).",
+                task_support::required, [](const json&, request_context& ctx) {
+                  sleep_unless_cancelled(ctx, 1.0);
+                  tool_result r =
+                      tool_result::text("failing_job failed: the job always fails. Do not retry.");
+                  r.is_error = true;
+                  return r;
+                });
+  add_task_tool(s, "protocol_error_job", "Raises a protocol error after about a second.",
+                task_support::optional, [](const json&, request_context& ctx) -> tool_result {
+                  sleep_unless_cancelled(ctx, 1.0);
+                  throw mcpcxx::protocol_error(
+                      -31000, "protocol_error_job: the job raised a protocol error");
+                });
 }
 
 void add_asking_tools(mcpcxx::server& s) {
-  add(s, "confirm_delete", "Asks the user to confirm deleting `filename`.", task_support::optional,
+  add_task_tool(
+      s, "confirm_delete", "Asks the user to confirm deleting `filename`.", task_support::optional,
       [](const json& a, request_context& ctx) {
         const std::string file = a.value("filename", std::string("?"));
         const json answer = ctx.ask_all({question("confirm", "Delete " + file + "?")}).front();
@@ -89,7 +92,8 @@ void add_asking_tools(mcpcxx::server& s) {
         return tool_result::text(yes ? "deleted " + file : "kept " + file);
       },
       {{"filename", {{"type", "string"}}}});
-  add(s, "multi_input", "Asks two questions at once.", task_support::optional,
+  add_task_tool(
+      s, "multi_input", "Asks two questions at once.", task_support::optional,
       [](const json&, request_context& ctx) {
         const auto answers =
             ctx.ask_all({question("first", "First?"), question("second", "Second?")});

@@ -16,7 +16,7 @@ namespace mcpcxx::detail {
 namespace {
 
 // The client capability that covers a question's method; empty for a method outside the spec.
-std::string_view capability_of(std::string_view method) {
+std::string_view input_capability_of(std::string_view method) {
   if (method == "elicitation/create") return "elicitation";
   if (method == "sampling/createMessage") return "sampling";
   if (method == "roots/list") return "roots";
@@ -30,7 +30,7 @@ bool has_string(const json& j, const char* key) {
 
 // Whether `answer` has the shape of the result `method` expects (else the question is asked
 // again rather than handing the handler something it cannot use).
-bool fits(std::string_view method, const json& answer) {
+bool fits_in_round(std::string_view method, const json& answer) {
   if (!answer.is_object()) return false;
   if (method == "elicitation/create") {
     if (!has_string(answer, "action")) return false;
@@ -137,7 +137,7 @@ std::vector<json> input_round::ask(const std::vector<client_request>& questions)
   std::vector<json> answers;
   json pending = json::object();
   for (const client_request& q : questions) {
-    const std::string_view cap = capability_of(q.method);
+    const std::string_view cap = input_capability_of(q.method);
     if (!cap.empty() &&
         !(caps.is_object() && caps.contains(cap) && caps.at(std::string(cap)).is_object())) {
       throw client_capability_error(q.method, std::string(cap));
@@ -168,7 +168,7 @@ const json* input_round::answer_for(const std::string& key, const std::string& m
   const bool same_question = asked != sealed_asked_.end() && *asked == digest;
   const bool unrecorded = asked == sealed_asked_.end();
   if (const auto it = fresh_.find(key);
-      it != fresh_.end() && (same_question || unrecorded) && fits(method, *it)) {
+      it != fresh_.end() && (same_question || unrecorded) && fits_in_round(method, *it)) {
     return &*it;
   }
   if (const auto it = sealed_answers_.find(key); it != sealed_answers_.end() && same_question) {

@@ -30,7 +30,7 @@ bool known_uri(engine& e, const std::string& uri) {
   return e.find_resource(uri) || e.match_template(uri, vars);
 }
 
-method_outcome not_found(const exchange& ex, const std::string& uri) {
+method_outcome unknown_resource(const exchange& ex, const std::string& uri) {
   const bool modern = ex.facts.modern;
   return method_outcome::protocol(
       modern ? situation::P21_resource_not_found_modern : situation::P20_resource_not_found_legacy,
@@ -67,7 +67,7 @@ method_outcome handle_resources_read(const exchange_ptr& ex, uri_params& p) {
   cache_hint hint;
   auto contents = run_reader(e, p.uri, ctx, &hint);
   // An empty contents array must never stand in for a missing resource.
-  if (!contents || contents->empty()) return not_found(*ex, p.uri);
+  if (!contents || contents->empty()) return unknown_resource(*ex, p.uri);
   json result = {{"contents", contents_json(*contents)}};
   if (ex->facts.modern) {
     resolved_hint h = open_hint();
@@ -78,7 +78,7 @@ method_outcome handle_resources_read(const exchange_ptr& ex, uri_params& p) {
 }
 
 method_outcome handle_resources_subscribe(const exchange_ptr& ex, uri_params& p) {
-  if (!known_uri(ex->eng(), p.uri)) return not_found(*ex, p.uri);
+  if (!known_uri(ex->eng(), p.uri)) return unknown_resource(*ex, p.uri);
   ex->session().update_legacy([&](legacy_state& s) { s.subscriptions.insert(p.uri); });
   return method_outcome::ok(json::object());
 }

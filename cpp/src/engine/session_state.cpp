@@ -13,6 +13,7 @@
 #include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
 #include "engine/wire_errors_pending.hpp"
+#include "wire/era.hpp"
 #include "wire/situation.hpp"
 
 namespace mcpcxx::detail {
@@ -24,25 +25,26 @@ using ::mcpcxx::wire::row_of;
 
 // ---- routing: era selection and the method table's gates ----
 
-constexpr std::string_view k_version_key = "io.modelcontextprotocol/protocolVersion";
 constexpr std::string_view k_caps_key = "io.modelcontextprotocol/clientCapabilities";
 constexpr std::string_view k_info_key = "io.modelcontextprotocol/clientInfo";
 constexpr std::string_view k_level_key = "io.modelcontextprotocol/logLevel";
 
 using refusal = std::optional<method_outcome>;
 
-refusal refuse(situation row, const json& args = json::object()) {
+refusal refuse_frame(situation row, const json& args = json::object()) {
   return method_outcome::protocol(row, args);
 }
 
 refusal modern_facts(request_facts& f, const json* meta) {
   std::vector<std::string> missing;
-  if (meta == nullptr || !meta->contains(k_version_key)) missing.emplace_back(k_version_key);
+  if (meta == nullptr || !meta->contains(mcpcxx::wire::k_version_meta_key))
+    missing.emplace_back(mcpcxx::wire::k_version_meta_key);
   if (meta == nullptr || !meta->contains(k_caps_key)) missing.emplace_back(k_caps_key);
-  if (!missing.empty()) return refuse(situation::P11_missing_modern_meta, {{"missing", missing}});
-  const json& version = (*meta)[k_version_key];
+  if (!missing.empty())
+    return refuse_frame(situation::P11_missing_modern_meta, {{"missing", missing}});
+  const json& version = (*meta)[mcpcxx::wire::k_version_meta_key];
   if (!version.is_string() || version.get_ref<const std::string&>() != k_modern_version) {
-    return refuse(situation::P12_unsupported_version, {{"requested", version}});
+    return refuse_frame(situation::P12_unsupported_version, {{"requested", version}});
   }
   const json& caps = (*meta)[k_caps_key];
   if (!caps.is_object())
@@ -55,7 +57,7 @@ refusal modern_facts(request_facts& f, const json* meta) {
   if (auto it = meta->find(k_level_key); it != meta->end()) {
     auto level =
         it->is_string() ? parse_log_level(it->get_ref<const std::string&>()) : std::nullopt;
-    if (!level) return refuse(situation::P22_invalid_log_level, {{"level", *it}});
+    if (!level) return refuse_frame(situation::P22_invalid_log_level, {{"level", *it}});
     f.min_log_level = level;
   }
   return std::nullopt;
@@ -73,27 +75,27 @@ void legacy_facts(request_facts& f, legacy_state&& l) {
 bool served_modern(const exchange& ex, const json* meta, era_hint hint) {
   if (hint != era_hint::unknown) return hint == era_hint::modern;
   return ex.method() != "initialize" && meta != nullptr &&
-         (meta->contains(k_version_key) || meta->contains(k_caps_key));
+         (meta->contains(mcpcxx::wire::k_version_meta_key) || meta->contains(k_caps_key));
 }
 
 refusal gate(const exchange& ex, const method_info* m, bool initialized) {
   const auto& f = ex.facts;
-  if (m == nullptr) return refuse(situation::P8_method_not_found, {{"method", ex.method()}});
+  if (m == nullptr) return refuse_frame(situation::P8_method_not_found, {{"method", ex.method()}});
   if (f.modern && (m->flags & in_modern) == 0) {
-    return refuse(situation::P9_method_not_in_era,
-                  {{"method", ex.method()}, {"protocolVersion", f.version}});
+    return refuse_frame(situation::P9_method_not_in_era,
+                        {{"method", ex.method()}, {"protocolVersion", f.version}});
   }
   if (!f.modern && (m->flags & in_legacy) == 0) {
-    return initialized ? refuse(situation::P9_method_not_in_era,
-                                {{"method", ex.method()}, {"protocolVersion", f.version}})
-                       : refuse(situation::P14_not_initialized, {{"method", ex.method()}});
+    return initialized ? refuse_frame(situation::P9_method_not_in_era,
+                                      {{"method", ex.method()}, {"protocolVersion", f.version}})
+                       : refuse_frame(situation::P14_not_initialized, {{"method", ex.method()}});
   }
   if (!f.modern && !initialized && (m->flags & before_init) == 0) {
-    return refuse(situation::P14_not_initialized, {{"method", ex.method()}});
+    return refuse_frame(situation::P14_not_initialized, {{"method", ex.method()}});
   }
   if (!m->capability.empty() && !ex.eng().has_capability(m->capability)) {
-    return refuse(situation::P10_capability_not_advertised,
-                  {{"method", ex.method()}, {"capability", m->capability}});
+    return refuse_frame(situation::P10_capability_not_advertised,
+                        {{"method", ex.method()}, {"capability", m->capability}});
   }
   return std::nullopt;
 }

@@ -24,7 +24,7 @@ method_outcome missing_tasks_extension() {
 
 namespace {
 
-method_outcome invalid(const char* subject, const char* expected, const json& got) {
+method_outcome invalid_task_params(const char* subject, const char* expected, const json& got) {
   return method_outcome::rendered(situation::P15b_param_invalid,
                                   wire::param_invalid(subject, expected, &got));
 }
@@ -50,7 +50,7 @@ call_plan plan_legacy(exchange& ex, const tool_entry& t) {
   const bool augmented = has_tasks && it != params.end() && !it->is_null();
   const json name = {{"name", t.spec.name}};
   if (augmented && !it->is_object()) {
-    return {nullptr, invalid("tools/call params.task", "an object {ttl?}", *it)};
+    return {nullptr, invalid_task_params("tools/call params.task", "an object {ttl?}", *it)};
   }
   if (augmented && t.spec.task == task_support::forbidden) {
     return {nullptr, method_outcome::protocol(situation::P48_task_augmentation_forbidden, name)};
@@ -63,8 +63,8 @@ call_plan plan_legacy(exchange& ex, const tool_entry& t) {
   b->tool = t.spec.name;
   if (const auto ttl = it->find("ttl"); ttl != it->end() && !ttl->is_null()) {
     if (!ttl->is_number_integer() || ttl->get<std::int64_t>() < 0) {
-      return {nullptr,
-              invalid("tools/call params.task.ttl", "a non-negative integer (milliseconds)", *ttl)};
+      return {nullptr, invalid_task_params("tools/call params.task.ttl",
+                                           "a non-negative integer (milliseconds)", *ttl)};
     }
     b->requested_ttl_ms = ttl->get<std::int64_t>();
   }

@@ -24,7 +24,7 @@ std::optional<method_outcome> era_gate(const exchange& ex) {
                                   {{"method", ex.method()}, {"protocolVersion", ex.facts.version}});
 }
 
-method_outcome not_found(const std::string& task_id) {
+method_outcome task_not_found(const std::string& task_id) {
   return method_outcome::protocol(situation::P45_task_not_found, {{"taskId", task_id}});
 }
 
@@ -48,7 +48,7 @@ method_outcome failed_as_error(const task_record& r) {
 method_outcome handle_tasks_get(const exchange_ptr& ex, task_id_params& p) {
   if (auto refusal = era_gate(*ex)) return std::move(*refusal);
   const auto r = ex->eng().tasks().store().get(p.task_id, task_owner(*ex));
-  if (!r) return not_found(p.task_id);
+  if (!r) return task_not_found(p.task_id);
   return method_outcome::ok(ex->facts.modern ? modern_detailed_task_json(*r)
                                              : legacy_task_json(*r));
 }
@@ -56,7 +56,7 @@ method_outcome handle_tasks_get(const exchange_ptr& ex, task_id_params& p) {
 method_outcome handle_tasks_result(const exchange_ptr& ex, task_id_params& p) {
   if (auto refusal = era_gate(*ex)) return std::move(*refusal);
   const auto r = ex->eng().tasks().wait_terminal(p.task_id, task_owner(*ex), ex->token());
-  if (!r) return not_found(p.task_id);
+  if (!r) return task_not_found(p.task_id);
   switch (r->status) {
     case task_status::completed:
       return method_outcome::ok(related(r->result, r->task_id));
@@ -90,7 +90,7 @@ method_outcome handle_tasks_cancel(const exchange_ptr& ex, task_id_params& p) {
   const std::string owner = task_owner(*ex);
   auto& tasks = ex->eng().tasks();
   const auto before = tasks.cancel(p.task_id, owner);
-  if (!before) return not_found(p.task_id);
+  if (!before) return task_not_found(p.task_id);
   // 2026-07-28 acknowledges every cancel (idempotent); the status shows on the next tasks/get.
   if (ex->facts.modern) return method_outcome::ok(json::object());
   if (is_terminal(before->status)) {
@@ -105,7 +105,7 @@ method_outcome handle_tasks_cancel(const exchange_ptr& ex, task_id_params& p) {
 method_outcome handle_tasks_update(const exchange_ptr& ex, task_update_params& p) {
   if (auto refusal = era_gate(*ex)) return std::move(*refusal);
   if (!ex->eng().tasks().answer(p.task_id, task_owner(*ex), p.input_responses)) {
-    return not_found(p.task_id);
+    return task_not_found(p.task_id);
   }
   return method_outcome::ok(json::object());
 }

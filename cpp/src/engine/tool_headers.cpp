@@ -58,7 +58,7 @@ std::string pointer_token(const std::string& key) {
   return out;
 }
 
-std::string joined(const std::vector<std::string>& path) {
+std::string slash_joined(const std::vector<std::string>& path) {
   std::string out;
   for (const auto& p : path) out += (out.empty() ? "" : "/") + p;
   return out;
@@ -86,7 +86,7 @@ struct walker {
   }
 
   void annotation(const json& property) {
-    const std::string where = "property '" + joined(path) + "'";
+    const std::string where = "property '" + slash_joined(path) + "'";
     const json& h = property.at(k_key);
     if (!h.is_string()) {
       refuse(where, "x-mcp-header must be a string (the Mcp-Param-<Name> header suffix), not " +
@@ -107,7 +107,7 @@ struct walker {
       refuse(where, "x-mcp-header needs \"type\": \"string\", \"integer\" or \"boolean\", got " +
                         type_text(property) + "; give the property one of those types alone");
     }
-    auto [it, fresh] = seen.emplace(lowered(name), joined(path));
+    auto [it, fresh] = seen.emplace(lowered(name), slash_joined(path));
     if (!fresh) {
       refuse(where, "x-mcp-header \"" + name + "\" repeats the one of property '" + it->second +
                         "' (header names are case-insensitive); give each a distinct name");

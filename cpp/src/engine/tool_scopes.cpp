@@ -18,7 +18,7 @@ bool scope_token(std::string_view s) {
   return true;
 }
 
-std::string joined(const std::vector<std::string>& items) {
+std::string space_joined(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : " ") + s;
   return out;
@@ -42,11 +42,11 @@ bool tool_visible(const tool_entry& t, const json& principal) {
 
 std::optional<method_outcome> scope_refusal(const tool_entry& t, const json& principal) {
   if (tool_visible(t, principal)) return std::nullopt;
-  json args = {{"name", t.spec.name}, {"scopes", joined(t.spec.scopes)}};
+  json args = {{"name", t.spec.name}, {"scopes", space_joined(t.spec.scopes)}};
   if (principal.is_null()) {
     return method_outcome::protocol(situation::P56_tool_needs_authentication, args);
   }
-  args["missing"] = joined(missing_scopes(principal, t.spec.scopes));
+  args["missing"] = space_joined(missing_scopes(principal, t.spec.scopes));
   return method_outcome::protocol(situation::P55_tool_insufficient_scope, args);
 }
 

@@ -16,7 +16,7 @@ bool all_zero(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == '0'; });
 }
 
-int hex_value(char c) { return c <= '9' ? c - '0' : c - 'a' + 10; }
+int hex_nibble(char c) { return c <= '9' ? c - '0' : c - 'a' + 10; }
 
 }  // namespace
 
@@ -35,7 +35,7 @@ std::optional<trace_parent> parse_traceparent(std::string_view v, std::string_vi
   trace_parent p;
   p.trace_id = std::string(trace);
   p.span_id = std::string(parent);
-  p.flags = static_cast<std::uint8_t>(hex_value(flags[0]) * 16 + hex_value(flags[1]));
+  p.flags = static_cast<std::uint8_t>(hex_nibble(flags[0]) * 16 + hex_nibble(flags[1]));
   p.tracestate = std::string(tracestate);
   return p;
 }

@@ -13,7 +13,7 @@ using mcpcxx::wire::render;
 using mcpcxx::wire::render_tool_result;
 using s = mcpcxx::wire::situation;
 
-json tool_args(const tool_facts& tool) { return {{"name", tool.name}}; }
+json tool_arguments_of(const tool_facts& tool) { return {{"name", tool.name}}; }
 
 }  // namespace
 
@@ -98,14 +98,14 @@ error_object from_protocol_error(const protocol_error& e) {
 
 json invalid_arguments_result(const tool_facts& tool, const std::string& violations_text,
                               const json& violations) {
-  json args = tool_args(tool);
+  json args = tool_arguments_of(tool);
   args["violations_text"] = violations_text;
   args["violations"] = violations;
   return render_tool_result(s::T1_invalid_arguments, args, tool.has_output_schema);
 }
 
 json tool_error_result(const tool_facts& tool, const tool_error& e) {
-  json args = tool_args(tool);
+  json args = tool_arguments_of(tool);
   args["message"] = e.message();
   args["details"] = e.details();
   return render_tool_result(s::T2_tool_error, args, tool.has_output_schema);
@@ -113,7 +113,7 @@ json tool_error_result(const tool_facts& tool, const tool_error& e) {
 
 json unexpected_error_result(const tool_facts& tool, std::string_view reference,
                              const std::optional<std::string>& exposed_detail) {
-  json args = tool_args(tool);
+  json args = tool_arguments_of(tool);
   args["reference"] = reference;
   if (exposed_detail) args["detail"] = *exposed_detail;
   return render_tool_result(
@@ -122,7 +122,7 @@ json unexpected_error_result(const tool_facts& tool, std::string_view reference,
 }
 
 json output_mismatch_result(const tool_facts& tool, std::string_view reference) {
-  json args = tool_args(tool);
+  json args = tool_arguments_of(tool);
   args["reference"] = reference;
   return render_tool_result(
       tool.read_only ? s::T4_output_mismatch_read_only : s::T4w_output_mismatch_applied, args,
@@ -130,7 +130,7 @@ json output_mismatch_result(const tool_facts& tool, std::string_view reference) 
 }
 
 json timeout_result(const tool_facts& tool, double seconds) {
-  json args = tool_args(tool);
+  json args = tool_arguments_of(tool);
   args["seconds"] = seconds;
   args["timeoutSeconds"] = seconds;
   return render_tool_result(tool.read_only ? s::T5_timeout_read_only : s::T5w_timeout_may_have_run,

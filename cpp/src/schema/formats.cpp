@@ -12,7 +12,6 @@ namespace mcpcxx::schema::detail {
 namespace {
 
 bool digit(char c) { return c >= '0' && c <= '9'; }
-bool hexdigit(char c) { return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // Parses exactly `n` ASCII digits at s[pos].
 bool num(std::string_view s, std::size_t pos, std::size_t n, int& out) {
@@ -114,7 +113,7 @@ bool is_uuid(std::string_view s) {
   if (s.size() != 36) return false;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-    if (dash ? s[i] != '-' : !hexdigit(s[i])) return false;
+    if (dash ? s[i] != '-' : !is_hex_digit(s[i])) return false;
   }
   return true;
 }
@@ -159,7 +158,8 @@ bool uri_template_varspec(std::string_view v) {
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
     if (c == '%') {
-      if (i + 2 >= name.size() || !hexdigit(name[i + 1]) || !hexdigit(name[i + 2])) return false;
+      if (i + 2 >= name.size() || !is_hex_digit(name[i + 1]) || !is_hex_digit(name[i + 2]))
+        return false;
       i += 2;
     } else if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) {
       return false;
@@ -196,7 +196,8 @@ bool is_uri_template(std::string_view s) {
       i = close;
     } else if (c < 0x20 || c == 0x7F ||
                banned.find(static_cast<char>(c)) != std::string_view::npos ||
-               (c == '%' && (i + 2 >= s.size() || !hexdigit(s[i + 1]) || !hexdigit(s[i + 2])))) {
+               (c == '%' &&
+                (i + 2 >= s.size() || !is_hex_digit(s[i + 1]) || !is_hex_digit(s[i + 2])))) {
       return false;
     }
   }

@@ -12,6 +12,11 @@ using format_check = bool (*)(std::string_view);
 /// The check for format `name`, or nullptr for formats this validator does not know.
 format_check find_format(std::string_view name);
 
+/// True for an ASCII hexadecimal digit.
+constexpr bool is_hex_digit(char c) noexcept {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 bool is_date(std::string_view s);                   ///< RFC 3339 full-date
 bool is_time(std::string_view s);                   ///< RFC 3339 full-time
 bool is_date_time(std::string_view s);              ///< RFC 3339 date-time

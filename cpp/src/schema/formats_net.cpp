@@ -11,7 +11,6 @@ namespace mcpcxx::schema::detail {
 namespace {
 
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-bool hexdigit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 bool high(char c) { return static_cast<unsigned char>(c) >= 0x80; }
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -123,7 +122,7 @@ bool uri_chars(std::string_view s, std::string_view extra, bool iri) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
     if (c == '%') {
-      if (i + 2 >= s.size() || !hexdigit(s[i + 1]) || !hexdigit(s[i + 2])) return false;
+      if (i + 2 >= s.size() || !is_hex_digit(s[i + 1]) || !is_hex_digit(s[i + 2])) return false;
       i += 2;
     } else if (!(alnum(c) || allowed.find(c) != std::string_view::npos ||
                  extra.find(c) != std::string_view::npos || (iri && high(c)))) {
@@ -237,7 +236,7 @@ bool is_ipv6(std::string_view s) {
       }
       if (f.empty() || f.size() > 4) return false;
       for (char c : f) {
-        if (!hexdigit(c)) return false;
+        if (!is_hex_digit(c)) return false;
       }
       ++count;
     }

@@ -154,7 +154,7 @@ class unique_kw final : public keyword {
   }
 };
 
-std::vector<const node*> schema_list(build_ctx& b, std::string_view kw, const json& v) {
+std::vector<const node*> item_schema_list(build_ctx& b, std::string_view kw, const json& v) {
   if (!v.is_array()) b.fail(kw, "'" + std::string(kw) + "' must be an array of schemas");
   std::vector<const node*> out;
   for (std::size_t i = 0; i < v.size(); ++i)
@@ -169,7 +169,7 @@ void add_items(build_ctx& b) {
     if (items != nullptr && items->is_array())
       b.fail("items", "in 2020-12 'items' must be a schema; use prefixItems for tuples");
     std::vector<const node*> pre =
-        prefix ? schema_list(b, "prefixItems", *prefix) : std::vector<const node*>{};
+        prefix ? item_schema_list(b, "prefixItems", *prefix) : std::vector<const node*>{};
     const node* rest = items ? b.sub(*items, "/items") : nullptr;
     if (prefix || items)
       b.add(std::make_unique<items_kw>("prefixItems", std::move(pre), "items", rest));
@@ -183,7 +183,7 @@ void add_items(build_ctx& b) {
   }
   const json* additional = b.get("additionalItems");
   const node* rest = additional ? b.sub(*additional, "/additionalItems") : nullptr;
-  b.add(std::make_unique<items_kw>("items", schema_list(b, "items", *items), "additionalItems",
+  b.add(std::make_unique<items_kw>("items", item_schema_list(b, "items", *items), "additionalItems",
                                    rest));
 }
 

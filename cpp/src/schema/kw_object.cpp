@@ -10,7 +10,7 @@
 namespace mcpcxx::schema::detail {
 namespace {
 
-std::string quote_key(std::string_view key) { return "'" + truncate_text(key, 64) + "'"; }
+std::string quoted_key(std::string_view key) { return "'" + truncate_text(key, 64) + "'"; }
 
 struct pattern_entry {
   std::unique_ptr<ecma_regex> re;
@@ -53,7 +53,7 @@ class props_kw final : public keyword {
     if (n.is_bool && !n.bool_value) {
       if (c.collect)
         c.report_named(kw, (kw == "additionalProperties" ? "unexpected property " : "property ") +
-                               quote_key(key) +
+                               quoted_key(key) +
                                (kw == "additionalProperties" ? "" : " is not allowed"));
       return false;
     }
@@ -120,7 +120,7 @@ class required_kw final : public keyword {
       if (inst.contains(n)) continue;
       ok = false;
       if (!c.collect) return false;
-      c.report(name(), "missing required property " + quote_key(n));
+      c.report(name(), "missing required property " + quoted_key(n));
     }
     return ok;
   }
@@ -143,8 +143,8 @@ class dep_required_kw final : public keyword {
         ok = false;
         if (!c.collect) return false;
         kw_guard g(c, trigger);
-        c.report("", "missing property " + quote_key(n) + " (required when " + quote_key(trigger) +
-                         " is present)");
+        c.report("", "missing property " + quoted_key(n) + " (required when " +
+                         quoted_key(trigger) + " is present)");
       }
     }
     return ok;
@@ -190,8 +190,8 @@ class names_kw final : public keyword {
       if (good) continue;
       ok = false;
       if (!c.collect) return false;
-      c.report(name(),
-               "property name " + quote_key(it.key()) + " does not match the propertyNames schema");
+      c.report(name(), "property name " + quoted_key(it.key()) +
+                           " does not match the propertyNames schema");
     }
     return ok;
   }

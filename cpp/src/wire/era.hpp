@@ -17,6 +17,9 @@ inline constexpr std::string_view k_modern = "2026-07-28";
 /// The newest legacy revision (the counter-offer to an unknown initialize version).
 inline constexpr std::string_view k_latest_legacy = "2025-11-25";
 
+/// The `_meta` key that carries a 2026-07-28 request's protocol revision.
+inline constexpr std::string_view k_version_meta_key = "io.modelcontextprotocol/protocolVersion";
+
 /// True for a revision this server implements (either era).
 constexpr bool is_supported_version(std::string_view v) noexcept {
   for (std::string_view s : k_versions) {

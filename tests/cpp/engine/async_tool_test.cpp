@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "support/collecting_sink.hpp"
+#include "support/wait.hpp"
 
 namespace mcpcxx::testing {
 namespace {
@@ -40,15 +41,6 @@ server_options one_worker() {
   o.worker_threads = 1;
   o.max_worker_threads = 1;
   return o;
-}
-
-bool wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(2ms);
-  }
-  return true;
 }
 
 TEST(async_tool_test, more_calls_than_workers_are_in_flight_at_once) {
@@ -154,7 +146,7 @@ TEST(async_tool_test, invalid_arguments_are_refused_before_the_handler_starts) {
 TEST(async_tool_test, registration_refuses_inline_dispatch_and_a_missing_handler) {
   server srv;
   EXPECT_THROW(srv.add_async_tool({.name = "a", .inline_dispatch = true},
-                                  [](const json&, request_context&, tool_completion) {}),
+                                  [](const json&, request_context&, const tool_completion&) {}),
                std::invalid_argument);
   EXPECT_THROW(srv.add_async_tool({.name = "b"}, nullptr), std::invalid_argument);
 }
@@ -163,7 +155,7 @@ TEST(async_tool_test, a_call_that_runs_as_a_task_waits_for_the_completion_on_a_t
   server srv;
   srv.add_async_tool({.name = "later", .task = task_support::optional},
                      [](const json&, request_context&, tool_completion done) {
-                       std::thread([done] {
+                       std::thread([done = std::move(done)] {
                          std::this_thread::sleep_for(20ms);
                          done.complete(tool_result::text("finished"));
                        }).detach();

@@ -133,13 +133,14 @@ class client_requests_test : public ::testing::Test {
   }
 };
 
-const json k_all = {{"elicitation", {{"form", json::object()}, {"url", json::object()}}},
-                    {"sampling", {{"tools", json::object()}, {"context", json::object()}}},
-                    {"roots", {{"listChanged", true}}}};
+const json k_every_capability = {
+    {"elicitation", {{"form", json::object()}, {"url", json::object()}}},
+    {"sampling", {{"tools", json::object()}, {"context", json::object()}}},
+    {"roots", {{"listChanged", true}}}};
 
 TEST_F(client_requests_test, elicitation_accept_is_validated_and_returned) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.call(7, "ask", {{"message", "Your name?"}});
   json req = c.server_request("elicitation/create");
   ASSERT_FALSE(req.is_null());
@@ -168,7 +169,7 @@ TEST_F(client_requests_test, elicitation_2025_06_18_has_no_mode_field) {
 
 TEST_F(client_requests_test, decline_and_cancel_reach_the_tool_without_content) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.call(1, "ask");
   c.answer(c.server_request("elicitation/create"), {{"action", "decline"}});
   EXPECT_EQ(text_of(c.reply_to(1)), "decline null");
@@ -181,7 +182,7 @@ TEST_F(client_requests_test, decline_and_cancel_reach_the_tool_without_content) 
 
 TEST_F(client_requests_test, content_that_breaks_the_schema_is_row_T10) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.call(1, "ask");
   c.answer(c.server_request("elicitation/create"),
            {{"action", "accept"}, {"content", {{"name", ""}, {"age", -1}, {"extra", true}}}});
@@ -196,7 +197,7 @@ TEST_F(client_requests_test, content_that_breaks_the_schema_is_row_T10) {
 
 TEST_F(client_requests_test, an_unknown_action_or_a_non_object_result_is_row_T10) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.call(1, "ask");
   c.answer(c.server_request("elicitation/create"), {{"action", "maybe"}});
   json reply = c.reply_to(1);
@@ -211,7 +212,7 @@ TEST_F(client_requests_test, an_unknown_action_or_a_non_object_result_is_row_T10
 
 TEST_F(client_requests_test, a_client_error_is_row_T9_with_its_code_and_message) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.call(1, "sample");
   json req = c.server_request("sampling/createMessage");
   c.s.receive(json{{"jsonrpc", "2.0"},
@@ -226,7 +227,7 @@ TEST_F(client_requests_test, a_client_error_is_row_T9_with_its_code_and_message)
 
 TEST_F(client_requests_test, a_timeout_sends_notifications_cancelled_and_is_row_T8) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.call(1, "roots");
   json req = c.server_request("roots/list");
   ASSERT_FALSE(req.is_null());
@@ -247,7 +248,7 @@ TEST_F(client_requests_test, a_timeout_sends_notifications_cancelled_and_is_row_
 
 TEST_F(client_requests_test, cancelling_the_call_cancels_the_pending_request) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.call(5, "ask");
   json req = c.server_request("elicitation/create");
   ASSERT_FALSE(req.is_null());
@@ -265,7 +266,7 @@ TEST_F(client_requests_test, cancelling_the_call_cancels_the_pending_request) {
 
 TEST_F(client_requests_test, a_response_with_an_unknown_id_is_logged_and_ignored) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.s.receive(R"({"jsonrpc":"2.0","id":999,"result":{}})");
   c.s.receive(R"({"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"nope"}})");
   EXPECT_TRUE(c.sink->frames().empty());
@@ -283,7 +284,7 @@ TEST_F(client_requests_test, a_response_with_an_unknown_id_is_logged_and_ignored
 
 TEST_F(client_requests_test, ids_are_the_servers_own_and_increase) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.call(1, "ask_twice");
   json first = c.server_request("roots/list");
   c.sink->clear();
@@ -332,7 +333,7 @@ TEST_F(client_requests_test, sampling_tools_and_context_need_their_sub_capabilit
 
 TEST_F(client_requests_test, sampling_with_tools_is_sent_when_declared) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   const json tools = json::array({{{"name", "t"}, {"inputSchema", {{"type", "object"}}}}});
   c.call(1, "sample", {{"tools", tools}, {"includeContext", "thisServer"}});
   json req = c.server_request("sampling/createMessage");
@@ -375,9 +376,9 @@ TEST_F(client_requests_test, url_mode_needs_2025_11_25_and_the_url_capability) {
 
 TEST_F(client_requests_test, url_elicitation_and_its_completion_notification) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   client other(srv);
-  other.initialize(k_all);
+  other.initialize(k_every_capability);
   c.call(1, "ask_url");
   json req = c.server_request("elicitation/create");
   ASSERT_FALSE(req.is_null());
@@ -398,7 +399,7 @@ TEST_F(client_requests_test, url_elicitation_and_its_completion_notification) {
 
 TEST_F(client_requests_test, url_elicitation_required_is_32042_with_the_elicitations) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.call(3, "needs_url");
   json reply = c.reply_to(3);
   EXPECT_EQ(reply["error"]["code"], -32042);
@@ -413,7 +414,7 @@ TEST_F(client_requests_test, url_elicitation_required_is_32042_with_the_elicitat
 
 TEST_F(client_requests_test, a_bad_schema_is_the_authors_error_and_nothing_is_sent) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   const std::vector<std::pair<json, std::string>> bad = {
       {{{"type", "object"}, {"properties", {{"a", {{"type", "object"}}}}}}, "flat primitive"},
       {{{"type", "array"}}, "\"type\" must be \"object\""},
@@ -469,7 +470,7 @@ TEST_F(client_requests_test, defaults_and_titled_enums_need_2025_11_25) {
 
 TEST_F(client_requests_test, a_prompt_handler_gets_rows_P31_P32_P33) {
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.s.receive(request(1, "prompts/get", {{"name", "rooted"}}));
   json req = c.server_request("roots/list");
   ASSERT_FALSE(req.is_null());
@@ -512,7 +513,7 @@ TEST(client_requests_hooks, roots_list_changed_calls_the_server_callback) {
 }
 
 TEST(client_requests_hooks, an_empty_ask_hook_refuses_with_client_capability_error) {
-  request_context ctx(1, "2025-11-25", nullptr, k_all, std::nullopt, std::nullopt,
+  request_context ctx(1, "2025-11-25", nullptr, k_every_capability, std::nullopt, std::nullopt,
                       cancellation_token{}, context_hooks{});
   EXPECT_THROW(ctx.list_roots(), client_capability_error);
   EXPECT_THROW(ctx.elicit("m", k_schema), client_capability_error);
@@ -534,7 +535,7 @@ TEST(client_requests_hooks, shutdown_wakes_a_waiting_handler) {
     return tool_result::text("answered");
   });
   client c(srv);
-  c.initialize(k_all);
+  c.initialize(k_every_capability);
   c.call(1, "wait");
   ASSERT_FALSE(c.server_request("roots/list").is_null());
   EXPECT_TRUE(c.s.shutdown(200ms));  // the grace passes, then the waiting handler is cancelled

@@ -10,31 +10,31 @@
 namespace mcpcxx::testing {
 namespace {
 
-tool_handler noop() {
+tool_handler noop_tool() {
   return [](const json&, request_context&) { return tool_result::text("ok"); };
 }
 
 TEST(registry_test, tool_names_are_validated_at_registration) {
   server srv(captured_log{}.options());
-  EXPECT_THROW(srv.add_tool({.name = ""}, noop()), std::invalid_argument);
-  EXPECT_THROW(srv.add_tool({.name = "has space"}, noop()), std::invalid_argument);
-  EXPECT_THROW(srv.add_tool({.name = std::string(65, 'a')}, noop()), std::invalid_argument);
-  EXPECT_THROW(srv.add_tool({.name = "slash/name"}, noop()), std::invalid_argument);
-  EXPECT_NO_THROW(srv.add_tool({.name = std::string(64, 'a')}, noop()));
-  EXPECT_NO_THROW(srv.add_tool({.name = "a.b-c_D9"}, noop()));
-  EXPECT_THROW(srv.add_tool({.name = "a.b-c_D9"}, noop()), std::invalid_argument);
+  EXPECT_THROW(srv.add_tool({.name = ""}, noop_tool()), std::invalid_argument);
+  EXPECT_THROW(srv.add_tool({.name = "has space"}, noop_tool()), std::invalid_argument);
+  EXPECT_THROW(srv.add_tool({.name = std::string(65, 'a')}, noop_tool()), std::invalid_argument);
+  EXPECT_THROW(srv.add_tool({.name = "slash/name"}, noop_tool()), std::invalid_argument);
+  EXPECT_NO_THROW(srv.add_tool({.name = std::string(64, 'a')}, noop_tool()));
+  EXPECT_NO_THROW(srv.add_tool({.name = "a.b-c_D9"}, noop_tool()));
+  EXPECT_THROW(srv.add_tool({.name = "a.b-c_D9"}, noop_tool()), std::invalid_argument);
 }
 
 TEST(registry_test, schemas_that_do_not_compile_fail_at_registration) {
   server srv(captured_log{}.options());
-  EXPECT_THROW(
-      srv.add_tool({.name = "t", .input_schema = {{"type", "object"}, {"minimum", "x"}}}, noop()),
-      std::exception);
+  EXPECT_THROW(srv.add_tool({.name = "t", .input_schema = {{"type", "object"}, {"minimum", "x"}}},
+                            noop_tool()),
+               std::exception);
   EXPECT_THROW(
       srv.add_tool({.name = "t2", .input_schema = {{"$ref", "https://example.com/s.json"}}},
-                   noop()),
+                   noop_tool()),
       std::exception);
-  EXPECT_THROW(srv.add_tool({.name = "t3", .input_schema = json::array()}, noop()),
+  EXPECT_THROW(srv.add_tool({.name = "t3", .input_schema = json::array()}, noop_tool()),
                std::invalid_argument);
   EXPECT_THROW(
       srv.add_resource_template({.uri_template = "x://{a", .name = "n"},
@@ -50,7 +50,7 @@ std::string header_refusal(const json& properties) {
   try {
     srv.add_tool(
         {.name = "route", .input_schema = {{"type", "object"}, {"properties", properties}}},
-        noop());
+        noop_tool());
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -110,12 +110,12 @@ TEST(registry_test, invalid_x_mcp_header_declarations_are_refused_at_registratio
   server srv(captured_log{}.options());
   EXPECT_THROW(
       srv.add_tool({.name = "root", .input_schema = {{"type", "object"}, {"x-mcp-header", "Root"}}},
-                   noop()),
+                   noop_tool()),
       std::invalid_argument);
   EXPECT_THROW(srv.add_tool({.name = "defs",
                              .input_schema = {{"type", "object"},
                                               {"$defs", {{"r", header("string", "R")}}}}},
-                            noop()),
+                            noop_tool()),
                std::invalid_argument);
   EXPECT_FALSE(srv.tool_input_schema("root")) << "a refused tool is not registered";
 }
@@ -124,7 +124,7 @@ TEST(registry_test, pages_follow_registration_order_with_opaque_cursors) {
   auto o = captured_log{}.options();
   o.page_size = 2;
   server srv(o);
-  for (const char* n : {"e", "d", "c", "b", "a"}) srv.add_tool({.name = n}, noop());
+  for (const char* n : {"e", "d", "c", "b", "a"}) srv.add_tool({.name = n}, noop_tool());
   harness h(srv);
   std::vector<std::string> names;
   std::optional<std::string> cursor;
@@ -144,7 +144,7 @@ TEST(registry_test, pages_follow_registration_order_with_opaque_cursors) {
 
 TEST(registry_test, invalid_cursors_are_invalid_params) {
   server srv(captured_log{}.options());
-  srv.add_tool({.name = "a"}, noop());
+  srv.add_tool({.name = "a"}, noop_tool());
   harness h(srv);
   for (const json& c :
        {json("garbage!"), json(""), json(42), json(detail::encode_cursor(0, "zzz"))}) {
@@ -155,12 +155,12 @@ TEST(registry_test, invalid_cursors_are_invalid_params) {
 
 TEST(registry_test, cached_lists_are_invalidated_and_legacy_sessions_notified) {
   server srv(captured_log{}.options());
-  srv.add_tool({.name = "a"}, noop());
+  srv.add_tool({.name = "a"}, noop_tool());
   harness h(srv);
   h.initialize();
   EXPECT_EQ(h.roundtrip(request(1, "tools/list"))["result"]["tools"].size(), 1u);
   h.sink->clear();
-  srv.add_tool({.name = "b"}, noop());
+  srv.add_tool({.name = "b"}, noop_tool());
   auto frames = h.sink->wait_for(1);
   ASSERT_EQ(frames.size(), 1u);
   EXPECT_EQ(frames[0].frame["method"], "notifications/tools/list_changed");

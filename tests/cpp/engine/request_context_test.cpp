@@ -102,11 +102,11 @@ TEST(request_context_test, bad_extensions_are_refused_at_declaration) {
   EXPECT_TRUE(srv.capabilities()["extensions"].contains("com.example-2.io/x_y.z-1"));
 }
 
-tool_handler noop() {
+tool_handler noop_handler() {
   return [](const json&, request_context&) { return tool_result::text("ok"); };
 }
 
-resource_reader text_reader() {
+resource_reader context_text_reader() {
   return [](const std::string& uri, request_context&) {
     return std::vector<resource_contents>{{.uri = uri, .text = "x"}};
   };
@@ -117,9 +117,9 @@ TEST(request_context_test, list_hints_combine_every_entry_of_the_list) {
   o.page_size = 1;
   o.list_ttl_ms = 30000;
   server srv(o);
-  srv.add_tool({.name = "a"}, noop());
-  srv.add_tool({.name = "b", .cache = {.ttl_ms = 500}}, noop());
-  srv.add_tool({.name = "c", .cache = {.scope = "private"}}, noop());
+  srv.add_tool({.name = "a"}, noop_handler());
+  srv.add_tool({.name = "b", .cache = {.ttl_ms = 500}}, noop_handler());
+  srv.add_tool({.name = "c", .cache = {.scope = "private"}}, noop_handler());
   harness h(srv);
   json first = h.roundtrip(modern_request(1, "tools/list"))["result"];
   EXPECT_EQ(first["tools"].size(), 1u);
@@ -141,7 +141,7 @@ TEST(request_context_test, empty_lists_and_discover_carry_the_server_defaults) {
   o.list_ttl_ms = 1234;
   o.cache_scope = "private";
   server srv(o);
-  srv.add_tool({.name = "a", .cache = {.ttl_ms = 1}}, noop());
+  srv.add_tool({.name = "a", .cache = {.ttl_ms = 1}}, noop_handler());
   srv.add_resource_template(
       {.uri_template = "x://t/{id}", .name = "t", .cache = {.ttl_ms = 2, .scope = "public"}},
       [](const std::string&, const std::map<std::string, std::string>&, request_context&) {
@@ -159,9 +159,9 @@ TEST(request_context_test, empty_lists_and_discover_carry_the_server_defaults) {
 
 TEST(request_context_test, resource_read_carries_its_own_hints) {
   server srv(captured_log{}.options());
-  srv.add_resource({.uri = "x://plain", .name = "plain"}, text_reader());
+  srv.add_resource({.uri = "x://plain", .name = "plain"}, context_text_reader());
   srv.add_resource({.uri = "x://mine", .name = "mine", .cache = {.ttl_ms = 0, .scope = "private"}},
-                   text_reader());
+                   context_text_reader());
   srv.add_resource_template(
       {.uri_template = "x://t/{id}", .name = "t", .cache = {.ttl_ms = 250}},
       [](const std::string& uri, const std::map<std::string, std::string>&, request_context&) {
@@ -186,19 +186,20 @@ TEST(request_context_test, resource_read_carries_its_own_hints) {
 
 TEST(request_context_test, bad_cache_hints_are_refused_at_registration) {
   server srv(captured_log{}.options());
-  EXPECT_THROW(srv.add_tool({.name = "t", .cache = {.ttl_ms = -1}}, noop()), std::invalid_argument);
-  EXPECT_THROW(srv.add_tool({.name = "t", .cache = {.scope = "shared"}}, noop()),
+  EXPECT_THROW(srv.add_tool({.name = "t", .cache = {.ttl_ms = -1}}, noop_handler()),
                std::invalid_argument);
-  EXPECT_THROW(
-      srv.add_resource({.uri = "x://a", .name = "a", .cache = {.ttl_ms = -5}}, text_reader()),
-      std::invalid_argument);
+  EXPECT_THROW(srv.add_tool({.name = "t", .cache = {.scope = "shared"}}, noop_handler()),
+               std::invalid_argument);
+  EXPECT_THROW(srv.add_resource({.uri = "x://a", .name = "a", .cache = {.ttl_ms = -5}},
+                                context_text_reader()),
+               std::invalid_argument);
   EXPECT_THROW(srv.add_prompt({.name = "p", .cache = {.scope = "Private"}},
                               [](const std::map<std::string, std::string>&, request_context&) {
                                 return prompt_result{};
                               }),
                std::invalid_argument);
   try {
-    srv.add_tool({.name = "t", .cache = {.ttl_ms = -1}}, noop());
+    srv.add_tool({.name = "t", .cache = {.ttl_ms = -1}}, noop_handler());
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("tool 't'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(">= 0"), std::string::npos) << e.what();

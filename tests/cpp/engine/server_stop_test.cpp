@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "support/collecting_sink.hpp"
+#include "support/wait.hpp"
 
 namespace mcpcxx::testing {
 namespace {
@@ -38,15 +39,6 @@ struct gated_tool {
                  });
   }
 };
-
-bool wait_until(const std::function<bool()>& done) {
-  const auto end = std::chrono::steady_clock::now() + 20s;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(2ms);
-  }
-  return true;
-}
 
 bool logged(const captured_log& log, const std::string& needle) {
   for (const auto& line : log.snapshot()) {

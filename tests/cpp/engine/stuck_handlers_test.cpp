@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "support/collecting_sink.hpp"
+#include "support/wait.hpp"
 
 namespace mcpcxx::testing {
 namespace {
@@ -30,15 +31,6 @@ std::size_t count_id(const std::vector<collecting_sink::entry>& frames, int id) 
   std::size_t n = 0;
   for (const auto& f : frames) n += f.frame.contains("id") && f.frame["id"] == id ? 1 : 0;
   return n;
-}
-
-bool wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(2ms);
-  }
-  return true;
 }
 
 TEST(stuck_handlers_test, a_healthy_tool_is_served_while_more_handlers_hang_than_workers) {

@@ -14,18 +14,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/wait.hpp"
+
 namespace mcpcxx::detail {
 namespace {
 
 using namespace std::chrono_literals;
-
-bool wait_until(const std::atomic<int>& done, int expected, std::chrono::seconds limit) {
-  const auto until = std::chrono::steady_clock::now() + limit;
-  while (done.load() != expected && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(1ms);
-  }
-  return done.load() == expected;
-}
+using mcpcxx::testing::wait_for_count;
 
 TEST(worker_pool_test, every_job_runs_whenever_it_is_posted) {
   for (const std::size_t threads : {1u, 2u, 4u}) {
@@ -48,7 +43,7 @@ TEST(worker_pool_test, every_job_runs_whenever_it_is_posted) {
       });
     }
     for (auto& t : posters) t.join();
-    EXPECT_TRUE(wait_until(done, k_posters * k_jobs, 30s))
+    EXPECT_TRUE(wait_for_count(done, k_posters * k_jobs, 30s))
         << threads << " workers ran " << done.load() << " of " << k_posters * k_jobs << " jobs";
     pool.stop();
   }
@@ -60,7 +55,7 @@ TEST(worker_pool_test, a_job_posted_to_an_idle_pool_runs_after_the_workers_slept
   for (int i = 1; i <= 5; ++i) {
     std::this_thread::sleep_for(20ms);  // far past the idle look-around: every worker sleeps
     pool.post([&done] { done.fetch_add(1); });
-    EXPECT_TRUE(wait_until(done, i, 10s)) << "job " << i << " was never run";
+    EXPECT_TRUE(wait_for_count(done, i, 10s)) << "job " << i << " was never run";
   }
 }
 
@@ -68,7 +63,7 @@ TEST(worker_pool_test, stop_ends_workers_that_were_looking_for_work) {
   worker_pool pool({.threads = 2, .max_threads = 2, .max_stuck = 4});
   std::atomic<int> done{0};
   pool.post([&done] { done.fetch_add(1); });
-  ASSERT_TRUE(wait_until(done, 1, 10s));
+  ASSERT_TRUE(wait_for_count(done, 1, 10s));
   const auto report = pool.stop(5s);  // a worker may be mid-look: it must still exit and join
   EXPECT_EQ(report.detached, 0u);
   EXPECT_EQ(report.dropped, 0u);
@@ -99,7 +94,7 @@ TEST(worker_pool_test, jobs_that_wait_grow_the_pool_past_its_base_up_to_the_boun
       done.fetch_add(1);
     });
   }
-  ASSERT_TRUE(wait_until(done, 24, 30s));
+  ASSERT_TRUE(wait_for_count(done, 24, 30s));
   EXPECT_EQ(meter.most.load(), 12)
       << "waiting jobs must run on grown workers, never past the bound";
   EXPECT_LE(pool.threads(), 12u);
@@ -114,7 +109,7 @@ TEST(worker_pool_test, quick_jobs_never_grow_the_pool) {
     for (int i = 0; i < 100; ++i) pool.post([&done] { done.fetch_add(1); });
     std::this_thread::sleep_for(1ms);
   }
-  ASSERT_TRUE(wait_until(done, 5000, 30s));
+  ASSERT_TRUE(wait_for_count(done, 5000, 30s));
   EXPECT_EQ(pool.threads(), 2u);
 }
 
@@ -133,7 +128,7 @@ TEST(worker_pool_test, a_job_that_never_returns_does_not_hold_up_the_next_one) {
                     .count();
     done.fetch_add(1);
   });
-  ASSERT_TRUE(wait_until(done, 1, 10s)) << "the second job waited for the first to return";
+  ASSERT_TRUE(wait_for_count(done, 1, 10s)) << "the second job waited for the first to return";
   // A few milliseconds in the ordinary case; the bound is loose for sanitizer builds.
   EXPECT_LT(waited_ms.load(), 2000);
   gate.set_value();
@@ -148,14 +143,14 @@ TEST(worker_pool_test, grown_workers_retire_when_idle_and_the_base_stays) {
       done.fetch_add(1);
     });
   }
-  ASSERT_TRUE(wait_until(done, 6, 30s));
+  ASSERT_TRUE(wait_for_count(done, 6, 30s));
   const auto until = std::chrono::steady_clock::now() + 10s;
   while (pool.threads() > 1 && std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(10ms);
   }
   EXPECT_EQ(pool.threads(), 1u);
   pool.post([&done] { done.fetch_add(1); });  // the base worker still serves
-  EXPECT_TRUE(wait_until(done, 7, 10s));
+  EXPECT_TRUE(wait_for_count(done, 7, 10s));
 }
 
 TEST(worker_pool_test, a_long_job_is_reported_once_with_its_label_and_counted) {

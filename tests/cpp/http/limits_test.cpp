@@ -8,7 +8,7 @@
 namespace mcpcxx::http_test {
 namespace {
 
-void expect_still_serving(std::uint16_t port) {
+void expect_limits_still_serving(std::uint16_t port) {
   client c(port);
   auto r = modern_call(77, "echo", {{"text", "alive"}});
   reply a = c.post(r.body, r.headers);
@@ -64,7 +64,7 @@ TEST(HttpLimits, MalformedRequestsGetClear4xx) {
     EXPECT_TRUE(r.ok) << b.what;
     EXPECT_EQ(r.status, b.status) << b.what << ": " << r.body;
     EXPECT_NE(r.body.find(b.says), std::string::npos) << b.what << ": " << r.body;
-    expect_still_serving(f.port());
+    expect_limits_still_serving(f.port());
   }
 }
 
@@ -85,7 +85,7 @@ TEST(HttpLimits, SlowClientsTimeOutWith408) {
     c.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 50\r\n\r\n{");
     EXPECT_EQ(c.read_reply().status, 408);
   }
-  expect_still_serving(f.port());
+  expect_limits_still_serving(f.port());
 }
 
 TEST(HttpLimits, IdleKeepAliveConnectionsAreClosed) {

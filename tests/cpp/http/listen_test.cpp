@@ -25,7 +25,7 @@ json open_listen(client& c, int id, json notifications) {
 }
 
 // The next SSE event of the stream on `c` (null at its end).
-json next_event(client& c) {
+json next_listen_event(client& c) {
   auto chunk = c.next_chunk();
   if (!chunk) return nullptr;
   auto events = split_events(*chunk, false);
@@ -50,12 +50,12 @@ TEST(HttpListen, StreamCarriesNotificationsAndStopEndsItWithTheResult) {
   EXPECT_EQ(ack["params"]["_meta"][k_sub], 5);
   std::this_thread::sleep_for(std::chrono::milliseconds(40));  // past the list_changed window
   f.srv->notify_resource_updated("memo://a");
-  json updated = next_event(c);
+  json updated = next_listen_event(c);
   EXPECT_EQ(updated["method"], "notifications/resources/updated");
   EXPECT_EQ(updated["params"]["uri"], "memo://a");
   EXPECT_EQ(updated["params"]["_meta"][k_sub], 5);
   f.srv->remove_tool("echo");
-  json changed = next_event(c);
+  json changed = next_listen_event(c);
   EXPECT_EQ(changed["method"], "notifications/tools/list_changed");
 
   // Another request is served meanwhile, on its own POST.
@@ -64,11 +64,11 @@ TEST(HttpListen, StreamCarriesNotificationsAndStopEndsItWithTheResult) {
   EXPECT_EQ(other.post(call.body, call.headers).status, 200);
 
   f.http->stop(std::chrono::milliseconds(2000));
-  json result = next_event(c);
+  json result = next_listen_event(c);
   EXPECT_EQ(result["id"], 5);
   EXPECT_EQ(result["result"]["resultType"], "complete");
   EXPECT_EQ(result["result"]["_meta"][k_sub], 5);
-  EXPECT_TRUE(next_event(c).is_null()) << "the stream ends after the result (no cancelled)";
+  EXPECT_TRUE(next_listen_event(c).is_null()) << "the stream ends after the result (no cancelled)";
 }
 
 TEST(HttpListen, ClientDisconnectCancelsTheListen) {
@@ -102,7 +102,7 @@ TEST(HttpListen, ManyListenersEachGetTheirOwnStream) {
   std::this_thread::sleep_for(std::chrono::milliseconds(40));
   f.srv->remove_tool("echo");
   for (int i = 0; i < 20; ++i) {
-    json n = next_event(*clients[static_cast<std::size_t>(i)]);
+    json n = next_listen_event(*clients[static_cast<std::size_t>(i)]);
     EXPECT_EQ(n["method"], "notifications/tools/list_changed");
     EXPECT_EQ(n["params"]["_meta"][k_sub], 100 + i);
   }
@@ -125,7 +125,7 @@ TEST(HttpListen, ASlowReaderIsBoundedByCoalescing) {
   });
   int updates = 0;
   json last;
-  for (json e = next_event(c); !e.is_null(); e = next_event(c)) {
+  for (json e = next_listen_event(c); !e.is_null(); e = next_listen_event(c)) {
     if (e.value("method", "") == "notifications/resources/updated") ++updates;
     last = e;
   }

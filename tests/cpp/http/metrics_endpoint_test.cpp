@@ -4,8 +4,8 @@
 namespace mcpcxx::http_test {
 namespace {
 
-reply send(std::uint16_t port, const std::string& method, const std::string& path,
-           const std::vector<std::string>& headers = {}) {
+reply send_request(std::uint16_t port, const std::string& method, const std::string& path,
+                   const std::vector<std::string>& headers = {}) {
   client c(port);
   c.send_raw(client::request(method, path, headers, ""));
   return c.read_reply();
@@ -20,7 +20,7 @@ http_options with_metrics(std::string path = "/metrics") {
 
 TEST(HttpMetrics, OffByDefaultThePathIsUnknown) {
   http_fixture f;
-  reply r = send(f.port(), "GET", "/metrics");
+  reply r = send_request(f.port(), "GET", "/metrics");
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(r.body.find("mcpcxx_"), std::string::npos);
 }
@@ -30,7 +30,7 @@ TEST(HttpMetrics, ServesTheExpositionAfterACall) {
   client c(f.port());
   auto call = modern_call(1, "echo", {{"text", "hi"}});
   ASSERT_EQ(c.post(call.body, call.headers).status, 200);
-  reply r = send(f.port(), "GET", "/metrics");
+  reply r = send_request(f.port(), "GET", "/metrics");
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.header("content-type"), "text/plain; version=0.0.4; charset=utf-8");
   EXPECT_NE(r.body.find(R"(mcpcxx_requests_total{method="tools/call",tool="echo",outcome="ok",)"
@@ -42,18 +42,20 @@ TEST(HttpMetrics, ServesTheExpositionAfterACall) {
 
 TEST(HttpMetrics, OtherMethodsAre405WithAllow) {
   http_fixture f(with_metrics("/internal/metrics"));
-  reply r = send(f.port(), "POST", "/internal/metrics");
+  reply r = send_request(f.port(), "POST", "/internal/metrics");
   EXPECT_EQ(r.status, 405);
   EXPECT_EQ(r.header("allow"), "GET");
   EXPECT_NE(r.body.find("metrics endpoint accepts GET"), std::string::npos) << r.body;
-  EXPECT_EQ(send(f.port(), "GET", "/metrics").status, 404);
-  EXPECT_EQ(send(f.port(), "GET", "/internal/metrics").status, 200);
+  EXPECT_EQ(send_request(f.port(), "GET", "/metrics").status, 404);
+  EXPECT_EQ(send_request(f.port(), "GET", "/internal/metrics").status, 200);
 }
 
 TEST(HttpMetrics, ForeignOriginIsRefusedLikeTheMcpEndpoint) {
   http_fixture f(with_metrics());
-  EXPECT_EQ(send(f.port(), "GET", "/metrics", {"Origin: http://evil.example.com"}).status, 403);
-  EXPECT_EQ(send(f.port(), "GET", "/metrics", {"Origin: http://localhost:9090"}).status, 200);
+  EXPECT_EQ(send_request(f.port(), "GET", "/metrics", {"Origin: http://evil.example.com"}).status,
+            403);
+  EXPECT_EQ(send_request(f.port(), "GET", "/metrics", {"Origin: http://localhost:9090"}).status,
+            200);
 }
 
 TEST(HttpMetrics, BadMetricsPathIsRefusedAtConstruction) {

@@ -46,7 +46,7 @@ TEST(HttpModern, NotificationGets202WithoutBody) {
   EXPECT_TRUE(r.body.empty());
 }
 
-struct header_case {
+struct modern_header_case {
   const char* what;
   std::vector<std::string> drop;  // header prefixes to remove
   std::vector<std::string> add;
@@ -54,7 +54,7 @@ struct header_case {
 
 TEST(HttpModern, HeaderMismatchesAre400With32020) {
   http_fixture f;
-  std::vector<header_case> cases = {
+  std::vector<modern_header_case> cases = {
       {"missing version", {"MCP-Protocol-Version"}, {}},
       {"version differs from _meta",
        {"MCP-Protocol-Version"},

@@ -12,18 +12,13 @@
 
 #include "transport/http/context.hpp"
 #include "transport/http/endpoint.hpp"
+#include "transport/http/request_parser.hpp"
 
 namespace mcpcxx {
 
 namespace {
 
 using header_pairs = std::vector<std::pair<std::string, std::string>>;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 // Splits "HTTP/1.1 200 OK\r\nK: V\r\n...\r\n\r\nBODY"; drops the framing headers.
 int parse_head(std::string_view bytes, header_pairs& headers, std::string_view& body) {
@@ -39,7 +34,7 @@ int parse_head(std::string_view bytes, header_pairs& headers, std::string_view& 
     pos = next;
     std::size_t colon = line.find(": ");
     if (colon == std::string_view::npos) continue;
-    std::string name = lower(std::string(line.substr(0, colon)));
+    std::string name = http::lower_ascii(line.substr(0, colon));
     if (name == "content-length" || name == "transfer-encoding" || name == "connection") continue;
     headers.emplace_back(std::move(name), std::string(line.substr(colon + 2)));
   }
@@ -188,7 +183,7 @@ std::shared_ptr<http_exchange> http_endpoint::handle(http_request_data data,
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
       value.remove_prefix(1);
     while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
-    req.headers.emplace_back(lower(k), std::string(value));
+    req.headers.emplace_back(http::lower_ascii(k), std::string(value));
   }
   impl_->ep.handle(std::move(req), channel);
   return target;

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "transport/http/request_parser.hpp"
+
 namespace mcpcxx::http {
 
 namespace {
@@ -17,19 +19,12 @@ bool is_credential(std::string_view name) {
   return std::find(k_credentials.begin(), k_credentials.end(), name) != k_credentials.end();
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) {
-    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  });
-  return s;
-}
-
 }  // namespace
 
 std::vector<std::string> exposed_credentials(const std::vector<std::string>& names) {
   std::vector<std::string> out;
   for (const auto& n : names) {
-    std::string l = lower(n);
+    std::string l = lower_ascii(n);
     if (!is_credential(l)) {
       throw std::invalid_argument(
           "http_options.expose_headers: '" + n.substr(0, 60) +

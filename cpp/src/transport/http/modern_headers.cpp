@@ -6,7 +6,9 @@
 
 #include "engine/tool_headers.hpp"
 #include "transport/http/endpoint.hpp"
+#include "transport/http/request_parser.hpp"
 #include "transport/http/security.hpp"
+#include "wire/era.hpp"
 
 namespace mcpcxx::http {
 
@@ -15,15 +17,6 @@ namespace {
 using mcpcxx::detail::collect_param_headers;
 using mcpcxx::detail::param_header;
 using mcpcxx::wire::situation;
-
-constexpr std::string_view k_version_key = "io.modelcontextprotocol/protocolVersion";
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // Reads one header that must appear at most once; sets `error` for duplicates or bad values.
 std::optional<std::string> single(const request& req, std::string_view name,
@@ -101,7 +94,7 @@ std::optional<std::string> undeclared_param_header(const request& req,
     if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
     std::string_view suffix = std::string_view(name).substr(prefix.size());
     bool known = std::any_of(declared.begin(), declared.end(),
-                             [&](const param_header& h) { return lower(h.name) == suffix; });
+                             [&](const param_header& h) { return lower_ascii(h.name) == suffix; });
     if (!known) return display_name(name);
   }
   return std::nullopt;
@@ -125,7 +118,7 @@ std::optional<problem> check_params(transport_context& ctx, const request& req,
   for (const auto& h : headers) {
     std::string display = "Mcp-Param-" + h.name;
     std::optional<problem> error;
-    auto value = single(req, "mcp-param-" + lower(h.name), display, error);
+    auto value = single(req, "mcp-param-" + lower_ascii(h.name), display, error);
     if (error) return error;
     const json* arg = argument_at(args, h.path);
     if (arg == nullptr && value) {
@@ -150,7 +143,7 @@ std::optional<problem> check_modern_headers(transport_context& ctx, const reques
   if (!version) return problem{situation::H31_version_header_missing};
   if (msg.params.is_object() && msg.params.contains("_meta") && msg.params["_meta"].is_object()) {
     const json& meta = msg.params["_meta"];
-    auto it = meta.find(k_version_key);
+    auto it = meta.find(wire::k_version_meta_key);
     if (it != meta.end() && it->is_string() && *version != it->get_ref<const std::string&>()) {
       return problem{situation::H32_version_header_mismatch};
     }

@@ -15,8 +15,6 @@ namespace {
 
 using mcpcxx::wire::situation;
 
-constexpr std::string_view k_version_key = "io.modelcontextprotocol/protocolVersion";
-
 const json* meta_of(const jsonrpc::message& msg) {
   if (!msg.params.is_object()) return nullptr;
   auto it = msg.params.find("_meta");
@@ -25,7 +23,7 @@ const json* meta_of(const jsonrpc::message& msg) {
 
 bool has_body_version(const jsonrpc::message& msg) {
   const json* meta = meta_of(msg);
-  return meta != nullptr && meta->contains(k_version_key);
+  return meta != nullptr && meta->contains(wire::k_version_meta_key);
 }
 
 std::string name_of(const jsonrpc::message& msg) {

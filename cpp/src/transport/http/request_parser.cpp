@@ -7,23 +7,17 @@
 
 namespace mcpcxx::http {
 
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
 using mcpcxx::wire::situation;
 
-namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-std::string_view trim(std::string_view v) {
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  return v;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 const std::string* request::header(std::string_view name) const {
   for (const auto& [k, v] : headers) {
@@ -90,7 +84,7 @@ struct request_parser::callbacks {
     }
     s.in_body_ = true;
     const std::string* expect = s.current_.header("expect");
-    s.continue_pending_ = expect != nullptr && lower(*expect) == "100-continue";
+    s.continue_pending_ = expect != nullptr && lower_ascii(*expect) == "100-continue";
     return 0;
   }
   static int on_body(llhttp_t* p, const char* at, std::size_t n) {
@@ -157,7 +151,7 @@ int request_parser::push_header() {
   if (current_.headers.size() >= limits_.max_headers) {
     return fail({situation::H22a_too_many_headers, {{"limit", limits_.max_headers}}});
   }
-  current_.headers.emplace_back(lower(std::move(field_)), std::string(trim(value_)));
+  current_.headers.emplace_back(lower_ascii(std::move(field_)), std::string(trim_ows(value_)));
   field_.clear();
   value_.clear();
   in_value_ = false;

@@ -16,6 +16,16 @@ namespace mcpcxx::http {
 /// One header field; names are lower-cased, values have surrounding whitespace removed.
 using header_list = std::vector<std::pair<std::string, std::string>>;
 
+/// `v` without the spaces and tabs around it (HTTP's optional whitespace, RFC 9110 5.6.3).
+constexpr std::string_view trim_ows(std::string_view v) noexcept {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+  return v;
+}
+
+/// `s` with ASCII letters in lower case (header names and tokens are ASCII, RFC 9110 5.1).
+std::string lower_ascii(std::string_view s);
+
 /// A complete parsed request.
 struct request {
   std::string method;  ///< "GET", "POST", ...

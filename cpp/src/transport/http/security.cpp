@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cstdint>
 
+#include "transport/http/request_parser.hpp"
+
 namespace mcpcxx::http {
 
 namespace {
@@ -14,12 +16,6 @@ bool iequals(std::string_view a, std::string_view b) {
          std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
            return std::tolower(x) == std::tolower(y);
          });
-}
-
-std::string_view trim(std::string_view v) {
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  return v;
 }
 
 // Splits "host:port", "[v6]:port", "host" into the host part.
@@ -87,7 +83,7 @@ bool accepts(const std::string* accept, std::string_view type) {
     std::string_view item = v.substr(0, comma);
     v = comma == std::string_view::npos ? std::string_view{} : v.substr(comma + 1);
     auto semi = item.find(';');
-    std::string_view range = trim(item.substr(0, semi));
+    std::string_view range = trim_ows(item.substr(0, semi));
     std::string_view params = semi == std::string_view::npos ? "" : item.substr(semi);
     if (params.find("q=0") != std::string_view::npos &&
         params.find_first_of("123456789", params.find("q=0") + 3) == std::string_view::npos) {
@@ -105,7 +101,7 @@ bool accepts(const std::string* accept, std::string_view type) {
 bool is_json_content_type(const std::string* content_type) {
   if (content_type == nullptr) return false;
   std::string_view v = *content_type;
-  return iequals(trim(v.substr(0, v.find(';'))), "application/json");
+  return iequals(trim_ows(v.substr(0, v.find(';'))), "application/json");
 }
 
 bool valid_utf8(std::string_view s) {
@@ -170,7 +166,7 @@ std::optional<std::string> base64_decode(std::string_view in) {
 }
 
 std::optional<std::string> decode_header_value(std::string_view raw) {
-  raw = trim(raw);
+  raw = trim_ows(raw);
   constexpr std::string_view prefix = "=?base64?";
   if (raw.size() >= prefix.size() + 2 && iequals(raw.substr(0, prefix.size()), prefix) &&
       raw.substr(raw.size() - 2) == "?=") {
@@ -186,9 +182,9 @@ std::optional<std::string> decode_header_value(std::string_view raw) {
 
 std::optional<std::string_view> bearer_token(const std::string* authorization) {
   if (authorization == nullptr) return std::nullopt;
-  std::string_view v = trim(*authorization);
+  std::string_view v = trim_ows(*authorization);
   if (v.size() < 7 || !iequals(v.substr(0, 7), "bearer ")) return std::nullopt;
-  std::string_view token = trim(v.substr(7));
+  std::string_view token = trim_ows(v.substr(7));
   if (token.empty()) return std::nullopt;
   return token;
 }

@@ -12,7 +12,7 @@ namespace mcpcxx::http {
 
 namespace {
 
-std::int64_t now_ns() {
+std::int64_t table_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
@@ -72,7 +72,7 @@ http_session::http_session(std::string id, std::string principal_key, std::size_
   touch();
 }
 
-void http_session::touch() { last_used_.store(now_ns()); }
+void http_session::touch() { last_used_.store(table_now_ns()); }
 
 std::uint64_t http_session::new_stream() {
   std::lock_guard g(lock_);
@@ -254,7 +254,7 @@ std::shared_ptr<http_session> session_table::remove(const std::string& id) {
 
 std::vector<std::shared_ptr<http_session>> session_table::take_expired(
     std::chrono::nanoseconds timeout) {
-  std::int64_t cutoff = now_ns() - timeout.count();
+  std::int64_t cutoff = table_now_ns() - timeout.count();
   std::vector<std::shared_ptr<http_session>> out;
   std::lock_guard g(lock_);
   for (auto it = sessions_.begin(); it != sessions_.end();) {
