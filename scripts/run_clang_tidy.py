@@ -173,7 +173,7 @@ def units(args: argparse.Namespace, db: dict[str, dict[str, str]]) -> list[dict[
         entry = db[key_of(f)]
         flags = shlex.join(compiler_args(entry)) + "\0" + entry["directory"]
         families.setdefault(flags, []).append(key_of(f))
-    out_dir = args.build / "tidy-groups"
+    out_dir = args.build.resolve() / "tidy-groups"
     out_dir.mkdir(parents=True, exist_ok=True)
     out = []
     for members in families.values():
