@@ -5,32 +5,16 @@ Usage: python fastmcp_server.py def|async stdio | def|async http PORT
 
 from __future__ import annotations
 
-import asyncio
 import sys
-import time
 
 from fastmcp import FastMCP
+from waiting_tools import register
 
 
 def build(kind: str) -> FastMCP:
-    """A server whose one tool, wait(ms), sleeps ms milliseconds (time.sleep or asyncio.sleep)."""
+    """A server whose one tool, wait(ms), sleeps ms milliseconds (waiting_tools.py)."""
     server = FastMCP("bench-waiting-fastmcp")
-    if kind == "def":
-
-        @server.tool(name="wait")
-        def wait_def(ms: int) -> str:
-            """Sleep ms milliseconds on the calling thread."""
-            time.sleep(ms / 1000)
-            return "waited"
-
-    else:
-
-        @server.tool(name="wait")
-        async def wait_async(ms: int) -> str:
-            """Sleep ms milliseconds without holding a thread."""
-            await asyncio.sleep(ms / 1000)
-            return "waited"
-
+    register(server.tool, kind)
     return server
 
 

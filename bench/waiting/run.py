@@ -817,6 +817,9 @@ def main() -> int:
     ap.add_argument("--peers", help="comma-separated subset of mcpcxx,sdk,fastmcp,cpp")
     ap.add_argument("--write", action="store_true", help="replace the docs/benchmarks.md section")
     args = ap.parse_args()
+    if args.write and args.ms != 500:
+        # The section's prose explains the figures for 0.5 s waits (rounds of 0.5 s, the floor).
+        ap.error("--write publishes 0.5 s waits only: drop --ms, or drop --write to just print")
     global WAIT_S
     WAIT_S = args.ms / 1000
     only = set(args.peers.split(",")) if args.peers else None
