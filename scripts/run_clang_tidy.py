@@ -14,8 +14,8 @@ file's preprocessed text (without line markers, so the same source in another ch
 unchanged file is not analysed twice on one machine, and a CI machine with a warm home directory
 runs only what changed. Failed clang-tidy runs are never cached.
 
-With --group N, files built with the same compiler line are analysed N at a time, as one
-translation unit that includes them (the way CMake's unity build compiles them): the headers they
+With --group N, files of one CMake target built with the same compiler line are analysed N at a
+time, as one translation unit that includes them (the way CMake's unity build compiles them): the headers they
 share (nlohmann/json, the standard library, GoogleTest) are parsed and matched once per group
 instead of once per file, which is most of clang-tidy's time. A finding still names the file and
 line it is in; the filter that reports findings in included files covers every source folder.
@@ -164,15 +164,28 @@ def configs_of(file: str) -> bytes:
     return b"".join(c.read_bytes() for c in configs if c.is_file())
 
 
+def family_of(entry: dict[str, str]) -> str:
+    """What sources must share to be grouped: the CMake target and the compiler line.
+
+    One target, because two programs each have a main() (and their own helpers); the target is
+    the CMakeFiles/<target>.dir folder of the object file. A source with a borrowed or given
+    command (--like, --command) is never grouped.
+    """
+    if entry.get("synthetic"):
+        return "synthetic\0" + entry["file"]
+    words = shlex.split(entry["command"])
+    output = words[words.index("-o") + 1] if "-o" in words else entry["file"]
+    target = next((p for p in Path(output).parts if p.endswith(".dir")), entry["file"])
+    return "\0".join([target, shlex.join(compiler_args(entry)), entry["directory"]])
+
+
 def units(args: argparse.Namespace, db: dict[str, dict[str, str]]) -> list[dict[str, str]]:
     """What clang-tidy runs on: each file alone, or (--group N) groups of N files with one line."""
     if args.group <= 1:
         return [db[key_of(f)] for f in args.files]
     families: dict[str, list[str]] = {}
     for f in sorted(args.files):
-        entry = db[key_of(f)]
-        flags = shlex.join(compiler_args(entry)) + "\0" + entry["directory"]
-        families.setdefault(flags, []).append(key_of(f))
+        families.setdefault(family_of(db[key_of(f)]), []).append(key_of(f))
     out_dir = args.build.resolve() / "tidy-groups"
     out_dir.mkdir(parents=True, exist_ok=True)
     out = []
