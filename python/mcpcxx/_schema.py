@@ -12,6 +12,7 @@ import copy
 import dataclasses
 import inspect
 import math
+import re
 import sys
 import types
 import typing
@@ -54,9 +55,46 @@ def _is_context(annotation: Any) -> bool:
     return False
 
 
+_ANNOTATED_TEXT = re.compile(r"^\s*(?:[\w.]+\.)?Annotated\[")
+
+
+def _declared_annotated(declared: object) -> bool:
+    """True when a parameter's annotation as written is Annotated[...] (also as a string)."""
+    if isinstance(declared, str):
+        return _ANNOTATED_TEXT.match(declared) is not None
+    return typing.get_origin(declared) is typing.Annotated
+
+
+def _without_implicit_optional(fn: Callable[..., Any], hints: dict[str, Any]) -> dict[str, Any]:
+    """The hints as Python 3.11+ resolves them, on every interpreter.
+
+    Python 3.10's get_type_hints wraps the hint of a parameter that defaults to None in
+    Optional[...]; 3.11 stopped. Wrapped, an Annotated[...] hint moves into the first branch of a
+    union, and its metadata (x-mcp-header, Field) with it, so the tool's schema and its refusals
+    would depend on the interpreter.
+    """
+    if sys.version_info >= (3, 11):
+        return hints
+    try:
+        parameters = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return hints
+    declared = getattr(fn, "__annotations__", {})
+    for name, p in parameters.items():
+        hint = hints.get(name)
+        if p.default is not None or hint is None or not _declared_annotated(declared.get(name)):
+            continue
+        args = typing.get_args(hint)
+        if typing.get_origin(hint) is typing.Union and len(args) == 2 and type(None) in args:
+            inner = args[0] if args[1] is type(None) else args[1]
+            if typing.get_origin(inner) is typing.Annotated:
+                hints[name] = inner
+    return hints
+
+
 def _type_hints(fn: Callable[..., Any], where: str) -> dict[str, Any]:
     try:
-        return typing.get_type_hints(fn, include_extras=True)
+        return _without_implicit_optional(fn, typing.get_type_hints(fn, include_extras=True))
     except NameError as e:
         # A type defined inside a function (with postponed annotations) is only in the
         # decorating scope's locals: look for it in the frames that are registering fn.
@@ -66,7 +104,8 @@ def _type_hints(fn: Callable[..., Any], where: str) -> dict[str, Any]:
                 break
             frame = frame.f_back
             try:
-                return typing.get_type_hints(fn, localns=dict(frame.f_locals), include_extras=True)
+                hints = typing.get_type_hints(fn, localns=dict(frame.f_locals), include_extras=True)
+                return _without_implicit_optional(fn, hints)
             except NameError:
                 continue
         error: Exception = e
