@@ -29,10 +29,13 @@ find_python() {
 }
 
 # The objects of the C++ core are the same for every interpreter: with paths made relative to the
-# source tree, ccache compiles them once and the other three builds reuse them.
+# source tree, ccache compiles them once and the other three builds reuse them. They are unity
+# builds, as CI's others (scripts/test-all.sh says why): the batches CMake writes name the
+# sources by their absolute paths, which are the same for every interpreter's build.
+export CMAKE_ARGS="${CMAKE_ARGS:-} -DCMAKE_UNITY_BUILD=ON"
 if command -v ccache >/dev/null 2>&1; then
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
-  export CMAKE_ARGS="${CMAKE_ARGS:-} -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache"
+  export CMAKE_ARGS="$CMAKE_ARGS -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache"
 fi
 export CMAKE_BUILD_PARALLEL_LEVEL="$jobs"
 version="$(sed -n 's/^project(mcpcxx VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"

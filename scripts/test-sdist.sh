@@ -11,9 +11,12 @@ py="${PYTHON:-python3}"
 work="$root/build/sdist-check"
 stage() { printf '\n---- %s ----\n' "$*"; }
 fail() { echo "test-sdist: $*" >&2; exit 1; }
+# A unity build, as CI's others (scripts/test-all.sh says why). Its batches name the unpacked
+# sources by absolute path, so nothing of the release wheels' cache applies: it compiles afresh.
+export CMAKE_ARGS="${CMAKE_ARGS:-} -DCMAKE_UNITY_BUILD=ON"
 if command -v ccache >/dev/null 2>&1; then
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
-  export CMAKE_ARGS="${CMAKE_ARGS:-} -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache"
+  export CMAKE_ARGS="$CMAKE_ARGS -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache"
 fi
 export CMAKE_BUILD_PARALLEL_LEVEL="${MCPCXX_JOBS:-$(nproc)}"
 version="$(sed -n 's/^project(mcpcxx VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
@@ -32,8 +35,6 @@ for f in CMakeLists.txt pyproject.toml cpp/include/mcpcxx/mcpcxx.hpp python/bind
 done
 
 stage "wheel from the unpacked sdist"
-# Paths relative to the unpacked tree match the release wheel's relative to the checkout, so
-# ccache serves the C++ core compiled for that wheel instead of compiling it again.
 CCACHE_BASEDIR="$src" "$py" -m pip wheel "$src" -w "$work/wheel" --no-deps --no-build-isolation \
   --disable-pip-version-check -q
 wheel="$(ls "$work"/wheel/mcpcxx-"$version"-*.whl)"
