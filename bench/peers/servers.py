@@ -123,9 +123,10 @@ def stage_mcpcxx_package(mcpcxx_build: str) -> str:
     os.makedirs(pkg)
     src = os.path.join(ROOT, "python", "mcpcxx")
     built = os.path.join(mcpcxx_build, "python", "bindings", "pkg", "mcpcxx")
-    for d in (src, built):
+    # The freshly built module first: a checkout may hold a developer's own _core link too.
+    for d in (built, src):
         for name in os.listdir(d):
-            if name != "__pycache__":
+            if name != "__pycache__" and not os.path.lexists(os.path.join(pkg, name)):
                 os.symlink(os.path.join(d, name), os.path.join(pkg, name))
     return stage
 
