@@ -143,7 +143,7 @@ class if_kw final : public keyword {
   const node* else_;
 };
 
-std::string quote_key(std::string_view key) { return "'" + truncate_text(key, 64) + "'"; }
+std::string quote_key(std::string_view key) { return concat({"'", truncate_text(key, 64), "'"}); }
 
 class unevaluated_props_kw final : public keyword {
  public:
@@ -206,10 +206,10 @@ class unevaluated_items_kw final : public keyword {
 
 std::vector<const node*> schema_list(build_ctx& b, std::string_view kw, const json& v) {
   if (!v.is_array() || v.empty())
-    b.fail(kw, "'" + std::string(kw) + "' must be a non-empty array of schemas");
+    b.fail(kw, concat({"'", kw, "' must be a non-empty array of schemas"}));
   std::vector<const node*> out;
   for (std::size_t i = 0; i < v.size(); ++i)
-    out.push_back(b.sub(v[i], "/" + std::string(kw) + "/" + std::to_string(i)));
+    out.push_back(b.sub(v[i], concat({"/", kw, "/", std::to_string(i)})));
   return out;
 }
 

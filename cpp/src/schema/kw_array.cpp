@@ -155,10 +155,10 @@ class unique_kw final : public keyword {
 };
 
 std::vector<const node*> item_schema_list(build_ctx& b, std::string_view kw, const json& v) {
-  if (!v.is_array()) b.fail(kw, "'" + std::string(kw) + "' must be an array of schemas");
+  if (!v.is_array()) b.fail(kw, concat({"'", kw, "' must be an array of schemas"}));
   std::vector<const node*> out;
   for (std::size_t i = 0; i < v.size(); ++i)
-    out.push_back(b.sub(v[i], "/" + std::string(kw) + "/" + std::to_string(i)));
+    out.push_back(b.sub(v[i], concat({"/", kw, "/", std::to_string(i)})));
   return out;
 }
 

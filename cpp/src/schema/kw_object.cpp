@@ -10,7 +10,7 @@
 namespace mcpcxx::schema::detail {
 namespace {
 
-std::string quoted_key(std::string_view key) { return "'" + truncate_text(key, 64) + "'"; }
+std::string quoted_key(std::string_view key) { return concat({"'", truncate_text(key, 64), "'"}); }
 
 struct pattern_entry {
   std::unique_ptr<ecma_regex> re;
@@ -219,10 +219,10 @@ class prop_count_kw final : public keyword {
 };
 
 std::vector<std::string> string_list(build_ctx& b, std::string_view kw, const json& v) {
-  if (!v.is_array()) b.fail(kw, "'" + std::string(kw) + "' must be an array of property names");
+  if (!v.is_array()) b.fail(kw, concat({"'", kw, "' must be an array of property names"}));
   std::vector<std::string> out;
   for (const auto& e : v) {
-    if (!e.is_string()) b.fail(kw, "'" + std::string(kw) + "' must contain only strings");
+    if (!e.is_string()) b.fail(kw, concat({"'", kw, "' must contain only strings"}));
     out.push_back(e.get<std::string>());
   }
   return out;
@@ -235,7 +235,7 @@ void add_properties(build_ctx& b) {
   if (const json* v = b.get("properties")) {
     if (!v->is_object()) b.fail("properties", "'properties' must be an object of schemas");
     for (const auto& [k, s] : v->items())
-      props.emplace_back(k, b.sub(s, "/properties/" + pointer_escape(k)));
+      props.emplace_back(k, b.sub(s, concat({"/properties/", pointer_escape(k)})));
   }
   if (const json* v = b.get("patternProperties")) {
     if (!v->is_object())
@@ -246,7 +246,8 @@ void add_properties(build_ctx& b) {
       if (!re)
         b.fail("patternProperties",
                "invalid regular expression " + short_dump(json(k), 80) + ": " + error);
-      patterns.push_back({std::move(re), k, b.sub(s, "/patternProperties/" + pointer_escape(k))});
+      patterns.push_back(
+          {std::move(re), k, b.sub(s, concat({"/patternProperties/", pointer_escape(k)}))});
     }
   }
   if (const json* v = b.get("additionalProperties"))
@@ -258,19 +259,19 @@ void add_properties(build_ctx& b) {
 void add_dependencies(build_ctx& b, std::string_view kw, bool allow_required, bool allow_schemas) {
   const json* v = b.get(kw);
   if (v == nullptr) return;
-  if (!v->is_object()) b.fail(kw, "'" + std::string(kw) + "' must be an object");
+  if (!v->is_object()) b.fail(kw, concat({"'", kw, "' must be an object"}));
   std::vector<std::pair<std::string, std::vector<std::string>>> req;
   std::vector<std::pair<std::string, const node*>> schemas;
   for (const auto& [k, d] : v->items()) {
     if (d.is_array() && allow_required) {
       req.emplace_back(k, string_list(b, kw, d));
     } else if ((d.is_object() || d.is_boolean()) && allow_schemas) {
-      schemas.emplace_back(k, b.sub(d, "/" + std::string(kw) + "/" + pointer_escape(k)));
+      schemas.emplace_back(k, b.sub(d, concat({"/", kw, "/", pointer_escape(k)})));
     } else {
       b.fail(kw,
-             "each entry of '" + std::string(kw) + "' must be " +
-                 (allow_schemas ? (allow_required ? "an array of names or a schema" : "a schema")
-                                : "an array of names"));
+             concat({"each entry of '", kw, "' must be ",
+                     allow_schemas ? (allow_required ? "an array of names or a schema" : "a schema")
+                                   : "an array of names"}));
     }
   }
   if (!req.empty()) b.add(std::make_unique<dep_required_kw>(kw, std::move(req)));

@@ -128,6 +128,15 @@ std::string truncate_text(std::string_view s, std::size_t max_chars) {
   return std::string(s.substr(0, cut)) + "...";
 }
 
+std::string concat(std::initializer_list<std::string_view> parts) {
+  std::size_t size = 0;
+  for (const std::string_view part : parts) size += part.size();
+  std::string out;
+  out.reserve(size);
+  for (const std::string_view part : parts) out.append(part);
+  return out;
+}
+
 std::string short_dump(const json& v, std::size_t max_chars) {
   // Deep schema values were bounded at compile time, so dump() cannot recurse too far.
   return truncate_text(v.dump(-1, ' ', false, json::error_handler_t::replace), max_chars);
