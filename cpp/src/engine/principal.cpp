@@ -81,10 +81,14 @@ std::optional<std::string> identity_claim_problem(std::string_view name) {
   if (std::find(k_volatile.begin(), k_volatile.end(), name) == k_volatile.end()) {
     return std::nullopt;
   }
-  return "\"" + std::string(name) +
-         "\" cannot be an identity claim: it changes when a token is refreshed or gains scopes, "
-         "so the user would lose their tasks and requestStates; name a claim that stays the same "
-         "for one user (a tenant id, for example)";
+  // Appended, not `"\"" + std::string(name) + ...`: GCC 12 at -O3 misreports that as an
+  // overlapping memcpy (-Wrestrict, GCC bug 105651) in the README demo's build.
+  std::string problem = "\"";
+  problem.append(name).append(
+      "\" cannot be an identity claim: it changes when a token is refreshed or gains scopes, "
+      "so the user would lose their tasks and requestStates; name a claim that stays the same "
+      "for one user (a tenant id, for example)");
+  return problem;
 }
 
 }  // namespace mcpcxx
