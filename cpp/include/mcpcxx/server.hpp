@@ -27,20 +27,13 @@
 #include "mcpcxx/session.hpp"
 #include "mcpcxx/tasks.hpp"
 #include "mcpcxx/tracing.hpp"
+#include "mcpcxx/versions.hpp"  // k_supported_versions, k_modern_version, ...
 
 namespace mcpcxx {
 
 namespace detail {
 class engine;
 }
-
-/// Every protocol revision the engine implements, newest first.
-inline constexpr const char* k_supported_versions[] = {"2026-07-28", "2025-11-25", "2025-06-18",
-                                                       "2025-03-26", "2024-11-05"};
-/// The stateless revision.
-inline constexpr std::string_view k_modern_version = "2026-07-28";
-/// The newest legacy revision (initialize counter-offer).
-inline constexpr std::string_view k_latest_legacy_version = "2025-11-25";
 
 /// The server's Implementation object.
 struct server_info {

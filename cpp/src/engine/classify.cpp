@@ -13,7 +13,7 @@
 #include "engine/input_round.hpp"
 #include "engine/log_line.hpp"
 #include "engine/session_state.hpp"
-#include "engine/wire_errors_pending.hpp"
+#include "engine/wire_errors.hpp"
 
 namespace mcpcxx::detail {
 
@@ -57,9 +57,10 @@ method_outcome unexpected(const exchange& ex, const wire::tool_facts* tool, cons
 method_outcome not_found(const exchange& ex, const resource_not_found& e,
                          const wire::tool_facts* tool) {
   if (tool != nullptr) {
-    return method_outcome::rendered_tool_failed(situation::T7_tool_resource_not_found,
-                                                wire::resource_not_found_result(*tool, e.uri()),
-                                                "not_found");
+    return method_outcome::tool_failed(
+        situation::T7_tool_resource_not_found,
+        {{"name", tool->name}, {"uri", e.uri()}, {"resource", e.uri()}}, tool->has_output_schema,
+        "not_found");
   }
   return method_outcome::protocol(ex.facts.modern ? situation::P21_resource_not_found_modern
                                                   : situation::P20_resource_not_found_legacy,
@@ -76,9 +77,10 @@ method_outcome converted_arguments_refused(const invalid_arguments_error& e,
     lines += (lines.empty() ? "" : "\n") + (at.empty() ? std::string("(root)") : at) + ": " +
              v["message"].get<std::string>();
   }
-  return method_outcome::rendered_tool_failed(
-      situation::T1_invalid_arguments, wire::invalid_arguments_result(tool, lines, e.violations()),
-      "invalid_arguments");
+  return method_outcome::tool_failed(
+      situation::T1_invalid_arguments,
+      {{"name", tool.name}, {"violations_text", lines}, {"violations", e.violations()}},
+      tool.has_output_schema, "invalid_arguments");
 }
 
 method_outcome missing_capability(const exchange& ex, const missing_client_capability& e) {
@@ -142,14 +144,12 @@ method_outcome url_required(const exchange& ex, const wire::tool_facts* tool,
 method_outcome classify_tool_error(const tool_error& e, const wire::tool_facts* tool) {
   std::string category(to_string(e.category()));
   if (tool != nullptr) {
-    return method_outcome::rendered_tool_failed(
-        situation::T2_tool_error,
-        ::mcpcxx::wire::render_tool_error_failure(e.message(), e.details(),
-                                                  tool->has_output_schema),
-        std::move(category));
+    return method_outcome::tool_failed(situation::T2_tool_error,
+                                       {{"message", e.message()}, {"details", e.details()}},
+                                       tool->has_output_schema, std::move(category));
   }
   method_outcome o =
-      method_outcome::rendered(situation::P26_handler_tool_error, wire::handler_tool_error(e));
+      method_outcome::protocol(situation::P26_handler_tool_error, wire::handler_tool_error_args(e));
   o.category = std::move(category);
   return o;
 }

@@ -2,12 +2,12 @@
 // and the engine's own methods). mcpcxx's typed errors keep their category wherever raised:
 //
 //   raised                        tool handler                  other handlers
-//   tool_error                    T2 isError, its category      P26 (proposed): the error's text,
+//   tool_error                    T2 isError, its category      P26: the error's text,
 //                                                               -32602 for client-side categories,
 //                                                               else -32603; data = its details
 //   protocol_error                P23 passed through            P23 passed through
 //   missing_client_capability     P13 -32021 (modern) / P25 (legacy: declare it in initialize)
-//   resource_not_found            T7 (proposed) isError,        P20 -32002 (legacy) / P21 -32602
+//   resource_not_found            T7 isError,                   P20 -32002 (legacy) / P21 -32602
 //                                 category not_found            (modern), data {uri}
 //   (client_capability_error is a missing_client_capability: the same rows)
 //   invalid_arguments_error       T1 isError, invalid_arguments as unexpected (P24)

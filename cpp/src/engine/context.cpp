@@ -7,6 +7,8 @@
 #include "mcpcxx/errors.hpp"
 #include "mcpcxx/server.hpp"
 
+#include "wire/revisions.hpp"
+
 namespace mcpcxx {
 
 struct cancellation_token::state {
@@ -60,7 +62,7 @@ request_context::request_context(json request_id, std::string protocol_version, 
       token_(std::move(token)),
       hooks_(std::move(hooks)) {}
 
-bool request_context::modern() const noexcept { return protocol_version_ == k_modern_version; }
+bool request_context::modern() const noexcept { return wire::is_modern_version(protocol_version_); }
 
 void request_context::report_progress(double progress, std::optional<double> total,
                                       std::optional<std::string> message) {

@@ -8,6 +8,7 @@
 
 #include "engine/client_caps.hpp"
 #include "engine/elicit_schema.hpp"
+#include "wire/revisions.hpp"
 
 namespace mcpcxx {
 
@@ -19,10 +20,7 @@ constexpr std::string_view k_elicit = "elicitation/create";
 constexpr std::string_view k_sample = "sampling/createMessage";
 constexpr std::string_view k_roots = "roots/list";
 
-// Protocol revisions are ISO dates, so string order is release order.
-bool at_least(const std::string& version, std::string_view revision) {
-  return std::string_view(version) >= revision;
-}
+using wire::feature;
 
 [[noreturn]] void refuse(std::string_view method, std::string capability) {
   throw client_capability_error(std::string(method), std::move(capability));
@@ -59,12 +57,13 @@ json request_context::ask_client(std::string_view method, json params) {
 
 elicit_result request_context::elicit(std::string_view message, const json& requested_schema) {
   detail::check_elicitation_schema(requested_schema, protocol_version_);
-  if (!at_least(protocol_version_, "2025-06-18") || !supports_form(client_capabilities_)) {
+  if (!wire::has(protocol_version_, feature::elicitation_form) ||
+      !supports_form(client_capabilities_)) {
     refuse(k_elicit,
            declares(client_capabilities_, "elicitation") ? "elicitation.form" : "elicitation");
   }
   json params = {{"message", std::string(message)}, {"requestedSchema", requested_schema}};
-  if (at_least(protocol_version_, "2025-11-25")) params["mode"] = "form";
+  if (wire::has(protocol_version_, feature::elicitation_modes)) params["mode"] = "form";
   auto result = parse_elicit_result(ask_client(k_elicit, std::move(params)));
   if (result.action == "accept" && !result.content.is_object()) {
     throw client_answer_invalid(std::string(k_elicit),
@@ -81,7 +80,7 @@ elicit_result request_context::elicit(std::string_view message, const json& requ
 
 elicit_result request_context::elicit_url(std::string_view message, std::string_view url,
                                           std::string_view elicitation_id) {
-  if (!at_least(protocol_version_, "2025-11-25") ||
+  if (!wire::has(protocol_version_, feature::elicitation_modes) ||
       !detail::declares_url_elicitation(client_capabilities_)) {
     refuse(k_elicit, "elicitation.url");
   }
@@ -99,12 +98,14 @@ json request_context::sample(const json& params) {
   const json& sampling = client_capabilities_.at("sampling");
   const bool wants_tools =
       params.is_object() && (params.contains("tools") || params.contains("toolChoice"));
-  if (wants_tools && (!at_least(protocol_version_, "2025-11-25") || !sampling.contains("tools"))) {
+  if (wants_tools &&
+      (!wire::has(protocol_version_, feature::sampling_tools) || !sampling.contains("tools"))) {
     refuse(k_sample, "sampling.tools");
   }
   const bool wants_context = params.is_object() && params.contains("includeContext") &&
                              params.at("includeContext") != "none";
-  if (wants_context && at_least(protocol_version_, "2025-11-25") && !sampling.contains("context")) {
+  if (wants_context && wire::has(protocol_version_, feature::sampling_context_capability) &&
+      !sampling.contains("context")) {
     refuse(k_sample, "sampling.context");
   }
   json result = ask_client(k_sample, params);

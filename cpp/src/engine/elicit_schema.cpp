@@ -8,6 +8,8 @@
 
 #include "mcpcxx/json_schema.hpp"
 
+#include "wire/revisions.hpp"
+
 namespace mcpcxx::detail {
 
 namespace {
@@ -18,7 +20,9 @@ struct checker {
   std::string_view version;
   std::string property;  // the property being checked, for messages
 
-  bool modern_forms() const { return version >= "2025-11-25"; }
+  bool modern_forms() const {
+    return ::mcpcxx::wire::has(version, ::mcpcxx::wire::feature::elicitation_rich_schema);
+  }
 
   [[noreturn]] void fail(const std::string& what) const {
     throw std::invalid_argument("elicitation requestedSchema: property \"" + property +

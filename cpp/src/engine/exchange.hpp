@@ -114,15 +114,6 @@ struct method_outcome {
   /// tool_failed with the row's data keys moved out of `args` (same result, fewer copies).
   static method_outcome tool_failed(situation row, json&& args, bool has_output_schema,
                                     std::string category, std::string reference = {});
-  /// A JSON-RPC error of row `row` already rendered by a wire factory (wire_errors*.hpp).
-  static method_outcome rendered(situation row, jsonrpc::error_object error);
-  /// An isError tool result of T row `row` already rendered by a wire factory.
-  static method_outcome rendered_tool_failed(situation row, json result, std::string category);
-  /// An isError tool result of T row `row` rendered in parts (wire::render_tool_failure).
-  static method_outcome rendered_tool_failed(situation row,
-                                             ::mcpcxx::wire::tool_failure_parts parts,
-                                             std::string category);
-
   /// `result` with the details put back where the frame writes them (for a task's stored
   /// result, which is kept as a tree).
   json full_result() const;
@@ -130,6 +121,15 @@ struct method_outcome {
   static method_outcome pending();
   /// pending, and the handler still runs (an async tool that completes later).
   static method_outcome still_running();
+
+ private:
+  // The two ways an error outcome is built (protocol, tool_failed) end here, with the text the
+  // situation table rendered for the row; nothing else may build one.
+  static method_outcome rendered(situation row, jsonrpc::error_object error);
+  static method_outcome rendered_tool_failed(situation row, json result, std::string category);
+  static method_outcome rendered_tool_failed(situation row,
+                                             ::mcpcxx::wire::tool_failure_parts parts,
+                                             std::string category);
 };
 
 class engine;

@@ -8,7 +8,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/session_state.hpp"
-#include "engine/wire_errors_pending.hpp"
+#include "engine/wire_errors.hpp"
 #include "state/codec.hpp"
 
 namespace mcpcxx::detail {
@@ -51,8 +51,8 @@ std::string question_digest(const client_request& q) {
 }
 
 method_outcome wrong_type(const char* subject, const char* expected, const json& got) {
-  return method_outcome::rendered(situation::P15b_param_invalid,
-                                  wire::param_invalid(subject, expected, &got));
+  return method_outcome::protocol(situation::P15b_param_invalid,
+                                  wire::param_invalid_args(subject, expected, &got));
 }
 
 method_outcome refusal_outcome(engine& e, std::string_view method, const state::open_result& r) {

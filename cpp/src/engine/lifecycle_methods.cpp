@@ -13,7 +13,7 @@ namespace {
 // legacy schemas allow extra members, and a client that knows an extension looks for it there.
 json legacy_capabilities(const json& caps, std::string_view version) {
   json out = caps;
-  if (version < std::string_view("2025-03-26")) out.erase("completions");
+  if (!::mcpcxx::wire::has(version, ::mcpcxx::wire::feature::completions)) out.erase("completions");
   return out;
 }
 
@@ -25,7 +25,7 @@ method_outcome handle_initialize(const exchange_ptr& ex, initialize_params& p) {
     return method_outcome::protocol(situation::P7_already_initialized, {{"version", negotiated}});
   const std::string chosen = ::mcpcxx::wire::is_legacy_version(p.protocol_version)
                                  ? p.protocol_version
-                                 : std::string(k_latest_legacy_version);
+                                 : std::string(::mcpcxx::wire::k_latest_legacy);
   ex->session().update_legacy([&](legacy_state& s) {
     s.version = chosen;
     s.client_capabilities = std::move(p.capabilities);
@@ -34,7 +34,7 @@ method_outcome handle_initialize(const exchange_ptr& ex, initialize_params& p) {
   ex->facts.version = chosen;
   engine& e = ex->eng();
   json caps = legacy_capabilities(e.capabilities(), chosen);
-  if (chosen == "2025-11-25" && e.has_task_tools()) {
+  if (::mcpcxx::wire::has(chosen, ::mcpcxx::wire::feature::tasks) && e.has_task_tools()) {
     // 2025-11-25 experimental tasks: tools/call may be task-augmented; tasks/list, tasks/cancel.
     caps["tasks"] = {{"list", json::object()},
                      {"cancel", json::object()},
@@ -54,7 +54,7 @@ method_outcome handle_ping(const exchange_ptr&, no_params&) {
 method_outcome handle_discover(const exchange_ptr& ex, no_params&) {
   engine& e = ex->eng();
   json versions = json::array();
-  for (const char* s : k_supported_versions) versions.push_back(s);
+  for (std::string_view s : ::mcpcxx::wire::k_versions) versions.push_back(s);
   json result = {{"supportedVersions", std::move(versions)},
                  {"capabilities", e.capabilities()},
                  {"ttlMs", e.options().list_ttl_ms},

@@ -8,7 +8,7 @@
 #include "engine/exchange.hpp"
 #include "engine/input_round.hpp"
 #include "engine/session_state.hpp"
-#include "engine/wire_errors_pending.hpp"
+#include "engine/wire_errors.hpp"
 
 namespace mcpcxx::detail {
 
@@ -78,17 +78,17 @@ std::span<const method_info> all_methods() noexcept { return k_methods; }
 // ---- params decoders ----
 namespace {
 
-// P15's two forms ("needs" and "must be"); proposed to the table as templates of their own.
+// P15's two forms ("needs" and "must be"), rows P15a and P15b.
 method_outcome missing(std::string_view method, std::string_view field,
                        std::string_view requirement) {
-  return method_outcome::rendered(situation::P15a_param_missing,
-                                  wire::param_missing(method, field, requirement));
+  return method_outcome::protocol(situation::P15a_param_missing,
+                                  wire::param_missing_args(method, field, requirement));
 }
 
 method_outcome invalid(std::string_view subject, std::string_view expected,
                        const json* got = nullptr) {
-  return method_outcome::rendered(situation::P15b_param_invalid,
-                                  wire::param_invalid(subject, expected, got));
+  return method_outcome::protocol(situation::P15b_param_invalid,
+                                  wire::param_invalid_args(subject, expected, got));
 }
 
 const json* member(const json& params, const char* key) {

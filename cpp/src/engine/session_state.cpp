@@ -12,7 +12,7 @@
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
-#include "engine/wire_errors_pending.hpp"
+#include "engine/wire_errors.hpp"
 #include "wire/era.hpp"
 #include "wire/situation.hpp"
 
@@ -43,15 +43,17 @@ refusal modern_facts(request_facts& f, const json* meta) {
   if (!missing.empty())
     return refuse_frame(situation::P11_missing_modern_meta, {{"missing", missing}});
   const json& version = (*meta)[mcpcxx::wire::k_version_meta_key];
-  if (!version.is_string() || version.get_ref<const std::string&>() != k_modern_version) {
+  if (!version.is_string() ||
+      !::mcpcxx::wire::is_modern_version(version.get_ref<const std::string&>())) {
     return refuse_frame(situation::P12_unsupported_version, {{"requested", version}});
   }
   const json& caps = (*meta)[k_caps_key];
   if (!caps.is_object())
-    return method_outcome::rendered(situation::P15b_param_invalid,
-                                    wire::param_invalid(k_caps_key, "an object (use {} for none)"));
+    return method_outcome::protocol(
+        situation::P15b_param_invalid,
+        wire::param_invalid_args(k_caps_key, "an object (use {} for none)"));
   f.modern = true;
-  f.version = std::string(k_modern_version);
+  f.version = version.get<std::string>();
   f.client_capabilities = caps;
   if (auto it = meta->find(k_info_key); it != meta->end()) f.client_info = *it;
   if (auto it = meta->find(k_level_key); it != meta->end()) {
@@ -71,11 +73,12 @@ void legacy_facts(request_facts& f, legacy_state&& l) {
   f.min_log_level = l.level;
 }
 
-// Which era serves the request: the transport's hint when it knows, else the request's _meta.
+// Which era serves the request: the transport's hint when it decided (with the same function),
+// else the one era rule of wire::message_era on the request alone.
 bool served_modern(const exchange& ex, const json* meta, era_hint hint) {
   if (hint != era_hint::unknown) return hint == era_hint::modern;
-  return ex.method() != "initialize" && meta != nullptr &&
-         (meta->contains(mcpcxx::wire::k_version_meta_key) || meta->contains(k_caps_key));
+  return ::mcpcxx::wire::message_era({.method = ex.method(), .meta = meta}) ==
+         ::mcpcxx::wire::era::modern;
 }
 
 refusal gate(const exchange& ex, const method_info* m, bool initialized) {
@@ -104,8 +107,8 @@ refusal gate(const exchange& ex, const method_info* m, bool initialized) {
 refusal route(exchange& ex, era_hint hint, const method_info*& m) {
   json& params = ex.params();
   if (!params.is_null() && !params.is_object()) {
-    return method_outcome::rendered(situation::P15b_param_invalid,
-                                    wire::param_invalid("params", "an object", &params));
+    return method_outcome::protocol(situation::P15b_param_invalid,
+                                    wire::param_invalid_args("params", "an object", &params));
   }
   if (params.is_null()) params = json::object();
   // _meta moves out of params into the shared copy handlers read (request_context::request_meta):
@@ -123,7 +126,7 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
     // modern HTTP request is -32601, as the conformance suite expects).
     if (m == nullptr || (m->flags & in_modern) == 0) {
       ex.facts.modern = true;
-      ex.facts.version = std::string(k_modern_version);
+      ex.facts.version = std::string(mcpcxx::wire::k_modern);
       return gate(ex, m, false);
     }
     if (auto r = modern_facts(ex.facts, meta)) return r;
@@ -374,7 +377,7 @@ void session_state::receive_response(const jsonrpc::message& msg) {
 
 void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target,
                                   era_hint hint, const std::shared_ptr<const json>& headers) {
-  if (legacy_version() != "2025-03-26") {
+  if (!::mcpcxx::wire::has(legacy_version(), ::mcpcxx::wire::feature::batching)) {
     engine_->count(outcome_class::protocol_error, "batch_not_allowed");
     send(target, jsonrpc::serialize_error(std::nullopt, render(situation::P4_batch_not_allowed)),
          {frame_kind::response, row_of(situation::P4_batch_not_allowed).id});

@@ -6,7 +6,8 @@
 #include "engine/engine.hpp"
 #include "engine/outbound.hpp"
 #include "engine/session_state.hpp"
-#include "engine/wire_errors_pending.hpp"
+#include "engine/wire_errors.hpp"
+#include "wire/revisions.hpp"
 
 namespace mcpcxx::detail {
 
@@ -25,8 +26,8 @@ method_outcome missing_tasks_extension() {
 namespace {
 
 method_outcome invalid_task_params(const char* subject, const char* expected, const json& got) {
-  return method_outcome::rendered(situation::P15b_param_invalid,
-                                  wire::param_invalid(subject, expected, &got));
+  return method_outcome::protocol(situation::P15b_param_invalid,
+                                  wire::param_invalid_args(subject, expected, &got));
 }
 
 call_plan plan_modern(const exchange& ex, const tool_entry& t) {
@@ -46,7 +47,7 @@ call_plan plan_modern(const exchange& ex, const tool_entry& t) {
 call_plan plan_legacy(exchange& ex, const tool_entry& t) {
   const json& params = ex.params();
   const auto it = params.find("task");
-  const bool has_tasks = ex.facts.version == "2025-11-25";
+  const bool has_tasks = ::mcpcxx::wire::has(ex.facts.version, ::mcpcxx::wire::feature::tasks);
   const bool augmented = has_tasks && it != params.end() && !it->is_null();
   const json name = {{"name", t.spec.name}};
   if (augmented && !it->is_object()) {
@@ -79,11 +80,7 @@ method_outcome created_outcome(const task_record& r, bool modern) {
   return o;
 }
 
-json error_json(const jsonrpc::error_object& e) {
-  json j = {{"code", e.code}, {"message", e.message}};  // wire-text: not wire (a rendered copy)
-  if (!e.data.is_null()) j["data"] = e.data;
-  return j;
-}
+json error_json(const jsonrpc::error_object& e) { return ::mcpcxx::wire::error_json(e); }
 
 // A notification of a started task: legacy sessions get it on the session's stream, tied to the
 // task by _meta. (Its progress message became the statusMessage through hooks.task_status.)

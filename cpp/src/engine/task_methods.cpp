@@ -1,25 +1,25 @@
 // tasks/get, tasks/result, tasks/list, tasks/cancel and tasks/update. 2025-11-25 sessions and
 // 2026-07-28 requests that declared io.modelcontextprotocol/tasks see the tasks they created
 // (task_owner); everyone else is refused before the store is read.
-#include "mcpcxx/error_codes.hpp"
-
 #include "engine/engine.hpp"
 #include "engine/exchange.hpp"
 #include "engine/method_table.hpp"
 #include "engine/session_state.hpp"
 #include "engine/task_calls.hpp"
+#include "engine/wire_errors.hpp"
+#include "wire/revisions.hpp"
 
 namespace mcpcxx::detail {
 
 namespace {
 
-// 2026-07-28: the request must declare the extension (P13); legacy: only 2025-11-25 has tasks.
+// Modern: the request must declare the extension (P13); legacy: revisions with the tasks feature.
 std::optional<method_outcome> era_gate(const exchange& ex) {
   if (ex.facts.modern) {
     if (declares_tasks_extension(ex)) return std::nullopt;
     return missing_tasks_extension();
   }
-  if (ex.facts.version == "2025-11-25") return std::nullopt;
+  if (::mcpcxx::wire::has(ex.facts.version, ::mcpcxx::wire::feature::tasks)) return std::nullopt;
   return method_outcome::protocol(situation::P9_method_not_in_era,
                                   {{"method", ex.method()}, {"protocolVersion", ex.facts.version}});
 }
@@ -35,12 +35,22 @@ json related(json result, const std::string& task_id) {
   return result;
 }
 
-method_outcome failed_as_error(const task_record& r) {
-  jsonrpc::error_object e;
-  e.code = r.error.value("code", error_code::internal_error);  // wire-text: not wire (stored)
-  e.message = r.error.value("message", std::string("Internal error"));
-  if (r.error.contains("data")) e.data = r.error["data"];
-  return method_outcome::rendered(situation::P23_handler_protocol_error, std::move(e));
+// A failed task's stored error (the protocol error its call settled with) is passed through as
+// row P23. A store holding no usable one (a custom task_store) gets row P24, logged.
+method_outcome failed_as_error(const exchange& ex, const task_record& r) {
+  const json& e = r.error;
+  const auto code = e.is_object() ? e.find("code") : e.end();
+  const auto message = e.is_object() ? e.find("message") : e.end();
+  if (code != e.end() && code->is_number_integer() && message != e.end() && message->is_string()) {
+    return method_outcome::protocol(
+        situation::P23_handler_protocol_error,
+        wire::handler_error_args(code->get<int>(), message->get<std::string>(),
+                                 e.value("data", json())));
+  }
+  std::string ref = server_log::new_reference();
+  ex.eng().log().write("error", "task_error_unreadable",
+                       {{"taskId", r.task_id}, {"reference", ref}});
+  return method_outcome::protocol(situation::P24_internal_error, {{"reference", ref}}, ref);
 }
 
 }  // namespace
@@ -61,7 +71,7 @@ method_outcome handle_tasks_result(const exchange_ptr& ex, task_id_params& p) {
     case task_status::completed:
       return method_outcome::ok(related(r->result, r->task_id));
     case task_status::failed:
-      return failed_as_error(*r);
+      return failed_as_error(*ex, *r);
     case task_status::cancelled:
       return method_outcome::protocol(situation::P51_task_cancelled_no_result,
                                       {{"taskId", r->task_id}});

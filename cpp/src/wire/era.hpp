@@ -1,40 +1,38 @@
-// Protocol revisions and eras: the one place that says which versions exist and which are legacy.
-// Engine and transports ask here instead of keeping their own lists.
+// Eras of messages: the one function that decides which era serves a message, for stdio and HTTP
+// alike, and the `_meta` keys it reads. Which revisions exist, their era and their features are in
+// the revisions table (wire/revisions.hpp), included here.
 // Thread-safety: pure functions over constants.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "mcpcxx/json.hpp"
 
-namespace mcpcxx::wire {
+#include "wire/revisions.hpp"
 
-/// Every revision served, newest first (the same list as mcpcxx::k_supported_versions).
-inline constexpr std::string_view k_versions[] = {"2026-07-28", "2025-11-25", "2025-06-18",
-                                                  "2025-03-26", "2024-11-05"};
-/// The stateless (modern) revision.
-inline constexpr std::string_view k_modern = "2026-07-28";
-/// The newest legacy revision (the counter-offer to an unknown initialize version).
-inline constexpr std::string_view k_latest_legacy = "2025-11-25";
+namespace mcpcxx::wire {
 
 /// The `_meta` key that carries a 2026-07-28 request's protocol revision.
 inline constexpr std::string_view k_version_meta_key = "io.modelcontextprotocol/protocolVersion";
+/// The `_meta` key that carries a modern request's client capabilities.
+inline constexpr std::string_view k_capabilities_meta_key =
+    "io.modelcontextprotocol/clientCapabilities";
 
-/// True for a revision this server implements (either era).
-constexpr bool is_supported_version(std::string_view v) noexcept {
-  for (std::string_view s : k_versions) {
-    if (s == v) return true;
-  }
-  return false;
-}
+/// What a transport knows about a message when it decides its era.
+struct era_signals {
+  std::string_view method;                      ///< the request's method; "" for other messages
+  const json* meta = nullptr;                   ///< params._meta when it is an object, else null
+  const std::string* version_header = nullptr;  ///< HTTP MCP-Protocol-Version; null on stdio
+  bool legacy_served = true;                    ///< false when only the modern era is served
+};
 
-/// True for a supported revision of the legacy (initialize + session) era.
-constexpr bool is_legacy_version(std::string_view v) noexcept {
-  return v != k_modern && is_supported_version(v);
-}
-
-/// True for the modern (stateless) revision.
-constexpr bool is_modern_version(std::string_view v) noexcept { return v == k_modern; }
+/// The era that serves a message, the same rule on every transport, first match wins: modern
+/// when the legacy era is not served; modern when the transport's version header names a modern
+/// revision; legacy for `initialize` (it selects legacy semantics); modern when `_meta` carries
+/// the protocol version or the client capabilities (a malformed modern request is then refused
+/// as such, P11/P12); else legacy.
+era message_era(const era_signals& s) noexcept;
 
 /// The supported revisions as a JSON array of strings, newest first (data "supported").
 json supported_versions_json();

@@ -238,6 +238,12 @@ jsonrpc::error_object render(situation s, const json& args) noexcept {
   return e;
 }
 
+json error_json(const jsonrpc::error_object& e) {
+  json j = {{"code", e.code}, {"message", e.message}};
+  if (!e.data.is_null()) j["data"] = e.data;
+  return j;
+}
+
 std::size_t missing_argument_count() noexcept { return g_missing.load(std::memory_order_relaxed); }
 
 }  // namespace mcpcxx::wire

@@ -216,6 +216,9 @@ const row* find_row(std::string_view id) noexcept;
 /// Renders a P or H row as a JSON-RPC error object: message from the template, data from the
 /// listed keys (omitted when the row lists none), code from the row (P23: from args "code").
 jsonrpc::error_object render(situation s, const json& args = json::object()) noexcept;
+/// A rendered error object as JSON {code, message[, data]} (e.g. a failed task's stored error,
+/// answered later as row P23).
+json error_json(const jsonrpc::error_object& e);
 
 /// Renders a T row as a CallToolResult with isError: true. `args` holds "name" (the tool) plus
 /// the row's placeholders and data keys. The details object {category, retryable, effect,

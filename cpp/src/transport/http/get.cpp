@@ -64,7 +64,9 @@ void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& ou
   out->open_stream(200, headers);
   std::optional<event_position> after;
   if (last != nullptr) after = parse_event_id(*last);
-  if (!s->attach_get(out, after, s->engine().negotiated_version() >= "2025-11-25")) {
+  const bool priming =
+      mcpcxx::wire::has(s->engine().negotiated_version(), mcpcxx::wire::feature::sse_priming);
+  if (!s->attach_get(out, after, priming)) {
     out->write(": another GET stream is open for this session\n\n");
     out->end_stream();
     return;
