@@ -1,11 +1,11 @@
 """Cold start: milliseconds from spawn to the initialize response, median of --runs spawns.
 
-    python3 bench/cold_start.py --cpp build/rel/examples/cpp/mcpcxx_example_server --runs 21
+    python3 bench/cold_start.py --cpp build/rel/tests/fixtures/cpp/mcpcxx_example_server --runs 21
 
 Servers, interleaved within each round so machine load hits them alike:
-  C++ example        examples/cpp/example_server.cpp (the --cpp binary)
+  C++ example        tests/fixtures/cpp/example_server.cpp (the --cpp binary)
   Python echo        a one-tool mcpcxx server (the smallest Python server)
-  Python fixture     examples/python/fixture_server.py (13 tools, resources, prompts)
+  Python fixture     tests/fixtures/python/fixture_server.py (13 tools, resources, prompts)
   python -c pass     the interpreter alone (spawn to exit), the floor of any Python server
   import mcpcxx      the interpreter plus `import mcpcxx` (spawn to exit)
   ... -S             the same without the site module (no site-packages .pth hooks: on a
@@ -103,7 +103,7 @@ def main() -> int:
     measures: dict[str, Callable[[], float]] = {
         "Python echo (mcpcxx)": lambda: until_initialized([py, echo]),
         "Python fixture server": lambda: until_initialized(
-            [py, os.path.join(ROOT, "examples", "python", "fixture_server.py")]
+            [py, os.path.join(ROOT, "tests", "fixtures", "python", "fixture_server.py")]
         ),
         "python -c pass": lambda: until_exit([py, "-c", "pass"]),
         "python -c 'import mcpcxx'": lambda: until_exit([py, "-c", "import mcpcxx"]),

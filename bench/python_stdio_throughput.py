@@ -2,7 +2,7 @@
 same engine with a C++ echo tool, in the same run.
 
     build/venv-test/bin/python bench/python_stdio_throughput.py --calls 2000 \
-        --cpp build/ci/examples/cpp/mcpcxx_example_server
+        --cpp build/ci/tests/fixtures/cpp/mcpcxx_example_server
 
 Each server is driven over its stdin/stdout with the legacy handshake (every server here speaks
 2025-11-25): `sequential` sends one tools/call and waits for its reply; `in flight 32` keeps 32

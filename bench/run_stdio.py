@@ -1,8 +1,8 @@
 """stdio throughput of the success and error paths, servers interleaved, medians of --reps.
 
     python3 bench/run_stdio.py --load build/rel/bench/mcpcxx_stdio_load \
-        --server "C++ example=build/rel/examples/cpp/mcpcxx_example_server" \
-        --server "Python fixture=python3 examples/python/fixture_server.py" --reps 5 \
+        --server "C++ example=build/rel/tests/fixtures/cpp/mcpcxx_example_server" \
+        --server "Python fixture=python3 tests/fixtures/python/fixture_server.py" --reps 5 \
         --echo "Python echo=python3 bench/peers/mcpcxx_py/server.py stdio" \
         --peer "official SDK=python3 bench/peers/python_sdk/server.py stdio"
 

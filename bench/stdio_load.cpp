@@ -13,11 +13,11 @@
 //   mcpcxx_stdio_load --case echo --calls 20000 --window 1 -- SERVER [ARGS...]
 //   mcpcxx_stdio_load --floor          # the floor server: parse + build + dump per line
 //
-// Cases (the tools of examples/cpp/example_server.cpp and examples/python/fixture_server.py):
-// echo (success), lookup_ok (lookup_issue of a known key: the success twin of tool_error, with
-// the same pattern-checked argument), tool_error (lookup_issue of an unknown key), invalid_args
-// (echo with a number), unexpected (explode), unknown_tool. Not part of the tests;
-// bench/run_stdio.py drives it.
+// Cases (the tools of tests/fixtures/cpp/example_server.cpp and
+// tests/fixtures/python/fixture_server.py): echo (success), lookup_ok (lookup_issue of a known key:
+// the success twin of tool_error, with the same pattern-checked argument), tool_error (lookup_issue
+// of an unknown key), invalid_args (echo with a number), unexpected (explode), unknown_tool. Not
+// part of the tests; bench/run_stdio.py drives it.
 #include <chrono>
 #include <cstdio>
 #include <cstring>

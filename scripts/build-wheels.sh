@@ -106,7 +106,7 @@ import mcpcxx
 assert mcpcxx.__version__ == importlib.metadata.version("mcpcxx") == sys.argv[1], (
     mcpcxx.__version__, importlib.metadata.version("mcpcxx"), sys.argv[1])
 EOF
-  example="$root/build/ci/examples/cpp/mcpcxx_example_server"
+  example="$root/build/ci/tests/fixtures/cpp/mcpcxx_example_server"
   if [[ -z "${MCPCXX_EXAMPLE_SERVER:-}" && -x "$example" ]]; then
     export MCPCXX_EXAMPLE_SERVER="$example"
   fi

@@ -7,15 +7,16 @@
 #     a live elicitation/create request on a 2025-11-25 session, and on 2026-07-28 an
 #     input_required result answered by a retry with inputResponses and requestState, plus a
 #     declined confirmation (isError, nothing deployed);
-#  3. the C++ example server answering a scripted client over stdio, printing the raw wire for
-#     a success and for every protocol and tool error path.
+#  3. the C++ demo server (examples/cpp/demo_server.cpp) answering a scripted client over stdio,
+#     printing the raw wire for a success and for every protocol and tool error path.
+# The C++ build prints no compiler warnings (a warning here reads as an error to a newcomer).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 bash scripts/setup.sh
 cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DMCPCXX_BUILD_TESTS=OFF \
       -DMCPCXX_BUILD_BENCH=OFF >/dev/null
-cmake --build build/demo --target mcpcxx_example_server -j "$(nproc)"
+cmake --build build/demo --target mcpcxx_demo_server -j "$(nproc)"
 venv=build/venv-demo
 [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check .
@@ -25,5 +26,5 @@ echo
 echo "######## asking before a production deploy (elicitation, both protocol eras) ########"
 "$venv/bin/python" examples/issue_tracker/confirm_client.py
 echo
-echo "######## wire demo (C++ example server over stdio) ########"
-python3 scripts/demo_client.py build/demo/examples/cpp/mcpcxx_example_server
+echo "######## wire demo (C++ demo server over stdio) ########"
+python3 scripts/demo_client.py build/demo/examples/cpp/mcpcxx_demo_server

@@ -65,7 +65,7 @@ STEPS: list[tuple[str, str]] = [
 
 
 def main() -> int:
-    server = sys.argv[1:] or ["build/demo/examples/cpp/mcpcxx_example_server"]
+    server = sys.argv[1:] or ["build/demo/examples/cpp/mcpcxx_demo_server"]
     proc = subprocess.Popen(server, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, bufsize=1)
     assert proc.stdin and proc.stdout and proc.stderr

@@ -86,8 +86,8 @@ PY
 }
 
 label=cpp
-echo "test-http: C++ fixture server (examples/cpp/conformance_server.cpp)"
-start_fixture "$build/examples/cpp/mcpcxx_conformance_server" --host 127.0.0.1 --port 0
+echo "test-http: C++ fixture server (tests/fixtures/cpp/conformance_server.cpp)"
+start_fixture "$build/tests/fixtures/cpp/mcpcxx_conformance_server" --host 127.0.0.1 --port 0
 failed=0
 run_conformance 2025-11-25 || failed=1
 run_conformance 2026-07-28 || failed=1
@@ -98,8 +98,8 @@ stop_fixture
 vpy="${MCPCXX_PYTHON:-build/venv-test/bin/python}"
 if command -v "$vpy" >/dev/null 2>&1 && "$vpy" -c 'import mcpcxx._core' 2>/dev/null; then
   label=python
-  echo "test-http: Python fixture server (examples/conformance/server.py)"
-  start_fixture "$vpy" examples/conformance/server.py --port 0
+  echo "test-http: Python fixture server (tests/fixtures/python/conformance_server.py)"
+  start_fixture "$vpy" tests/fixtures/python/conformance_server.py --port 0
   run_conformance 2025-11-25 || failed=1
   run_conformance 2026-07-28 || failed=1
   interop || failed=1

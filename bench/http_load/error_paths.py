@@ -3,15 +3,15 @@
     python3 bench/http_load/error_paths.py [--build build/dev] [--rounds 3] [--seconds 3]
                                            [--inline-tools]
 
-Serves the C++ tools (examples/cpp/conformance_server.cpp) and, when the mcpcxx package imports,
-the Python tools (bench/http_load/mcpcxx_echo.py), and drives each with bench/http_load/load.cpp:
-success (echo), a tool error, invalid arguments, an unexpected exception and an unknown tool, in
-both eras with 1 and 64 keep-alive connections. Cases are interleaved within every round and the
-rounds repeated; the table gives each error path's median calls/s divided by the success median
-of the same server, era and connection count (the issue's target: at least 0.85), with p50/p99.
-Every reply is checked (a wrong reply counts as an error and fails the run). With
---inline-tools both servers declare their tools inline_dispatch (they run on the I/O thread).
-Not part of CI.
+Serves the C++ tools (tests/fixtures/cpp/conformance_server.cpp) and, when the mcpcxx package
+imports, the Python tools (bench/http_load/mcpcxx_echo.py), and drives each with
+bench/http_load/load.cpp: success (echo), a tool error, invalid arguments, an unexpected exception
+and an unknown tool, in both eras with 1 and 64 keep-alive connections. Cases are interleaved within
+every round and the rounds repeated; the table gives each error path's median calls/s divided by the
+success median of the same server, era and connection count (the issue's target: at least 0.85),
+with p50/p99. Every reply is checked (a wrong reply counts as an error and fails the run). With
+--inline-tools both servers declare their tools inline_dispatch (they run on the I/O thread). Not
+part of CI.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def start(
 ) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     if server == "C++ tool":
-        cmd = [str(build / "examples/cpp/mcpcxx_conformance_server"), "--port", str(port)]
+        cmd = [str(build / "tests/fixtures/cpp/mcpcxx_conformance_server"), "--port", str(port)]
         cmd += ["--io-threads", "1"] + (["--inline-bench-tools"] if inline_tools else [])
     else:
         cmd = [sys.executable, str(ROOT / "bench/http_load/mcpcxx_echo.py"), str(port)]

@@ -46,7 +46,7 @@ measure() {
   done
 }
 
-"$build/examples/cpp/mcpcxx_conformance_server" --port 18081 --io-threads 1 2>/dev/null &
+"$build/tests/fixtures/cpp/mcpcxx_conformance_server" --port 18081 --io-threads 1 2>/dev/null &
 pids+=($!)
 wait_port 18081
 measure "mcpcxx C++ tool" 18081 legacy modern

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-DEFAULT_SERVER = ROOT / "build" / "dev" / "examples" / "cpp" / "mcpcxx_example_server"
+DEFAULT_SERVER = ROOT / "build" / "dev" / "tests" / "fixtures" / "cpp" / "mcpcxx_example_server"
 ACCEPT = "application/json, text/event-stream"
 MODERN_META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -11,7 +11,7 @@ mappings that hold the most, from the last round.
 
 Usage:
   python3 bench/memory/rss_breakdown.py \\
-      --server "C++ example=build/dev/examples/cpp/mcpcxx_example_server" \\
+      --server "C++ example=build/dev/tests/fixtures/cpp/mcpcxx_example_server" \\
       [--server "NAME=COMMAND ..."] [--calls 20000] [--reps 3]
 """
 

@@ -110,7 +110,9 @@ def build_all(mcpcxx_build: str) -> dict[str, str]:
         ["cmake", "--build", mcpcxx_build, "-j2", "--target", "mcpcxx_example_server", "_core"],
         cwd=ROOT,
     )
-    paths["mcpcxx_cpp"] = os.path.join(mcpcxx_build, "examples", "cpp", "mcpcxx_example_server")
+    paths["mcpcxx_cpp"] = os.path.join(
+        mcpcxx_build, "tests", "fixtures", "cpp", "mcpcxx_example_server"
+    )
     paths["mcpcxx_pkg"] = stage_mcpcxx_package(mcpcxx_build)
     return paths
 

@@ -19,7 +19,7 @@ docs/soak.svg (made here, no plotting library).
     python3 bench/soak/soak.py --server python     # the Python fixture server
     python3 bench/soak/soak.py --no-docs           # print only
 
-The C++ server binary defaults to build/dev/examples/cpp/mcpcxx_example_server (build it with
+The C++ server binary defaults to build/dev/tests/fixtures/cpp/mcpcxx_example_server (build it with
 `cmake --build build/dev --target mcpcxx_example_server`); the Python server needs the mcpcxx
 package importable (installed, or the dev build's _core found through --python-build).
 Latencies include the Python client's own cost; on a shared machine they are an upper bound.
@@ -68,7 +68,9 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--warmup", type=float, help="seconds before RSS is judged (default 20 %%)")
     p.add_argument("--server", choices=("cpp", "python"), default="cpp")
     p.add_argument(
-        "--server-bin", type=Path, default=ROOT / "build/dev/examples/cpp/mcpcxx_example_server"
+        "--server-bin",
+        type=Path,
+        default=ROOT / "build/dev/tests/fixtures/cpp/mcpcxx_example_server",
     )
     p.add_argument(
         "--python-build",
@@ -101,7 +103,7 @@ def server_command(args: argparse.Namespace) -> tuple[list[str], dict[str, str]]
     staged = stage_python_package(args.python_build)
     if staged:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [staged, env.get("PYTHONPATH")]))
-    return [sys.executable, str(ROOT / "examples/python/fixture_server.py")], env
+    return [sys.executable, str(ROOT / "tests/fixtures/python/fixture_server.py")], env
 
 
 def stage_python_package(ext_dir: Path) -> str:

@@ -1,9 +1,9 @@
 """The soak traffic mix: which requests are sent and what each must get back.
 
 Every operation is a tools/call (or a line that is not JSON) against the example server's tools
-(examples/cpp/example_server.cpp, examples/python/fixture_server.py). Each has an expectation that
-the reply is checked against; a reply that does not meet it counts as a failure in the report
-(the soak is not only about speed: a wrong or missing answer under load is a finding).
+(tests/fixtures/cpp/example_server.cpp, tests/fixtures/python/fixture_server.py). Each has an
+expectation that the reply is checked against; a reply that does not meet it counts as a failure in
+the report (the soak is not only about speed: a wrong or missing answer under load is a finding).
 """
 
 from __future__ import annotations

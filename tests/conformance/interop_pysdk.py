@@ -14,7 +14,7 @@ from mcp import Client, types
 from mcp.shared.exceptions import MCPError
 
 # The fixture tools of the conformance scenarios tools-call-elicitation and tools-call-sampling
-# (examples/cpp/conformance_server.cpp, examples/conformance/server.py): the same tool asks
+# (tests/fixtures/cpp/conformance_server.cpp, tests/fixtures/python/conformance_server.py): the same tool asks
 # through a live request on a legacy session and through input_required on 2026-07-28.
 ASKING_TOOLS = ("test_elicitation", "test_sampling")
 

@@ -22,7 +22,7 @@ SCHEMA_DIR = SHARED_DIR / "data" / "mcp-schema"
 CPP_EXAMPLE_SERVER = Path(
     os.environ.get(
         "MCPCXX_EXAMPLE_SERVER",
-        SOURCE_DIR / "build" / "dev" / "examples" / "cpp" / "mcpcxx_example_server",
+        SOURCE_DIR / "build" / "dev" / "tests" / "fixtures" / "cpp" / "mcpcxx_example_server",
     )
 )
 

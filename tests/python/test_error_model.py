@@ -1,7 +1,7 @@
 """The error model's Python-only behaviour: what the golden corpus cannot express.
 
 Every row of docs/error-model.md is pinned on the wire by the golden transcripts (tests/golden),
-which run against the Python fixture server (examples/python/fixture_server.py) as well as the C++
+which run against the Python fixture server (tests/fixtures/python/fixture_server.py) as well as the C++
 one (tests/python/test_golden_stdio.py). What stays here needs the Python API itself: pydantic
 conversion after the engine's validation, ToolError's Python arguments, tracebacks in the log
 under the reference id (tools, resource readers, prompts), asyncio cancellation at a deadline,

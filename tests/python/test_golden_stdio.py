@@ -2,7 +2,7 @@
 
 Transcripts with "transport: http" run against the fixtures serving Streamable HTTP
 (golden_http.py). Fixtures: "cpp" is the C++ example server binary ($MCPCXX_EXAMPLE_SERVER, default
-build/dev/examples/cpp/mcpcxx_example_server), "python" is examples/python/fixture_server.py run
+build/dev/tests/fixtures/cpp/mcpcxx_example_server), "python" is tests/fixtures/python/fixture_server.py run
 by this interpreter. Every reply is validated against the official MCP schema of its revision
 (golden_schema.py). The same transcripts are run by GoogleTest (tests/cpp/golden); this runner is
 independent code (Python, subprocess pipes, jsonschema) so a bug in one runner cannot hide a wire
@@ -38,7 +38,7 @@ from golden import FIXTURES, STATE, Transcript, apply_mask, canonical, compare, 
 
 SOURCE_DIR = golden_schema.SOURCE_DIR
 CPP_SERVER = golden_schema.CPP_EXAMPLE_SERVER
-PYTHON_SERVER = SOURCE_DIR / "examples" / "python" / "fixture_server.py"
+PYTHON_SERVER = SOURCE_DIR / "tests" / "fixtures" / "python" / "fixture_server.py"
 IN_CI = os.environ.get("CI") == "true"
 _REF = re.compile(r"ERR-[0-9a-f]{8}")
 _STATE = re.compile(r'"requestState":"[^"]*"')

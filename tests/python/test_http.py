@@ -21,7 +21,7 @@ from conftest import SOURCE_DIR
 from mcp_requests import http_post, mcp_http_headers, modern_body, read_served_url
 from mcpcxx.asgi import MCPApp
 
-FIXTURE = SOURCE_DIR / "examples" / "conformance" / "server.py"
+FIXTURE = SOURCE_DIR / "tests" / "fixtures" / "python" / "conformance_server.py"
 
 
 def call_tool(

@@ -22,7 +22,7 @@ from mcp_requests import MODERN_META
 from mcpcxx.testing import LEGACY, Client
 
 SUB = "io.modelcontextprotocol/subscriptionId"
-FIXTURE = pathlib.Path(__file__).parents[2] / "examples" / "python" / "fixture_server.py"
+FIXTURE = pathlib.Path(__file__).parents[2] / "tests" / "fixtures" / "python" / "fixture_server.py"
 
 
 def late() -> str:

@@ -18,7 +18,7 @@ import mcpcxx
 pytestmark = pytest.mark.interop
 IN_CI = os.environ.get("CI") == "true"
 ROOT = pathlib.Path(__file__).parents[2]
-PY_FIXTURE = ROOT / "examples" / "python" / "fixture_server.py"
+PY_FIXTURE = ROOT / "tests" / "fixtures" / "python" / "fixture_server.py"
 
 
 def cpp_fixture() -> pathlib.Path | None:

@@ -70,7 +70,8 @@ fixture python_fixture() {
 #else
   const std::string interpreter = env_or("MCPCXX_GOLDEN_PYTHON", "python3");
 #endif
-  const fs::path script = fs::path(MCPCXX_SOURCE_DIR) / "examples" / "python" / "fixture_server.py";
+  const fs::path script =
+      fs::path(MCPCXX_SOURCE_DIR) / "tests" / "fixtures" / "python" / "fixture_server.py";
   f.cmd.argv = {interpreter, script.string()};
   const std::string path = env_or("MCPCXX_GOLDEN_PYTHONPATH", stage_dev_package());
   if (!path.empty()) {

@@ -1,5 +1,6 @@
 // The fixture servers every golden transcript runs against: the C++ example server
-// (examples/cpp/example_server.cpp) and its Python twin (examples/python/fixture_server.py).
+// (tests/fixtures/cpp/example_server.cpp) and its Python twin
+// (tests/fixtures/python/fixture_server.py).
 //
 // Environment (all optional):
 //   MCPCXX_GOLDEN_FIXTURES    space- or comma-separated fixtures to run (default: "cpp python");
