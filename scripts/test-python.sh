@@ -11,8 +11,8 @@ py="${PYTHON:-python3}"
 stage() { printf '\n---- %s ----\n' "$*"; }
 
 stage "lint: ruff check, ruff format --check, mypy --strict"
-"$py" -m ruff check python/mcpcxx tests/python examples/python examples/issue_tracker bench/import_compare.py bench/python_stdio_throughput.py
-"$py" -m ruff format --check python/mcpcxx tests/python examples/python examples/issue_tracker bench/import_compare.py bench/python_stdio_throughput.py
+"$py" -m ruff check python/mcpcxx tests/python tests/fixtures/python tests/examples examples/python examples/issue_tracker scripts/check_docs_paths.py bench/import_compare.py bench/python_stdio_throughput.py
+"$py" -m ruff format --check python/mcpcxx tests/python tests/fixtures/python tests/examples examples/python examples/issue_tracker scripts/check_docs_paths.py bench/import_compare.py bench/python_stdio_throughput.py
 "$py" -m mypy --strict python/mcpcxx
 
 if [[ -n "${MCPCXX_WHEEL:-}" ]]; then
@@ -53,7 +53,7 @@ if command -v npm >/dev/null 2>&1; then
   export MCPCXX_NODE_MODULES="$root/build/node-interop/node_modules"
 fi
 
-example="$root/build/ci/examples/cpp/mcpcxx_example_server"
+example="$root/build/ci/tests/fixtures/cpp/mcpcxx_example_server"
 if [[ -z "${MCPCXX_EXAMPLE_SERVER:-}" && -x "$example" ]]; then
   export MCPCXX_EXAMPLE_SERVER="$example"
 fi
