@@ -168,12 +168,18 @@ def targets_of(cmake_file: Path, root: Path, into: Targets) -> None:
 def cmake_targets(root: Path) -> Targets:
     """The targets of every CMakeLists.txt and *.cmake of the repository (build trees skipped)."""
     found = Targets()
-    files = sorted(root.glob("**/CMakeLists.txt")) + sorted(root.glob("**/*.cmake"))
-    for f in files:
-        rel = f.relative_to(root).as_posix()
-        if rel.startswith(("build", ".")) or "/." in rel or "node_modules" in rel:
-            continue
-        targets_of(f, root, found)
+    for folder, dirs, names in os.walk(root):
+        at_top = Path(folder) == root
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".")
+            and d not in ("node_modules", "__pycache__")
+            and not (at_top and d.startswith("build"))
+        )
+        for name in sorted(names):
+            if name == "CMakeLists.txt" or name.endswith(".cmake"):
+                targets_of(Path(folder) / name, root, found)
     return found
 
 
@@ -434,5 +440,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
     sys.exit(main())
