@@ -2,9 +2,10 @@
 // RequestContext.read_resource, which runs one of this server's readers the same way.
 // Each call releases the GIL while request_context blocks (a legacy session waits for the
 // client's response; 2026-07-28 answers from inputResponses or throws the engine's
-// input-required signal). A failure becomes its typed Python exception (mcpcxx._errors) carrying
-// the original C++ exception, so a handler that lets it propagate hands the engine exactly what
-// request_context threw (translate_python_error rethrows it), the input-required signal included.
+// input-required signal). A failure becomes its typed Python exception (mcpcxx._protocol.errors)
+// carrying the original C++ exception, so a handler that lets it propagate hands the engine exactly
+// what request_context threw (translate_python_error rethrows it), the input-required signal
+// included.
 #include <exception>
 #include <optional>
 #include <string>
@@ -28,12 +29,13 @@ constexpr const char* k_origin_attr = "_mcpcxx_origin";
 py::object error_class(const char* name) {
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::object> module;
   const auto& errors =
-      module.call_once_and_store_result([] { return py::module_::import("mcpcxx._errors"); })
+      module
+          .call_once_and_store_result([] { return py::module_::import("mcpcxx._protocol.errors"); })
           .get_stored();
   return errors.attr(name);
 }
 
-/// Raises mcpcxx._errors.<name>(*args) with `origin` attached (GIL held).
+/// Raises mcpcxx._protocol.errors.<name>(*args) with `origin` attached (GIL held).
 [[noreturn]] void raise_carrying(const char* name, const py::tuple& args,
                                  const std::exception_ptr& origin) {
   py::object cls = error_class(name);

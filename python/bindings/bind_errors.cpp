@@ -156,8 +156,8 @@ std::exception_ptr client_answer_invalid_from(py::handle v) {
       client_answer_invalid(safe_str(v.attr("method")), safe_str(v.attr("reason"))));
 }
 
-/// The typed Python errors (mcpcxx._errors) and the C++ error each becomes; a subclass comes
-/// before its base (ClientCapabilityError is a MissingClientCapabilityError).
+/// The typed Python errors (mcpcxx._protocol.errors) and the C++ error each becomes; a subclass
+/// comes before its base (ClientCapabilityError is a MissingClientCapabilityError).
 struct typed_error {
   const char* python_name;
   std::exception_ptr (*translate)(py::handle value);
@@ -172,7 +172,7 @@ constexpr typed_error k_typed_errors[] = {
     {"ClientRequestError", client_request_error_from},
     {"ClientAnswerInvalidError", client_answer_invalid_from},
     {"ResourceNotFoundError", resource_not_found_from},
-    {"_ConvertedArgumentsError", converted_arguments_from},
+    {"ConvertedArgumentsError", converted_arguments_from},
 };
 
 struct python_helpers {
@@ -185,11 +185,12 @@ const python_helpers& helpers() {
   return storage
       .call_once_and_store_result([] {
         python_helpers h;
-        py::module_ errors = py::module_::import("mcpcxx._errors");
+        py::module_ errors = py::module_::import("mcpcxx._protocol.errors");
         for (const auto& t : k_typed_errors) h.typed.push_back(errors.attr(t.python_name));
         // The standard formatting minus the column markers, about twice as fast
-        // (mcpcxx/_traceback.py).
-        h.format_exception = py::module_::import("mcpcxx._traceback").attr("format_exception_text");
+        // (mcpcxx/_protocol/traceback.py).
+        h.format_exception =
+            py::module_::import("mcpcxx._protocol.traceback").attr("format_exception_text");
         return h;
       })
       .get_stored();

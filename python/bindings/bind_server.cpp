@@ -3,11 +3,15 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <pybind11/stl.h>
 
 #include "mcpcxx/server.hpp"
+#include "mcpcxx/server_json.hpp"
 
 #include "bindings.hpp"
 #include "handler_bridge.hpp"
@@ -79,6 +83,33 @@ std::unique_ptr<server_handle> make_server(server_options options, py::object lo
   py::gil_scoped_release release;
   h->srv = std::make_unique<server>(std::move(options));
   return h;
+}
+
+/// The keys server_options' JSON form accepts, read from its parser: from_json refuses an unknown
+/// key with "unexpected server option 'K'; known options: a, b, ..." (model::reject_unknown), so
+/// the list is the parser's own, never a copy that could drift from it.
+std::vector<std::string> server_option_keys() {
+  constexpr std::string_view marker = "; known options: ";
+  server_options probe;
+  try {
+    from_json(json{{"\x01 not an option", nullptr}}, probe);
+  } catch (const std::invalid_argument& e) {
+    const std::string_view text = e.what();
+    const auto at = text.find(marker);
+    if (at != std::string_view::npos) {
+      std::vector<std::string> keys;
+      std::string_view rest = text.substr(at + marker.size());
+      while (!rest.empty()) {
+        const auto comma = rest.find(", ");
+        keys.emplace_back(rest.substr(0, comma));
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 2);
+      }
+      return keys;
+    }
+  }
+  throw std::logic_error(
+      "server_options' JSON parser no longer names its keys when it refuses one; "
+      "update server_option_keys() in python/bindings/bind_server.cpp");
 }
 
 /// Registers `spec` with the engine handler bridging to the Python callable `fn`.
@@ -155,6 +186,7 @@ void bind_session(py::module_& m) {
 void bind_server(py::module_& m) {
   using release = py::call_guard<py::gil_scoped_release>;
   bind_session(m);
+  m.attr("SERVER_OPTION_KEYS") = py::tuple(py::cast(server_option_keys()));
   py::class_<server_handle>(m, "Server", "The C++ MCP engine: registries and sessions.")
       .def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none())
       .def("add_tool", &add_tool, py::arg("spec"), py::arg("handler"),

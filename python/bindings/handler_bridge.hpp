@@ -43,7 +43,7 @@ std::exception_ptr translate_python_error(py::error_already_set& e);
 /// What a Python failure becomes: a tool result or the C++ exception to rethrow.
 using translated_failure = std::variant<tool_result, std::exception_ptr>;
 
-/// A tool's exception handed back as its return value (mcpcxx/_tools.py returns what the
+/// A tool's exception handed back as its return value (mcpcxx/_components/tools.py returns what the
 /// function raised instead of letting it propagate), translated as translate_python_error
 /// translates a raised one, except that a ToolError and an exception no typed error matches
 /// become the tool_result::failed their C++ exceptions would give: the same reply without the

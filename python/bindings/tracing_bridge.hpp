@@ -1,8 +1,7 @@
 // A Python tracer behind the engine's tracing hook (mcpcxx/tracing.hpp): start(info) returns the
-// Python span object (or None: untraced), end(span, info) ends it. mcpcxx._otel supplies both
-// from opentelemetry-api.
-// Thread-safety: the engine calls start/end from its threads; both take the GIL (and do nothing
-// once the interpreter no longer runs Python code).
+// Python span object (or None: untraced), end(span, info) ends it. mcpcxx.observability._otel
+// supplies both from opentelemetry-api. Thread-safety: the engine calls start/end from its threads;
+// both take the GIL (and do nothing once the interpreter no longer runs Python code).
 #pragma once
 
 #include <pybind11/pybind11.h>

@@ -7,8 +7,10 @@ validation and the exact wire shape of every error. See docs/python.md.
 from __future__ import annotations
 
 from mcpcxx import _core
-from mcpcxx._asking import ElicitResult, Root, SamplingResult
-from mcpcxx._content import (
+from mcpcxx._api.context import Context
+from mcpcxx._api.server import Server
+from mcpcxx._protocol.asking import ElicitResult, Root, SamplingResult
+from mcpcxx._protocol.content import (
     Annotations,
     Audio,
     Completion,
@@ -21,8 +23,7 @@ from mcpcxx._content import (
     Text,
     ToolResult,
 )
-from mcpcxx._context import Context
-from mcpcxx._errors import (
+from mcpcxx._protocol.errors import (
     Cancelled,
     ClientAnswerInvalidError,
     ClientCapabilityError,
@@ -43,7 +44,6 @@ from mcpcxx._errors import (
     UrlElicitationRequiredError,
     compose_error_message,
 )
-from mcpcxx._server import Server
 
 UriTemplate = _core.UriTemplate
 """An RFC 6570 template: .variables, .match(uri) -> dict | None, .expand(values) -> str."""

@@ -41,7 +41,7 @@ def _load_module(target: str) -> ModuleType:
 
 def find_server(target: str) -> Any:
     """The Server named by PATH.py[:OBJECT] or MODULE[:OBJECT] (OBJECT found when unique)."""
-    from mcpcxx._server import Server
+    from mcpcxx._api.server import Server
 
     location, _, attr = target.rpartition(":") if ":" in target else (target, "", "")
     module = _load_module(location)
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if args else 2
     command, rest = args[0], args[1:]
     if command == "inspect":
-        from mcpcxx._inspect import main as inspect_main
+        from mcpcxx.inspect import main as inspect_main
 
         return inspect_main(rest)
     if command == "run":

@@ -10,6 +10,7 @@ MODERN_VERSION: str
 LATEST_LEGACY_VERSION: str
 ERROR_CATEGORIES: tuple[str, ...]
 ERROR_EFFECTS: tuple[str, ...]
+SERVER_OPTION_KEYS: tuple[str, ...]
 
 class SchemaError(ValueError): ...
 

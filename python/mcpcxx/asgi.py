@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcpcxx import _core
-from mcpcxx._metrics_asgi import MetricsApp as MetricsApp
+from mcpcxx.observability._metrics_asgi import MetricsApp as MetricsApp
+
+if TYPE_CHECKING:
+    from mcpcxx._api.server import Server
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -39,17 +42,18 @@ class MCPApp:
     bearer token (both URLs are needed here: the app does not know its public address).
     """
 
-    def __init__(self, server: Any, *, auth: Any = None, **options: Any) -> None:
+    def __init__(self, server: Server, *, auth: Any = None, **options: Any) -> None:
+        runtime = server.runtime
         hook = None
         if auth is not None:
             from mcpcxx.auth import BearerAuth
 
-            hook = BearerAuth.of(auth).hook(server._loop)
+            hook = BearerAuth.of(auth).hook(runtime.loop)
         # The engine checks the options (http_options' JSON form): TypeError names a bad one.
-        self._endpoint = _core.HttpEndpoint(server._core, options, hook)
+        self._endpoint = _core.HttpEndpoint(runtime.core, options, hook)
         # A verifier may block (key fetch, introspection): then handle() runs off the loop.
         self._offload = hook is not None
-        self._server = server
+        self._server_lifespan = runtime.lifespan
         self._max_body = int(options.get("max_body_bytes", 4 * 1024 * 1024))
         self._path = str(options.get("path", "/mcp"))
 
@@ -137,7 +141,7 @@ class MCPApp:
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         # The Server's own lifespan (Server(lifespan=...)) runs between these two events.
-        lifespan = self._server._lifespan
+        lifespan = self._server_lifespan
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":

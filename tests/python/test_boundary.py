@@ -153,12 +153,12 @@ def test_malformed_results_are_refused_by_the_engine_model(
 ) -> None:
     # The handler's result is read by the C++ model's from_json; a bad shape is a server bug:
     # sanitized for the client, named in the log.
-    from mcpcxx._schema import describe_tool
+    from mcpcxx._schema.signature import describe_tool
 
     def raw() -> None: ...
 
     signature = describe_tool(raw, name="raw", description=None, structured_output=False)
-    logged.server._core.add_tool(
+    logged.server.runtime.core.add_tool(
         {"name": "raw", "inputSchema": signature.input_schema}, lambda args, core: result
     )
     response = Client(logged.server).call_tool("raw")
@@ -169,9 +169,9 @@ def test_malformed_results_are_refused_by_the_engine_model(
 
 def test_spec_dicts_are_checked_by_the_engine_model(logged: Logged) -> None:
     with pytest.raises(TypeError, match="Tool: 'name' must be a string, got null"):
-        logged.server._core.add_tool({"name": None}, lambda args, core: {})
+        logged.server.runtime.core.add_tool({"name": None}, lambda args, core: {})
     with pytest.raises(TypeError, match="Resource: 'uri' must be a string"):
-        logged.server._core.add_resource({"name": "x"}, lambda uri, core: [])
+        logged.server.runtime.core.add_resource({"name": "x"}, lambda uri, core: [])
     with pytest.raises(TypeError, match="unexpected server option 'workers'"):
         mcpcxx._core.Server({"workers": 2})
     with pytest.raises(TypeError, match="'worker_threads' must be an integer >= 0"):
@@ -203,16 +203,17 @@ def test_exceptions_share_one_base_and_old_names_alias_new_ones() -> None:
 def test_python_error_names_come_from_the_engine() -> None:
     import typing
 
-    from mcpcxx import _core, _errors
+    from mcpcxx import _core
+    from mcpcxx._protocol import errors as _errors
 
     assert typing.get_args(_errors.ErrorCategory) == _core.ERROR_CATEGORIES == _errors.CATEGORIES
     assert typing.get_args(_errors.ErrorEffect) == _core.ERROR_EFFECTS == _errors.EFFECTS
 
 
 def test_components_list_exactly_what_the_engine_lists(server: mcpcxx.Server) -> None:
-    from mcpcxx._prompts import Prompt
-    from mcpcxx._resources import Resource
-    from mcpcxx._tools import Tool
+    from mcpcxx._components.prompts import Prompt
+    from mcpcxx._components.resources import Resource
+    from mcpcxx._components.tools import Tool
 
     def search(query: str, limit: int = 10) -> dict[str, int]:
         """Search issues.

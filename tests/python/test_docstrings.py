@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcpcxx._docstrings import parse_docstring
+from mcpcxx._schema.docstrings import parse_docstring
 
 
 def test_google_style() -> None:

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 import mcpcxx
 from conftest import error_of, result_of
 from mcpcxx import Context, ElicitResult, InputRequired
-from mcpcxx._asking import (
+from mcpcxx._protocol.asking import (
     elicit_result,
     requested_schema,
     roots,

@@ -89,12 +89,25 @@ class ScriptedSession:
         self.reply(request_id, {"resultType": "complete", "content": [], "structuredContent": seen})
 
 
+class NoLifespan:
+    """A Server without a lifespan: acquire and release do nothing."""
+
+    def acquire(self) -> None:
+        pass
+
+    def release(self) -> None:
+        pass
+
+
 class ScriptedServer:
-    """Stands in for mcpcxx.Server: only `_core.open_session` is used by the Client."""
+    """Stands in for mcpcxx.Server: the Client uses `runtime.core.open_session` and
+    `runtime.lifespan` only."""
 
     def __init__(self) -> None:
         self.sessions: list[ScriptedSession] = []
-        self._core = self
+        self.runtime = self
+        self.core = self
+        self.lifespan = NoLifespan()
 
     def open_session(self, sink: Sink, inline: bool = True) -> ScriptedSession:
         session = ScriptedSession(sink, inline)

@@ -263,7 +263,7 @@ class QuotaError(ToolError):
 def test_t2_a_raised_tool_error_is_handed_over_as_a_value_with_the_same_reply(
     era: str,
 ) -> None:
-    # mcpcxx/_tools.py returns the raised ToolError to the engine instead of letting it cross
+    # mcpcxx/_components/tools.py returns the raised ToolError to the engine instead of letting it cross
     # the binding as an exception; every kind of raise must give the reply it gave before.
     server = mcpcxx.Server("t2-value")
 
@@ -325,7 +325,7 @@ def test_a_tool_error_changed_after_construction_is_still_refused(era: str) -> N
 
 
 def test_a_raised_chain_reaches_the_log_whole(era: str) -> None:
-    # A tool's exception is handed to the engine as a value (mcpcxx/_tools.py): the log still
+    # A tool's exception is handed to the engine as a value (mcpcxx/_components/tools.py): the log still
     # gets its whole traceback, causes included, from the tool wrapper's frame down.
     lines: list[str] = []
     server = mcpcxx.Server("t3-chain", log_writer=lines.append)

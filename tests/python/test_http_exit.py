@@ -4,7 +4,7 @@ Before the fix, a 2026-07-28 client that closed its connection while the server 
 made the process abort ("FATAL: exception not rethrown") or segfault: serve_http returned once
 the disconnect had ended the HTTP exchange, the interpreter began finalizing, and the cancelled
 handler, still inside Python, was ended by pthread_exit() when it next took the GIL. Interpreter
-exit now waits for engine threads to leave Python (mcpcxx._exit).
+exit now waits for engine threads to leave Python (mcpcxx._runtime.exit).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from mcp_requests import MODERN_META
 SERVER = textwrap.dedent(
     """
     import sys, time
-    import mcpcxx._exit
+    import mcpcxx._runtime.exit
     from mcpcxx import Context, Server
 
-    mcpcxx._exit.WAIT_SECONDS = 1.0
+    mcpcxx._runtime.exit.WAIT_SECONDS = 1.0
     server = Server("exit")
 
     @server.tool

@@ -78,7 +78,7 @@ def test_bad_icons_are_refused_at_decoration(
         with pytest.raises(error, match=match) as refused:
             attempt()
         assert str(refused.value).startswith(where + ": "), refused.value
-    assert server._core.capabilities().get("tools") is None  # nothing was registered
+    assert server.runtime.core.capabilities().get("tools") is None  # nothing was registered
 
 
 def test_the_engine_refuses_bad_icons_too() -> None:

@@ -46,7 +46,7 @@ def test_import_does_not_load_pydantic_or_asyncio() -> None:
 
 
 def test_pydantic_loads_only_once_a_tool_needs_it() -> None:
-    # Plain parameters and results get their schemas without pydantic (mcpcxx/_schema.py); a
+    # Plain parameters and results get their schemas without pydantic (mcpcxx/_schema/); a
     # model parameter needs it.
     code = (
         "import sys, mcpcxx\n"

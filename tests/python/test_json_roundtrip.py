@@ -92,7 +92,7 @@ def test_python_to_json_caster_rejects_what_json_cannot_hold(
     server: mcpcxx.Server, value: Any, error: str | None, kind: type | None
 ) -> None:
     frames: list[str] = []
-    session = server._core.open_session(lambda f, k: frames.append(f), True)
+    session = server.runtime.core.open_session(lambda f, k: frames.append(f), True)
     if kind is None:
         session.notify("notifications/test", {"v": value})
         assert json.loads(frames[-1])["params"]["v"] == [1, [2, [3]]]

@@ -90,7 +90,7 @@ def test_each_python_keyword_is_accepted(spelling: str) -> None:
         assert keyword in inspect.signature(mcpcxx.Server).parameters
     elif api == "@server.tool":
         # The decorator's keywords are typed by the ToolOptions TypedDict.
-        from mcpcxx._tools import ToolOptions
+        from mcpcxx._components.tools import ToolOptions
 
         assert keyword in ToolOptions.__annotations__
     elif transport == "http":

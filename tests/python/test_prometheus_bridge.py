@@ -1,4 +1,4 @@
-"""mcpcxx.prometheus: the engine's metrics inside a prometheus_client registry, read per scrape."""
+"""mcpcxx.observability.prometheus: the engine's metrics in a prometheus_client registry."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 import mcpcxx
-from mcpcxx.prometheus import MetricsCollector, register
+from mcpcxx.observability.prometheus import MetricsCollector, register
 from test_observability import add_tools, exercise
 
 
@@ -92,7 +92,7 @@ def test_without_prometheus_client_the_error_says_what_to_install(served: mcpcxx
     code = (
         "import sys; sys.modules['prometheus_client'] = None; "
         "sys.modules['prometheus_client.parser'] = None\n"
-        "import mcpcxx\nfrom mcpcxx.prometheus import MetricsCollector\n"
+        "import mcpcxx\nfrom mcpcxx.observability.prometheus import MetricsCollector\n"
         "try:\n    MetricsCollector(mcpcxx.Server('x', '1'))\n"
         "except ImportError as e:\n    print(e)\n"
     )

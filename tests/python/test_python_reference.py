@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 import mcpcxx
-from mcpcxx._docstrings import parse_docstring
-from mcpcxx._resources import Resource, ResourceOptions
-from mcpcxx._tools import Tool, ToolOptions
+from mcpcxx._components.resources import Resource, ResourceOptions
+from mcpcxx._components.tools import Tool, ToolOptions
+from mcpcxx._schema.docstrings import parse_docstring
 
 PAGE = pathlib.Path(__file__).parents[2] / "docs" / "python-reference.md"
 BEGIN = "<!-- BEGIN generated options: python tests/python/test_python_reference.py --write -->"

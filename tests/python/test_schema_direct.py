@@ -1,4 +1,4 @@
-"""The pydantic-free schemas (mcpcxx._schema: inputs, and outputs of plain types and TypedDicts)
+"""The pydantic-free schemas (mcpcxx._schema.signature: inputs, and outputs of plain types and TypedDicts)
 equal pydantic's, and the signatures they do not cover fall back to pydantic."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pydantic
 import pytest
 from typing_extensions import NotRequired, TypedDict
 
-from mcpcxx._schema import (
+from mcpcxx._schema.signature import (
     _direct_schema,
     _direct_type_schema,
     _direct_typeddict_schema,
@@ -69,7 +69,7 @@ NOT_COVERED: list[dict[str, Any]] = [
 
 
 def _pydantic_schema(fields: dict[str, Any], docs: dict[str, str]) -> dict[str, Any]:
-    # As mcpcxx._schema.input_fields: a docstring describes a parameter its Field does not.
+    # As mcpcxx._schema.signature.input_fields: a docstring describes a parameter its Field does not.
     with_docs = {
         n: (
             Annotated[a, pydantic.Field(description=docs[n])]

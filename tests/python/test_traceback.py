@@ -1,4 +1,4 @@
-"""mcpcxx._traceback: the log's traceback is format_exception's text minus the column markers."""
+"""mcpcxx._protocol.traceback: the log's traceback is format_exception's text minus the column markers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import traceback
 
 import pytest
 
-from mcpcxx._traceback import format_exception_lines
+from mcpcxx._protocol.traceback import format_exception_lines
 
 MARKER = re.compile(r"\s*[\^~]+\s*\n?")
 
@@ -185,7 +185,7 @@ def test_a_traceback_limit_keeps_the_standard_formatting(monkeypatch: pytest.Mon
 def test_frame_text_is_kept_per_code_and_line_within_its_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from mcpcxx import _traceback
+    from mcpcxx._protocol import traceback as _traceback
 
     monkeypatch.setattr(_traceback, "_FRAME_TEXT", {})
     monkeypatch.setattr(_traceback, "_FRAME_TEXT_LIMIT", 2)

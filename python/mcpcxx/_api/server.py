@@ -8,19 +8,19 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from mcpcxx import _core, _exit
-from mcpcxx._aio import LoopThread
-from mcpcxx._lifespan import Lifespan, LifespanFunction
-from mcpcxx._task_options import TaskOptions, task_options
+from mcpcxx import _core
+from mcpcxx._api.options import ServerOptions, takes_options_of
+from mcpcxx._runtime import exit as _exit
+from mcpcxx._runtime.runtime import Runtime
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from mcpcxx._cache import CacheScope
-    from mcpcxx._resources import ResourceOptions
-    from mcpcxx._tools import Tool, ToolOptions
+    from mcpcxx._components.cache import CacheScope
+    from mcpcxx._components.resources import ResourceOptions
+    from mcpcxx._components.tools import Tool, ToolOptions
 
-# The component modules (_tools, _resources, _prompts, _completion) and what they need (schema
+# The component modules (mcpcxx._components) and what they need (schema
 # generation, docstrings, pydantic, inspect, re, json, ...) load on first registration, keeping
 # `import mcpcxx` small.
 
@@ -34,143 +34,27 @@ class Server:
     shape are handled by the C++ engine; Python runs only the handlers.
     """
 
-    def __init__(
-        self,
-        name: str,
-        version: str = "0.0.0",
-        *,
-        title: str | None = None,
-        description: str | None = None,
-        instructions: str | None = None,
-        expose_exception_details: bool = False,
-        website_url: str | None = None,
-        icons: list[dict[str, Any]] | None = None,
-        workers: int = 0,
-        max_workers: int | None = None,
-        logging: bool = True,
-        log_writer: Callable[[str], None] | None = None,
-        log_level: str | None = None,
-        page_size: int | None = None,
-        max_message_bytes: int | None = None,
-        max_stuck_workers: int | None = None,
-        max_batch_members: int | None = None,
-        max_batch_reply_bytes: int | None = None,
-        client_request_timeout: float | None = None,
-        lifespan: LifespanFunction | None = None,
-        max_listeners: int | None = None,
-        max_listen_uris: int | None = None,
-        listener_queue: int | None = None,
-        list_ttl_ms: int | None = None,
-        cache_scope: CacheScope | None = None,
-        tasks: TaskOptions | None = None,
-    ) -> None:
+    @takes_options_of(ServerOptions)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Create a server; every option is checked here (TypeError/ValueError naming it).
 
-        Args:
-            name: The server's name in serverInfo (required, non-empty).
-            version: Its version in serverInfo.
-            title: A display name in serverInfo.
-            description: A one-line description in serverInfo.
-            instructions: Text the client may give the model about using this server
-                (InitializeResult / server/discover).
-            expose_exception_details: Put the text of an unexpected exception (never its
-                traceback) into the sanitized isError result; off by default.
-            website_url: serverInfo.websiteUrl.
-            icons: serverInfo icons: Icon dicts {"src", "mimeType"?, "sizes"?, "theme"?}.
-            workers: Threads running def handlers; 0 picks max(2, CPUs).
-            max_workers: The most worker threads: while every worker waits inside a handler
-                and calls are queued, the pool grows past workers up to this (default 64).
-            logging: Advertise the logging capability and send notifications/message.
-            log_writer: Receives each server-log line (JSON, no newline) instead of stderr;
-                called from any thread.
-            log_level: Server-log lines below this level ("debug" ... "emergency") are not
-                written.
-            page_size: Items per tools/resources/prompts list page (default 100).
-            max_message_bytes: Largest JSON-RPC message accepted (default 4 MiB; row P3).
-            max_stuck_workers: Replacement workers for handlers still running past their
-                deadline (default 16).
-            max_batch_members: Largest 2025-03-26 batch (default 1000; row P28).
-            max_batch_reply_bytes: Largest batch reply in bytes (default 16 MiB; row P29).
-            client_request_timeout: Seconds a legacy ctx.elicit/sample/list_roots waits for
-                the client (default 300).
-            lifespan: lifespan(server) -> an async context manager held while serving; what it
-                yields is ctx.lifespan_context.
-            max_listeners: Open 2026-07-28 subscriptions/listen streams (default 10000; row P43).
-            max_listen_uris: resourceSubscriptions URIs per listen (default 1000; row P42).
-            listener_queue: Notifications one listen stream holds for a slow client before it
-                is ended (default 256).
-            list_ttl_ms: 2026-07-28 ttlMs of server/discover and the default of every
-                primitive's list entry (default 60000; an official client reuses tools/list that
-                long).
-            cache_scope: 2026-07-28 cacheScope default, "public" or "private".
-            tasks: Task bounds and timing: {"max_tasks", "default_ttl_ms", "max_ttl_ms",
-                "poll_interval_ms", "threads"} (docs/tasks.md).
+        The options are declared once, as the fields of ServerOptions (mcpcxx._api.options).
         """
-        if not isinstance(name, str) or not name:
-            raise TypeError("Server needs a non-empty str name")
-        if not isinstance(workers, int) or workers < 0:
-            raise ValueError(f"workers must be an int >= 0 (0 picks a default), got {workers!r}")
-        if max_workers is not None and (
-            isinstance(max_workers, bool) or not isinstance(max_workers, int) or max_workers < 1
-        ):
-            raise ValueError(
-                f"max_workers must be an int >= 1 (the most worker threads for plain def "
-                f"handlers that wait), got {max_workers!r}"
-            )
-        # The engine's server_options in their JSON form (cpp/include/mcpcxx/model.hpp); None
-        # keeps the engine's default.
-        options: dict[str, Any] = {
-            "info": {
-                "name": name,
-                "version": version,
-                "title": title,
-                "description": description,
-                "icons": icons,
-                "websiteUrl": website_url,
-            },
-            "instructions": instructions,
-            "expose_exception_details": bool(expose_exception_details),
-            "worker_threads": workers,
-            "max_worker_threads": max_workers,
-            "logging": bool(logging),
-            "log_threshold": log_level,
-            "page_size": page_size,
-            "max_message_bytes": max_message_bytes,
-            "max_stuck_workers": max_stuck_workers,
-            "max_batch_members": max_batch_members,
-            "max_batch_reply_bytes": max_batch_reply_bytes,
-            # subscriptions/listen bounds (docs/listen.md).
-            "max_listeners": max_listeners,
-            "max_listen_uris": max_listen_uris,
-            "listener_queue": listener_queue,
-        }
-        if client_request_timeout is not None:
-            # How long a legacy session's ctx.elicit/sample/list_roots waits for the client.
-            if isinstance(client_request_timeout, bool) or not client_request_timeout > 0:
-                raise ValueError(
-                    "client_request_timeout must be a positive number of seconds, got "
-                    f"{client_request_timeout!r}"
-                )
-            # Whole milliseconds, at least one: the engine's resolution.
-            options["client_request_timeout"] = max(1, round(client_request_timeout * 1000)) / 1000
-        from mcpcxx._cache import cache_args
+        options = ServerOptions(*args, **kwargs)
+        self.name = options.name
+        self.version = options.version
+        self.expose_exception_details = bool(options.expose_exception_details)
+        core = _core.Server(options.to_core(), options.log_writer)
+        self._runtime = Runtime(core, self, options.name, options.lifespan)
 
-        options.update(task_options(tasks))
-        from mcpcxx._icons import check_icons
+    @property
+    def runtime(self) -> Runtime:
+        """The engine handle, event loop, tracing switch and lifespan of this server.
 
-        # The defaults of every primitive's hints and the hints of server/discover.
-        options["list_ttl_ms"], options["cache_scope"] = cache_args(
-            list_ttl_ms, cache_scope, f"Server {name!r}", "list_ttl_ms"
-        )
-
-        options["info"]["icons"] = check_icons(icons, f"Server {name!r}")
-        self.name = name
-        self.version = version
-        self.expose_exception_details = bool(expose_exception_details)
-        self._core = _core.Server(options, log_writer)
-        self._tracing = False
-        self._loop = LoopThread(name, self._write_log)
-        self._lifespan = Lifespan(lifespan, self, self._loop)
+        What its components, every Context and the adapters (mcpcxx.asgi, mcpcxx.testing,
+        mcpcxx.observability) use; handlers do not need it.
+        """
+        return self._runtime
 
     # ----- tools -----------------------------------------------------------------------------
 
@@ -203,8 +87,9 @@ class Server:
 
         The name comes from the function, the description from its docstring (per-parameter text
         from Google or NumPy sections), inputSchema from its type hints and outputSchema from its
-        return annotation. The options are Tool.from_function's (mcpcxx._tools.ToolOptions);
-        Unsupported signatures raise TypeError here, not at call time.
+        return annotation. The options are Tool.from_function's
+        (mcpcxx._components.tools.ToolOptions); unsupported signatures raise TypeError here, not
+        at call time.
 
         Args:
             fn: The function, when the decorator is used bare (@server.tool).
@@ -246,8 +131,8 @@ class Server:
             scopes: As tool().
             **options: As tool().
         """
-        from mcpcxx._cache import cache_args
-        from mcpcxx._tools import Tool
+        from mcpcxx._components.cache import cache_args
+        from mcpcxx._components.tools import Tool
 
         tool = Tool.from_function(fn, **options)
         where = f"tool {tool.name!r}"
@@ -259,14 +144,15 @@ class Server:
         cache: tuple[int | None, str | None] = (None, None),
         scopes: list[str] | None = None,
     ) -> None:
+        runtime = self._runtime
         if tool.is_async:
             code = getattr(inspect.unwrap(tool.fn), "__code__", None)
             if code is not None:
-                self._loop.name_handler(code, f"tool {tool.name}")
+                runtime.loop.name_handler(code, f"tool {tool.name}")
         try:
-            self._core.add_tool(
+            runtime.core.add_tool(
                 tool.to_mcp_tool(),
-                tool.async_handler(self) if tool.is_async else tool.handler(self),
+                tool.async_handler(runtime) if tool.is_async else tool.handler(runtime),
                 tool.timeout,
                 *cache,
                 task_started_by_handler=tool.task_start == "handler",
@@ -277,13 +163,9 @@ class Server:
         except ValueError as e:
             raise ValueError(f"tool {tool.name!r} cannot be registered: {e}") from None
 
-    def _write_log(self, event: str, fields: dict[str, Any]) -> None:
-        level = "warning" if event == "event_loop_blocked" else "info"
-        self._core.write_log(level, event, fields)
-
     def remove_tool(self, name: str) -> bool:
         """Unregister a tool; False when there was none by that name."""
-        return self._core.remove_tool(name)
+        return self._runtime.core.remove_tool(name)
 
     # ----- resources, prompts, completion --------------------------------------------------
 
@@ -315,19 +197,19 @@ class Server:
         """
         if not isinstance(uri, str) or not uri:
             raise TypeError("@server.resource needs the resource URI or URI template as a str")
-        from mcpcxx._cache import cache_args
+        from mcpcxx._components.cache import cache_args
 
         cache = cache_args(ttl_ms, cache_scope, f"resource {uri!r}")
 
         def register(fn: F) -> F:
-            from mcpcxx._resources import Resource
+            from mcpcxx._components.resources import Resource
 
             resource = Resource.from_function(fn, uri, **options)
-            spec, reader = resource.to_mcp_resource(), resource.handler(self)
+            spec, reader = resource.to_mcp_resource(), resource.handler(self._runtime)
             if resource.is_template:
-                self._core.add_resource_template(spec, reader, *cache)
+                self._runtime.core.add_resource_template(spec, reader, *cache)
             else:
-                self._core.add_resource(spec, reader, *cache)
+                self._runtime.core.add_resource(spec, reader, *cache)
             return fn
 
         return register
@@ -376,14 +258,16 @@ class Server:
         """
 
         def register(f: F) -> F:
-            from mcpcxx._cache import cache_args
-            from mcpcxx._prompts import Prompt
+            from mcpcxx._components.cache import cache_args
+            from mcpcxx._components.prompts import Prompt
 
             prompt = Prompt.from_function(
                 f, name=name, title=title, description=description, icons=icons
             )
             cache = cache_args(ttl_ms, cache_scope, f"prompt {prompt.name!r}")
-            self._core.add_prompt(prompt.to_mcp_prompt(), prompt.handler(self), *cache)
+            self._runtime.core.add_prompt(
+                prompt.to_mcp_prompt(), prompt.handler(self._runtime), *cache
+            )
             return f
 
         return register(fn) if fn is not None else register
@@ -393,11 +277,11 @@ class Server:
 
         Clients that follow the resource list get notifications/resources/list_changed.
         """
-        return self._core.remove_resource(uri)
+        return self._runtime.core.remove_resource(uri)
 
     def remove_prompt(self, name: str) -> bool:
         """Unregister a prompt; False when there was none by that name."""
-        return self._core.remove_prompt(name)
+        return self._runtime.core.remove_prompt(name)
 
     def notify_resource_updated(self, uri: str) -> None:
         """Tell clients watching `uri` that it changed (notifications/resources/updated).
@@ -407,7 +291,7 @@ class Server:
         """
         if not isinstance(uri, str) or not uri:
             raise TypeError("notify_resource_updated needs the resource URI as a non-empty str")
-        self._core.notify_resource_updated(uri)
+        self._runtime.core.notify_resource_updated(uri)
 
     def add_extension(self, id: str, settings: Mapping[str, Any] | None = None) -> None:
         """Declare extension `id` ("com.example/feature") with its settings dict.
@@ -421,30 +305,32 @@ class Server:
                 f"extension {id!r} settings must be a dict (or None for {{}}), "
                 f"not {type(settings).__name__}"
             )
-        self._core.add_extension(id, dict(settings or {}))
+        self._runtime.core.add_extension(id, dict(settings or {}))
 
     def remove_extension(self, id: str) -> bool:
         """Withdraw a declared extension; False when it was not declared."""
-        return self._core.remove_extension(id)
+        return self._runtime.core.remove_extension(id)
 
     def completion(self, fn: F) -> F:
         """Install the completion handler: fn(request: CompletionRequest) -> list[str]."""
-        from mcpcxx._completion import Completer
+        from mcpcxx._components.completion import Completer
 
-        self._core.set_completion_handler(Completer.from_function(fn).handler(self))
+        self._runtime.core.set_completion_handler(
+            Completer.from_function(fn).handler(self._runtime)
+        )
         return fn
 
     # ----- running -------------------------------------------------------------------------
 
     def capabilities(self) -> dict[str, Any]:
         """The ServerCapabilities object currently advertised."""
-        caps: dict[str, Any] = self._core.capabilities()
+        caps: dict[str, Any] = self._runtime.core.capabilities()
         return caps
 
     def metrics(self) -> dict[str, Any]:
         """Outcome counters since start, and stuck_handlers (handlers past their deadline now)."""
-        m: dict[str, Any] = self._core.metrics()
-        m["event_loop_blocked"] = self._loop.blocked_count
+        m: dict[str, Any] = self._runtime.core.metrics()
+        m["event_loop_blocked"] = self._runtime.loop.blocked_count
         return m
 
     def enable_tracing(self, tracer_provider: Any = None) -> None:
@@ -453,16 +339,11 @@ class Server:
         Spans come from `tracer_provider` (default: the global one); a handler's own spans are
         children of its request span. Call before serving. ImportError without the API.
         """
-        from mcpcxx import _otel
-
-        if not _otel.available():
-            raise ImportError("enable_tracing needs opentelemetry-api: pip install 'mcpcxx[otel]'")
-        _otel.attach(self, tracer_provider)
-        self._tracing = True
+        self._runtime.enable_tracing(tracer_provider)
 
     def metrics_text(self) -> str:
         """Every metric in the Prometheus text format 0.0.4 (docs/observability.md)."""
-        text: str = self._core.metrics_text()
+        text: str = self._runtime.core.metrics_text()
         return text
 
     @property
@@ -471,7 +352,7 @@ class Server:
 
         RuntimeError when the Server has a lifespan that is not running.
         """
-        return self._lifespan.value
+        return self._runtime.lifespan.value
 
     def run(self, transport: str = "stdio", **options: Any) -> int:
         """Serve until the client goes away; returns 0 on a clean end.
@@ -510,13 +391,13 @@ class Server:
             serve = functools.partial(self._serve_stdio, stdio_options)
         else:
             raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
-        self._lifespan.acquire()
+        self._runtime.lifespan.acquire()
         try:
             rc = serve()
         except BaseException as e:
-            self._lifespan.release(e)
+            self._runtime.lifespan.release(e)
             raise
-        self._lifespan.release()
+        self._runtime.lifespan.release()
         _exit.record_run_status(rc)
         return rc
 
@@ -533,7 +414,9 @@ class Server:
             restore_sigint = signal.signal(signal.SIGINT, signal.SIG_DFL)
         sys.stdout = sys.stderr
         try:
-            rc: int = _core.serve_stdio(self._core, {"protect_stdout": True, **stdio_options})
+            rc: int = _core.serve_stdio(
+                self._runtime.core, {"protect_stdout": True, **stdio_options}
+            )
         finally:
             sys.stdout = saved_stdout
             if restore_sigint is not None:
@@ -547,13 +430,13 @@ class Server:
         if auth is not None:
             from mcpcxx.auth import BearerAuth
 
-            hook = BearerAuth.of(auth).hook(self._loop)
-        rc: int = _core.serve_http(self._core, {"port": 8000, **options}, hook)
+            hook = BearerAuth.of(auth).hook(self._runtime.loop)
+        rc: int = _core.serve_http(self._runtime.core, {"port": 8000, **options}, hook)
         return rc
 
     def close(self) -> None:
         """Stop the asyncio loop this server owns (the engine stops when the Server is freed)."""
-        self._loop.close()
+        self._runtime.close()
 
     def __repr__(self) -> str:
         return f"Server({self.name!r}, version={self.version!r})"

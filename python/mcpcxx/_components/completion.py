@@ -10,13 +10,13 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mcpcxx._content import Completion, CompletionRequest
-from mcpcxx._invoke import caller
-from mcpcxx._schema import _is_context, _type_hints
+from mcpcxx._protocol.content import Completion, CompletionRequest
+from mcpcxx._runtime.invoke import caller
+from mcpcxx._schema.signature import is_context, type_hints
 
 if TYPE_CHECKING:
     from mcpcxx._core import RequestContext
-    from mcpcxx._server import Server
+    from mcpcxx._runtime.runtime import Runtime
 
 CompletionHandler = Callable[[dict[str, Any], "RequestContext"], dict[str, Any]]
 
@@ -34,10 +34,10 @@ class Completer:
     @classmethod
     def from_function(cls, fn: Callable[..., Any]) -> Completer:
         """Check the signature; TypeError unless it takes one request (plus a Context)."""
-        hints = _type_hints(fn, "completion handler")
+        hints = type_hints(fn, "completion handler")
         params, context_param = [], None
         for p in inspect.signature(fn).parameters.values():
-            if _is_context(hints.get(p.name)):
+            if is_context(hints.get(p.name)):
                 context_param = p.name
             else:
                 params.append(p.name)
@@ -71,9 +71,9 @@ class Completer:
             return out
         return {"values": [str(v) for v in value], "hasMore": False}
 
-    def handler(self, server: Server) -> CompletionHandler:
+    def handler(self, runtime: Runtime) -> CompletionHandler:
         """The engine's handler: (CompleteRequest params, request) -> Completion."""
-        call = caller(self.fn, self.context_param, server)
+        call = caller(self.fn, self.context_param, runtime)
 
         def complete(params: dict[str, Any], core: RequestContext) -> dict[str, Any]:
             request = self.request_from(params)

@@ -11,16 +11,16 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mcpcxx._content import PromptMessage
-from mcpcxx._docstrings import parse_docstring
-from mcpcxx._icons import check_icons
-from mcpcxx._invoke import caller
-from mcpcxx._params import plain_params
-from mcpcxx._results import content_block
+from mcpcxx._components.results import content_block
+from mcpcxx._protocol.content import PromptMessage
+from mcpcxx._protocol.icons import check_icons
+from mcpcxx._runtime.invoke import caller
+from mcpcxx._schema.docstrings import parse_docstring
+from mcpcxx._schema.params import plain_params
 
 if TYPE_CHECKING:
     from mcpcxx._core import RequestContext
-    from mcpcxx._server import Server
+    from mcpcxx._runtime.runtime import Runtime
 
 PromptHandler = Callable[["dict[str, str]", "RequestContext"], dict[str, Any]]
 
@@ -121,9 +121,9 @@ class Prompt:
             result["description"] = self.description
         return result
 
-    def handler(self, server: Server) -> PromptHandler:
+    def handler(self, runtime: Runtime) -> PromptHandler:
         """The engine's handler: (arguments, request) -> GetPromptResult."""
-        call = caller(self.fn, self.context_param, server)
+        call = caller(self.fn, self.context_param, runtime)
         known = {a["name"] for a in self.arguments}
 
         def render(arguments: dict[str, str], core: RequestContext) -> dict[str, Any]:

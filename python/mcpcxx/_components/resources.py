@@ -12,15 +12,15 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from mcpcxx._docstrings import parse_docstring
-from mcpcxx._icons import check_icons
-from mcpcxx._invoke import caller
-from mcpcxx._params import plain_params
-from mcpcxx._results import dumps, to_jsonable
+from mcpcxx._components.results import dumps, to_jsonable
+from mcpcxx._protocol.icons import check_icons
+from mcpcxx._runtime.invoke import caller
+from mcpcxx._schema.docstrings import parse_docstring
+from mcpcxx._schema.params import plain_params
 
 if TYPE_CHECKING:
     from mcpcxx._core import RequestContext
-    from mcpcxx._server import Server
+    from mcpcxx._runtime.runtime import Runtime
 
 ResourceHandler = Callable[..., list[dict[str, Any]]]
 """(uri, ctx) -> contents for a resource; (uri, variables, ctx) -> contents for a template."""
@@ -198,13 +198,13 @@ class Resource:
         text = dumps(to_jsonable(value))
         return [{"uri": uri, "mimeType": self.mime_type or "application/json", "text": text}]
 
-    def handler(self, server: Server) -> ResourceHandler:
+    def handler(self, runtime: Runtime) -> ResourceHandler:
         """The engine's reader, returning the contents.
 
         It takes (uri, request) for a concrete resource, (uri, template variables, request) for
         a template.
         """
-        call = caller(self.fn, self.context_param, server)
+        call = caller(self.fn, self.context_param, runtime)
         if not self.is_template:
 
             def read(uri: str, core: RequestContext) -> list[dict[str, Any]]:

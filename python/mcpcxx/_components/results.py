@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from mcpcxx._content import CONTENT_TYPES, ContentBlock, Image
+from mcpcxx._protocol.content import CONTENT_TYPES, ContentBlock, Image
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
 _MAX_DEPTH = 256

@@ -16,13 +16,10 @@ class TaskOptions(TypedDict, total=False):
     threads: int  # threads running task handlers, default 8
 
 
-_KEYS = {
-    "max_tasks": "max_tasks",
-    "default_ttl_ms": "task_default_ttl_ms",
-    "max_ttl_ms": "task_max_ttl_ms",
-    "poll_interval_ms": "task_poll_interval_ms",
-    "threads": "task_threads",
-}
+# Each option's engine key: "task_" + its name, but for max_tasks (which sizes the task store).
+_KEYS = {k: k if k == "max_tasks" else f"task_{k}" for k in TaskOptions.__annotations__}
+TASK_OPTION_KEYS = tuple(_KEYS.values())
+"""The engine's server_options keys task_options() may set."""
 
 
 def task_options(tasks: Mapping[str, object] | None) -> dict[str, int]:

@@ -11,15 +11,15 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from mcpcxx._content import CONTENT_TYPES, ToolResult
-from mcpcxx._icons import check_icons
-from mcpcxx._invoke import caller, starter
-from mcpcxx._results import content_block, dumps, is_content_list, to_jsonable
-from mcpcxx._schema import ToolSignature, describe_tool
+from mcpcxx._components.results import content_block, dumps, is_content_list, to_jsonable
+from mcpcxx._protocol.content import CONTENT_TYPES, ToolResult
+from mcpcxx._protocol.icons import check_icons
+from mcpcxx._runtime.invoke import caller, starter
+from mcpcxx._schema.signature import ToolSignature, describe_tool
 
 if TYPE_CHECKING:
     from mcpcxx._core import RequestContext, ToolCompletion
-    from mcpcxx._server import Server
+    from mcpcxx._runtime.runtime import Runtime
 
 
 class ToolOptions(TypedDict, total=False):
@@ -232,12 +232,12 @@ class Tool:
         """An `async def` tool: the engine starts it on the server's loop and holds no thread."""
         return inspect.iscoroutinefunction(self.fn)
 
-    def async_handler(self, server: Server) -> AsyncToolHandler:
+    def async_handler(self, runtime: Runtime) -> AsyncToolHandler:
         """The engine's start of an async tool: (arguments, request, done) -> None at once.
 
         done.complete(CallToolResult | exception) runs on the server's loop when the call ends.
         """
-        start = starter(self.fn, self.signature.context_param, server, self.name)
+        start = starter(self.fn, self.signature.context_param, runtime, self.name)
         convert_args, wrap = self.signature.convert_args, self.signature.wrap_output
         structured = self.signature.structured
 
@@ -263,9 +263,9 @@ class Tool:
 
         return begin
 
-    def handler(self, server: Server) -> ToolHandler:
+    def handler(self, runtime: Runtime) -> ToolHandler:
         """The engine's handler: (validated arguments, request) -> CallToolResult."""
-        call = caller(self.fn, self.signature.context_param, server)
+        call = caller(self.fn, self.signature.context_param, runtime)
         convert_args, wrap = self.signature.convert_args, self.signature.wrap_output
         structured = self.signature.structured
 

@@ -294,7 +294,7 @@ class ResourceLink(_Record):
         annotations: Annotations | Mapping[str, Any] | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
-        from mcpcxx._icons import check_icons
+        from mcpcxx._protocol.icons import check_icons
 
         for label, v in (("uri", uri), ("name", name)):
             if not isinstance(v, str) or not v:

@@ -206,7 +206,7 @@ class ResourceNotFoundError(McpcxxError):
         self.uri = uri
 
 
-class _ConvertedArgumentsError(McpcxxError):
+class ConvertedArgumentsError(McpcxxError):
     """Arguments the inputSchema accepted but the tool's own conversion (pydantic) refused.
 
     Answered by the engine as row T1 (docs/error-model.md): `violations` is a list of

@@ -1,7 +1,9 @@
-"""Context: what a handler may know about and do for its request.
+"""What a handler may know about and do for its request, and its implementation over the engine.
 
-`Context` is the typed interface handlers annotate (a Protocol); `EngineContext` implements it
-over the engine's per-request handle, so tests and other runtimes can pass their own.
+`BaseContext` is every member of the public `mcpcxx.Context` Protocol but `server` (which names
+the Server class, so it is added in mcpcxx._api.context, above the modules that find a Context
+parameter by type); `EngineContext` implements it over the engine's per-request handle and the
+Server's Runtime, so tests and other runtimes can pass their own.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from typing import (
     runtime_checkable,
 )
 
-from mcpcxx import _asking
-from mcpcxx._asking import ElicitResult, Root, SamplingResult
-from mcpcxx._content import ResourceContents
-from mcpcxx._errors import MissingClientCapabilityError, RequestCancelledError
+from mcpcxx._protocol import asking as _asking
+from mcpcxx._protocol.asking import ElicitResult, Root, SamplingResult
+from mcpcxx._protocol.content import ResourceContents
+from mcpcxx._protocol.errors import MissingClientCapabilityError, RequestCancelledError
 
 if TYPE_CHECKING:
     import logging
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from mcpcxx._core import RequestContext
-    from mcpcxx._server import Server
+    from mcpcxx._runtime.runtime import Runtime
     from mcpcxx.auth._principal import Principal
 
     M = TypeVar("M", bound=BaseModel)
@@ -97,12 +99,11 @@ def _client_logger(ctx: EngineContext, name: str) -> logging.Logger:
 
 
 @runtime_checkable
-class Context(Protocol):
-    """The request a handler serves: ids, client, progress, logging and cancellation.
+class BaseContext(Protocol):
+    """mcpcxx.Context without `server`: ids, client, progress, logging and cancellation.
 
-    Declare a parameter annotated `Context` to receive it; it never appears in the schema. It is
-    valid while the handler runs (and may be used from threads the handler starts meanwhile).
-    Progress and logging calls work with and without `await`.
+    A parameter annotated with this Protocol or one deriving from it (mcpcxx.Context) receives
+    the request's context.
     """
 
     @property
@@ -151,11 +152,6 @@ class Context(Protocol):
 
     def client_extension(self, id: str) -> dict[str, Any] | None:
         """The settings the client declared for extension `id`; None when it did not."""
-        ...
-
-    @property
-    def server(self) -> Server | None:
-        """The Server serving this request."""
         ...
 
     @property
@@ -278,13 +274,13 @@ class Context(Protocol):
 
 
 class EngineContext:
-    """Context over the engine's per-request handle (mcpcxx._core.RequestContext)."""
+    """mcpcxx.Context over the engine's per-request handle and the Server's Runtime."""
 
-    __slots__ = ("_core", "_headers", "_logger", "_server")
+    __slots__ = ("_core", "_headers", "_logger", "_runtime")
 
-    def __init__(self, core: RequestContext, server: Server | None = None) -> None:
+    def __init__(self, core: RequestContext, runtime: Runtime | None = None) -> None:
         self._core = core
-        self._server = server
+        self._runtime = runtime
         self._logger: logging.Logger | None = None
         self._headers: object = _UNREAD
 
@@ -355,14 +351,14 @@ class EngineContext:
         return cast("dict[str, Any] | None", settings)
 
     @property
-    def server(self) -> Server | None:
-        """The Server serving this request."""
-        return self._server
+    def server(self) -> Any:
+        """The Server serving this request (mcpcxx.Server; None without a Runtime)."""
+        return None if self._runtime is None else self._runtime.server
 
     @property
     def lifespan_context(self) -> Any:
         """What the server's lifespan yielded (None when the Server has no lifespan)."""
-        return None if self._server is None else self._server.lifespan_context
+        return None if self._runtime is None else self._runtime.lifespan.value
 
     @property
     def cancelled(self) -> bool:
@@ -425,7 +421,7 @@ class EngineContext:
     def logger(self) -> logging.Logger:
         """A stdlib Logger whose records reach stderr and, when asked for, the client."""
         if self._logger is None:
-            name = self._server.name if self._server is not None else "mcpcxx"
+            name = self._runtime.name if self._runtime is not None else "mcpcxx"
             self._logger = _client_logger(self, f"{name}.request")
         return self._logger
 

@@ -6,12 +6,12 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mcpcxx import _otel
-from mcpcxx._context import EngineContext
+from mcpcxx._runtime.context import EngineContext
+from mcpcxx.observability import _otel
 
 if TYPE_CHECKING:
     from mcpcxx._core import RequestContext
-    from mcpcxx._server import Server
+    from mcpcxx._runtime.runtime import Runtime
 
 Caller = Callable[[dict[str, Any], "RequestContext"], Any]
 """caller(kwargs, core) -> the function's value (awaited when it is awaitable)."""
@@ -21,19 +21,19 @@ Starter = Callable[[dict[str, Any], "RequestContext", Callable[[Any], None]], No
 finished(value_or_exception) runs on the loop when the coroutine ends."""
 
 
-def caller(fn: Callable[..., Any], context_param: str | None, server: Server) -> Caller:
+def caller(fn: Callable[..., Any], context_param: str | None, runtime: Runtime) -> Caller:
     """A caller of `fn` adding the Context under `context_param`.
 
     Coroutines run on the server's event loop and are cancelled with the request.
     """
-    loop = server._loop
+    loop = runtime.loop
     is_async = inspect.iscoroutinefunction(fn)
     isawaitable = inspect.isawaitable
 
     def call(kwargs: dict[str, Any], core: RequestContext) -> Any:
         if context_param is not None:
-            kwargs[context_param] = EngineContext(core, server)
-        span = core.trace_span if server._tracing else None
+            kwargs[context_param] = EngineContext(core, runtime)
+        span = core.trace_span if runtime.tracing else None
         if span is not None:  # the handler's own spans become children of the request span
             with _otel.current(span):
                 value = fn(**kwargs)
@@ -49,21 +49,21 @@ def caller(fn: Callable[..., Any], context_param: str | None, server: Server) ->
 
 
 def starter(
-    fn: Callable[..., Any], context_param: str | None, server: Server, name: str
+    fn: Callable[..., Any], context_param: str | None, runtime: Runtime, name: str
 ) -> Starter:
     """A starter of the `async def` function `fn` on the server's event loop (no thread waits).
 
     The coroutine runs as an asyncio task named after the tool and request, and is cancelled with
     the request (deadline, notifications/cancelled, shutdown).
     """
-    loop = server._loop
+    loop = runtime.loop
 
     def start(
         kwargs: dict[str, Any], core: RequestContext, finished: Callable[[Any], None]
     ) -> None:
         if context_param is not None:
-            kwargs[context_param] = EngineContext(core, server)
-        span = core.trace_span if server._tracing else None
+            kwargs[context_param] = EngineContext(core, runtime)
+        span = core.trace_span if runtime.tracing else None
         if span is not None:
             with _otel.current(span):
                 coro = _otel.in_span(fn(**kwargs), span)

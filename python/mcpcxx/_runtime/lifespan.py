@@ -12,12 +12,12 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mcpcxx._errors import LifespanError
+from mcpcxx._protocol.errors import LifespanError
 
 if TYPE_CHECKING:
     from contextlib import AbstractAsyncContextManager
 
-    from mcpcxx._aio import LoopThread
+    from mcpcxx._runtime.loop import LoopThread
 
 LifespanFunction = Callable[[Any], "AbstractAsyncContextManager[Any]"]
 """fn(server) -> an async context manager; what it yields is ctx.lifespan_context."""
@@ -26,17 +26,16 @@ LifespanFunction = Callable[[Any], "AbstractAsyncContextManager[Any]"]
 class Lifespan:
     """A Server's lifespan, reference-counted by the serving paths holding it.
 
+    `fn` was checked by ServerOptions (a callable or None); `server` is what it is called with.
+
     The first acquire() enters the context manager, the last release() exits it; both run it on
     the server's event loop, blocking the caller.
     """
 
-    def __init__(self, fn: LifespanFunction | None, server: Any, loop: LoopThread) -> None:
-        if fn is not None and not callable(fn):
-            raise TypeError(
-                "lifespan must be a function taking the server and returning an async context "
-                f"manager (e.g. an @asynccontextmanager function), not {type(fn).__name__}"
-            )
-        self._fn, self._server, self._loop = fn, server, loop
+    def __init__(
+        self, fn: LifespanFunction | None, server: Any, name: str, loop: LoopThread
+    ) -> None:
+        self._fn, self._server, self._name, self._loop = fn, server, name, loop
         self._lock = threading.Lock()
         self._holders = 0
         self._manager: AbstractAsyncContextManager[Any] | None = None
@@ -59,7 +58,7 @@ class Lifespan:
             return None
         if self._holders == 0:
             raise RuntimeError(
-                f"server {self._server.name!r}: its lifespan is not running; serve through "
+                f"server {self._name!r}: its lifespan is not running; serve through "
                 "run(), the ASGI app (with lifespan events) or mcpcxx.testing.Client"
             )
         return self._value
@@ -89,7 +88,7 @@ class Lifespan:
             self._loop.run(manager.__aexit__(*exc_info), None)
 
     def _enter(self, fn: LifespanFunction) -> Any:
-        name = self._server.name
+        name = self._name
         try:
             manager = fn(self._server)
         except Exception as e:

@@ -6,7 +6,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from mcpcxx._schema import _check_parameter, _is_context, _type_hints
+from mcpcxx._schema.signature import check_parameter, is_context, type_hints
 
 
 def plain_params(fn: Callable[..., Any], where: str) -> tuple[list[inspect.Parameter], str | None]:
@@ -14,15 +14,15 @@ def plain_params(fn: Callable[..., Any], where: str) -> tuple[list[inspect.Param
 
     Raises TypeError for a parameter that is not str-valued or not passable by name.
     """
-    hints = _type_hints(fn, where)
+    hints = type_hints(fn, where)
     params: list[inspect.Parameter] = []
     context_param = None
     for p in inspect.signature(fn).parameters.values():
         annotation = hints.get(p.name, str)
-        if _is_context(annotation):
+        if is_context(annotation):
             context_param = p.name
             continue
-        _check_parameter(p, where)
+        check_parameter(p, where)
         if annotation not in (str, str | None):
             raise TypeError(
                 f"{where}: parameter '{p.name}' must be str (the protocol sends strings here), "

@@ -20,9 +20,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpcxx._content import CONTENT_TYPES, ToolResult
-from mcpcxx._docstrings import parse_docstring
-from mcpcxx._errors import _ConvertedArgumentsError
+from mcpcxx._protocol.content import CONTENT_TYPES, ToolResult
+from mcpcxx._protocol.errors import ConvertedArgumentsError
+from mcpcxx._schema.docstrings import parse_docstring
 
 _PLAIN_SCALARS: tuple[Any, ...] = (str, int, float, bool, type(None), Any)
 
@@ -42,16 +42,17 @@ class ToolSignature:
     param_names: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _is_context(annotation: Any) -> bool:
-    from mcpcxx._context import Context, EngineContext
+def is_context(annotation: Any) -> bool:
+    """True for mcpcxx.Context (any Protocol deriving from BaseContext) and EngineContext."""
+    from mcpcxx._runtime.context import BaseContext, EngineContext
 
-    if annotation is Context:
-        return True
-    if isinstance(annotation, type) and issubclass(annotation, EngineContext):
+    if isinstance(annotation, type) and (
+        BaseContext in annotation.__mro__ or issubclass(annotation, EngineContext)
+    ):
         return True
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return len(args) == 1 and _is_context(args[0])
+        return len(args) == 1 and is_context(args[0])
     return False
 
 
@@ -92,7 +93,7 @@ def _without_implicit_optional(fn: Callable[..., Any], hints: dict[str, Any]) ->
     return hints
 
 
-def _type_hints(fn: Callable[..., Any], where: str) -> dict[str, Any]:
+def type_hints(fn: Callable[..., Any], where: str) -> dict[str, Any]:
     try:
         return _without_implicit_optional(fn, typing.get_type_hints(fn, include_extras=True))
     except NameError as e:
@@ -117,7 +118,7 @@ def _type_hints(fn: Callable[..., Any], where: str) -> dict[str, Any]:
     ) from error
 
 
-def _check_parameter(p: inspect.Parameter, where: str) -> None:
+def check_parameter(p: inspect.Parameter, where: str) -> None:
     if p.kind is inspect.Parameter.VAR_POSITIONAL:
         raise TypeError(f"{where}: *{p.name} is not supported; declare each argument by name")
     if p.kind is inspect.Parameter.VAR_KEYWORD:
@@ -214,7 +215,7 @@ def _make_converter(
         try:
             parsed = model.model_validate(args)
         except pydantic.ValidationError as e:
-            raise _ConvertedArgumentsError(_violations(e)) from None
+            raise ConvertedArgumentsError(_violations(e)) from None
         return {n: getattr(parsed, n) for n in names}
 
     return validated
@@ -251,17 +252,17 @@ def input_fields(
 
 def _raw_fields(fn: Callable[..., Any], where: str) -> tuple[dict[str, Any], str | None]:
     """{name: (annotation, default or ...)} for `fn`'s parameters, and its Context parameter."""
-    hints = _type_hints(fn, where)
+    hints = type_hints(fn, where)
     fields: dict[str, Any] = {}
     context_param: str | None = None
     for p in inspect.signature(fn).parameters.values():
         annotation = hints.get(p.name, Any)
-        if _is_context(annotation):
+        if is_context(annotation):
             if context_param is not None:
                 raise TypeError(f"{where}: only one Context parameter is allowed")
             context_param = p.name
             continue
-        _check_parameter(p, where)
+        check_parameter(p, where)
         default = ... if p.default is inspect.Parameter.empty else p.default
         fields[p.name] = (annotation, default)
     return fields, context_param
@@ -528,7 +529,7 @@ def build_output(
     """(outputSchema or None, wrap results as {"result": value}) from the return annotation."""
     if structured_output is False:
         return None, False
-    hints = _type_hints(fn, where)
+    hints = type_hints(fn, where)
     if "return" not in hints or hints["return"] is Any:
         if structured_output:
             raise TypeError(f"{where}: structured_output=True needs a return annotation")
@@ -590,9 +591,9 @@ def describe_tool(
     where = f"tool {tool_name!r}"
     doc = parse_docstring(inspect.getdoc(fn))
     if input_schema is not None:
-        from mcpcxx._given_schema import given_input
+        from mcpcxx._schema.given import given_input
 
-        schema, convert, context_param = given_input(fn, input_schema, where, _is_context)
+        schema, convert, context_param = given_input(fn, input_schema, where, is_context)
     else:
         schema, convert, context_param = build_input(fn, tool_name, where, doc.params)
     output_schema, wrap = build_output(fn, where, structured_output)

@@ -17,7 +17,7 @@ from mcpcxx.auth._errors import InsufficientScopeError, InvalidTokenError, Verif
 from mcpcxx.auth._principal import Principal
 
 if TYPE_CHECKING:
-    from mcpcxx._aio import LoopThread
+    from mcpcxx._runtime.loop import LoopThread
 
 TokenVerifier = Callable[[str], Union["Principal | None", Awaitable["Principal | None"]]]
 """A callable taking the bearer token and returning a Principal, or None / raising

@@ -7,8 +7,8 @@ import urllib.error
 import urllib.request
 from typing import Any, TextIO
 
-from mcpcxx._envelope import MODERN
-from mcpcxx._inspect_peer import InspectError, Peer, dumps
+from mcpcxx._protocol.envelope import MODERN
+from mcpcxx.inspect._peer import InspectError, Peer, dumps
 
 
 class HttpPeer(Peer):

@@ -6,7 +6,8 @@ import itertools
 import json
 from typing import Any, TextIO
 
-from mcpcxx import _core, _envelope
+from mcpcxx import _core
+from mcpcxx._protocol import envelope as _envelope
 
 CLIENT_INFO = {"name": "mcpcxx-inspect", "version": _core.__version__}
 

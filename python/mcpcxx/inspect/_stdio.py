@@ -11,8 +11,8 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from mcpcxx._envelope import LEGACY, MODERN
-from mcpcxx._inspect_peer import CLIENT_INFO, InspectError, Peer, dumps
+from mcpcxx._protocol.envelope import LEGACY, MODERN
+from mcpcxx.inspect._peer import CLIENT_INFO, InspectError, Peer, dumps
 
 
 class StdioPeer(Peer):
@@ -172,7 +172,7 @@ def main(argv: list[str]) -> int:
     peer: Peer
     try:
         if args.url:
-            from mcpcxx._inspect_http import HttpPeer
+            from mcpcxx.inspect._http import HttpPeer
 
             peer = HttpPeer(args.url, sys.stdout, args.timeout, version)
         else:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcpcxx import _core
+
+if TYPE_CHECKING:
+    from mcpcxx._api.server import Server
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -27,12 +30,12 @@ class MetricsApp:
     allowed_hosts and allowed_origins, as for ``MCPApp``.
     """
 
-    def __init__(self, server: Any, **options: Any) -> None:
+    def __init__(self, server: Server, **options: Any) -> None:
         unknown = set(options) - {"allowed_hosts", "allowed_origins"}
         if unknown:
             raise TypeError(f"unknown MetricsApp option(s): {', '.join(sorted(unknown))}")
         settings = dict(options, metrics=True, metrics_path=_PATH, path="/_mcp_not_served")
-        self._endpoint = _core.HttpEndpoint(server._core, settings)
+        self._endpoint = _core.HttpEndpoint(server.runtime.core, settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve one http scope; other scope types are ignored."""

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mcpcxx._server import Server
+    from mcpcxx._core import Server as CoreServer
 
 _ATTR_OF_TARGET = {"tools/call": "gen_ai.tool.name", "prompts/get": "gen_ai.prompt.name"}
 
@@ -28,8 +28,8 @@ def available() -> bool:
     return True
 
 
-def attach(server: Server, tracer_provider: Any = None) -> None:
-    """Attach a tracer from `tracer_provider` (default: the global one) to `server`'s engine."""
+def attach(core: CoreServer, tracer_provider: Any = None) -> None:
+    """Attach a tracer from `tracer_provider` (default: the global one) to the engine `core`."""
     from opentelemetry import trace
     from opentelemetry.trace import SpanKind, Status, StatusCode
     from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
@@ -74,7 +74,7 @@ def attach(server: Server, tracer_provider: Any = None) -> None:
             span.set_status(Status(StatusCode.ERROR, info["category"]))
         span.end()
 
-    server._core.set_tracer(start, end)
+    core.set_tracer(start, end)
 
 
 @contextlib.contextmanager

@@ -8,7 +8,7 @@ own sharded counters, and the collector reads them once per scrape (one ``metric
 parsed by ``prometheus_client``'s own text parser).
 
     from prometheus_client import start_http_server
-    from mcpcxx.prometheus import register
+    from mcpcxx.observability.prometheus import register
 
     register(server)          # into prometheus_client.REGISTRY
     start_http_server(9464)
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mcpcxx._server import Server
+    from mcpcxx._api.server import Server
 
 _INSTALL = "the Prometheus bridge needs prometheus_client: pip install 'mcpcxx[prometheus]'"
 

@@ -7,29 +7,26 @@ of inputResponses on a 2026-07-28 retry.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
-from mcpcxx._errors import ProtocolError
-
-if TYPE_CHECKING:
-    from mcpcxx.testing._client import Client
+from mcpcxx._protocol.errors import ProtocolError
 
 Message = dict[str, Any]
 
 
-class _NoReply:
+class NoReply:
     """The type of NO_REPLY."""
 
     def __repr__(self) -> str:
         return "NO_REPLY"
 
 
-NO_REPLY: Final = _NoReply()
+NO_REPLY: Final = NoReply()
 """Returned by a handler to leave the server's question unanswered (to test timeouts)."""
 
-ElicitationHandler = Callable[[Message], "Message | _NoReply"]
+ElicitationHandler = Callable[[Message], "Message | NoReply"]
 """handler(ElicitRequest params) -> an ElicitResult dict (see accept/decline/cancel)."""
-SamplingHandler = Callable[[Message], "Message | str | _NoReply"]
+SamplingHandler = Callable[[Message], "Message | str | NoReply"]
 """handler(CreateMessageRequest params) -> a CreateMessageResult dict, or the reply's text."""
 Roots = Sequence["Mapping[str, Any] | str"] | Callable[[], Sequence["Mapping[str, Any] | str"]]
 """Root dicts or URIs, or a callable returning them on each roots/list."""
@@ -85,7 +82,26 @@ def declared_capabilities(
     return caps
 
 
-def answer(client: Client, method: str, params: Message) -> Message | _NoReply:
+class Answering(Protocol):
+    """What answer() reads of a client (mcpcxx.testing.Client): its handlers."""
+
+    @property
+    def elicitation_handler(self) -> ElicitationHandler | None:
+        """Answers elicitation/create."""
+        ...
+
+    @property
+    def sampling_handler(self) -> SamplingHandler | None:
+        """Answers sampling/createMessage."""
+        ...
+
+    @property
+    def roots(self) -> Roots | None:
+        """Answers roots/list."""
+        ...
+
+
+def answer(client: Answering, method: str, params: Message) -> Message | NoReply:
     """The client's result for the server's question; raises Unanswered when it has none."""
     if method == "ping":
         return {}

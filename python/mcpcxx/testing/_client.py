@@ -7,15 +7,16 @@ import json
 import threading
 from typing import TYPE_CHECKING, Any
 
-from mcpcxx import _core, _envelope
-from mcpcxx._envelope import LEGACY, MODERN
+from mcpcxx import _core
+from mcpcxx._protocol import envelope as _envelope
+from mcpcxx._protocol.envelope import LEGACY, MODERN
 from mcpcxx.testing._answers import (
     NO_REPLY,
     ElicitationHandler,
+    NoReply,
     Roots,
     SamplingHandler,
     Unanswered,
-    _NoReply,
     answer,
     declared_capabilities,
     error_response,
@@ -23,7 +24,8 @@ from mcpcxx.testing._answers import (
 )
 
 if TYPE_CHECKING:
-    from mcpcxx._server import Server
+    from mcpcxx._api.server import Server
+    from mcpcxx._runtime.lifespan import Lifespan
 
 __all__ = ["LEGACY", "MODERN", "NO_REPLY", "Client", "text_of"]
 
@@ -101,15 +103,13 @@ class Client:
         self._send_lock = threading.Lock()
         self._ids = itertools.count(1)
         # The server's lifespan (if any) runs while this client is open: close() releases it.
-        # (A stand-in server object without one is served as is.)
-        self._lifespan = getattr(server, "_lifespan", None)
-        if self._lifespan is not None:
-            self._lifespan.acquire()
+        runtime = server.runtime
+        self._lifespan: Lifespan | None = runtime.lifespan
+        runtime.lifespan.acquire()
         try:
-            self._session = server._core.open_session(self._sink, inline)
+            self._session = runtime.core.open_session(self._sink, inline)
         except BaseException:
-            if self._lifespan is not None:
-                self._lifespan.release()
+            runtime.lifespan.release()
             raise
         self.initialize_result: Message | None = None
         if not self.modern and initialize:
@@ -150,7 +150,7 @@ class Client:
         except Exception as e:  # a failing test handler: the server sees an internal error
             reply = error_response(request["id"], -32603, f"{type(e).__name__}: {e}")
         else:
-            reply = None if isinstance(result, _NoReply) else result_response(request["id"], result)
+            reply = None if isinstance(result, NoReply) else result_response(request["id"], result)
         if reply is not None:
             self._session.receive(json.dumps(reply, ensure_ascii=False))
 
@@ -229,7 +229,7 @@ class Client:
                 value = answer(self, method, qparams)
             except Unanswered:
                 return None
-            if isinstance(value, _NoReply):
+            if isinstance(value, NoReply):
                 return None
             answers[key] = value
         retry = {**(params or {}), "inputResponses": answers}

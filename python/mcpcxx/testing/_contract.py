@@ -10,11 +10,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
-from mcpcxx._errors import ToolError
+from mcpcxx._protocol.errors import ToolError
 from mcpcxx.testing._client import LEGACY, MODERN, Client, Message, text_of
 
 if TYPE_CHECKING:
-    from mcpcxx._server import Server
+    from mcpcxx._api.server import Server
 
 CaseSpec = str | tuple[str, dict[str, Any]] | None
 """A tool name, or (tool name, arguments); None lets the checker register a probe tool."""

@@ -1,0 +1,1 @@
+"""The public classes' modules: Server (server), Context (context) and ServerOptions (options)."""

@@ -1,0 +1,1 @@
+"""Tools, resources, prompts and completion as component objects, and their hints."""

@@ -1,0 +1,1 @@
+"""What runs on a Server's behalf: the Runtime, the event loop, lifespan, handler calls, Context."""

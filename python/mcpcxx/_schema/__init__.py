@@ -1,0 +1,1 @@
+"""JSON Schema from signatures and docstrings (pydantic only where needed)."""
