@@ -7,12 +7,37 @@
 set -euo pipefail
 
 root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+
+# Self-test (every run): a planted tree whose only hits are two error objects built by hand under
+# the opt-out comment must fail with exactly those two sites; the opt-out on a log line passes.
+if [[ -z "${MCPCXX_WIRE_TEXT_SELF_TEST:-}" ]]; then
+  planted="$(mktemp -d)"
+  trap 'rm -rf "$planted"' EXIT
+  mkdir -p "$planted/cpp/src/engine"
+  cat >"$planted/cpp/src/engine/planted.cpp" <<'PLANTED'
+  e.code = r.error.value("code", error_code::internal_error);  // wire-text: not wire (stored)
+  json j = {{"code", e.code}, {"message", e.message}};  // wire-text: not wire (a copy)
+  line.integer("code", o.error.code);  // wire-text: not wire (a log member)
+PLANTED
+  out="$(MCPCXX_WIRE_TEXT_SELF_TEST=1 bash "${BASH_SOURCE[0]}" "$planted" 2>&1)" && {
+    echo "check-wire-text self-test FAILED: the planted error objects passed" >&2
+    exit 1
+  }
+  if [[ "$(grep -c '^cpp/src/engine/planted.cpp:' <<<"$out")" != 2 ]] ||
+    ! grep -q '^cpp/src/engine/planted.cpp:1:.*opt-out is refused' <<<"$out" ||
+    ! grep -q '^cpp/src/engine/planted.cpp:2:.*opt-out is refused' <<<"$out"; then
+    printf 'check-wire-text self-test FAILED: expected lines 1 and 2 refused, got:\n%s\n' "$out" >&2
+    exit 1
+  fi
+fi
 cd "$root" || exit 2
 
 # Where production code lives; the table itself and tests are allowed to spell texts out, the
 # codec's serializer writes (never composes) error objects, and the engine's factory shims only
 # forward arguments to the table. A line may opt out with a trailing comment "wire-text: not
-# wire" when its text provably never reaches a client (say why next to it). python/mcpcxx/testing/
+# wire" when its text provably never reaches a client (say why next to it), except a line that
+# builds an error object (constructs or declares an error_object, assigns its code or message, or
+# spells a {"code", "message"} pair): the opt-out is refused there. python/mcpcxx/testing/
 # plays the MCP client: the error responses it composes answer a server's request (elicitation,
 # sampling, roots) on the client's behalf and travel to the server, never to a client.
 scan_dirs=(cpp/src cpp/include python/bindings python/mcpcxx)
@@ -43,6 +68,9 @@ patterns=(
   'CPP:(^|[^0-9.])-32[0-7][0-9][0-9]([^0-9]|$)|uses a numeric JSON-RPC code instead of a named constant'
 )
 
+# A line that builds an error object, where the opt-out comment does not count.
+builds_error='error_object[[:space:]]*[{(]|error_object[[:space:]]+[_[:alnum:]]+[[:space:]]*[;={]|[.>](code|message)[[:space:]]*=([^=]|$)|"code".*"message"|"message".*"code"'
+
 # The code of a line without its trailing // comment (a "//" after ':' as in a URL is kept).
 strip_comment() { sed -E 's@(^|[[:space:]])//.*$@@' <<<"$1"; }
 
@@ -63,12 +91,16 @@ for f in "${files[@]}"; do
       line="${hit%%:*}"
       text="${hit#*:}"
       [[ "$text" =~ ^[[:space:]]*(//|#|\*|///) ]] && continue
-      [[ "$text" == *"wire-text: not wire"* ]] && continue
+      why="$reason"
+      if [[ "$text" == *"wire-text: not wire"* ]]; then
+        grep -qE -- "$builds_error" <<<"$(strip_comment "$text")" || continue
+        why="$reason (the opt-out is refused on a line that builds an error object)"
+      fi
       [[ "$text" =~ ^[[:space:]]*struct[[:space:]]+error_object ]] && continue
       if [[ "$f" != *.py ]]; then
         grep -qE -- "$re" <<<"$(strip_comment "$text")" || continue
       fi
-      report "$f" "$line" "$reason" "$text"
+      report "$f" "$line" "$why" "$text"
     done < <(grep -nE -- "$re" "$f" || true)
   done
 done

@@ -21,6 +21,9 @@ cmake -S . -B "$db" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPCXX_BUILD_PY
   -DMCPCXX_BUILD_TESTS=ON -DMCPCXX_BUILD_EXAMPLES=ON > "$db.configure.log" 2>&1 \
   || { cat "$db.configure.log"; exit 1; }
 python3 scripts/check_layers.py "$db"
+# Revision strings live only in the revisions table (cpp/src/wire/revisions.hpp).
+python3 scripts/check_revisions.py --self-test
+python3 scripts/check_revisions.py
 # The library (every layer), the bindings, the examples, the C++ tests, the fuzz harnesses, the
 # consumer test, the Google Benchmark programs and the HTTP load generator. Results are cached by
 # preprocessed text (run_clang_tidy.py), so only changed translation units cost clang-tidy time.

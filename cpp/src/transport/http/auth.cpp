@@ -36,7 +36,8 @@ std::string header_safe(std::string d) {
 }  // namespace
 
 auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method,
-                                 std::string_view mcp_name) {
+                                 std::string_view mcp_name,
+                                 const std::optional<jsonrpc::request_id>& id) {
   auth_outcome result;
   if (!ctx_->opts.auth) return result;
   auto token = bearer_token(req.header("authorization"));
@@ -48,11 +49,11 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
     verdict = ctx_->opts.auth->verifier(*token, {req.method, mcp_method, mcp_name});
   }
   if (verdict.status == http_auth_result::failure::unavailable) {
-    result.rejection = unavailable(verdict.description);
+    result.rejection = unavailable(verdict.description, id);
     return result;
   }
   if (verdict.status != http_auth_result::failure::none) {
-    result.rejection = challenge(verdict, token.has_value(), {});
+    result.rejection = challenge(verdict, token.has_value(), {}, id);
     return result;
   }
   if (mcp_method == "tools/call" && !mcp_name.empty()) {
@@ -60,7 +61,7 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
     // client can step up its authorization (the tool's own scopes, not the whole list).
     auto needed = ctx_->srv.tool_scopes(mcp_name);
     if (!missing_scopes(verdict.principal, needed).empty()) {
-      result.rejection = challenge(http_auth_result::insufficient(needed, {}), true, mcp_name);
+      result.rejection = challenge(http_auth_result::insufficient(needed, {}), true, mcp_name, id);
       return result;
     }
   }
@@ -78,7 +79,7 @@ void check_identity_claims(const http_auth_options& auth) {
 }
 
 response endpoint::challenge(const http_auth_result& verdict, bool token_sent,
-                             std::string_view tool) {
+                             std::string_view tool, const std::optional<jsonrpc::request_id>& id) {
   const http_auth_options& a = *ctx_->opts.auth;
   bool scope = verdict.status == http_auth_result::failure::insufficient_scope;
   std::string header = "Bearer resource_metadata=\"" + ctx_->resource_metadata_url + "\"";
@@ -97,16 +98,17 @@ response endpoint::challenge(const http_auth_result& verdict, bool token_sent,
   } else if (scope) {
     p = {situation::H20_insufficient_scope};
   }
-  response r = row_response(p);
+  response r = row_response(p, id);
   r.headers.emplace_back("WWW-Authenticate", header);
   return r;
 }
 
-response endpoint::unavailable(const std::string& description) {
+response endpoint::unavailable(const std::string& description,
+                               const std::optional<jsonrpc::request_id>& id) {
   // The reason may name internal hosts: the log has it, the client gets the row's text.
   detail::server_log(ctx_->srv.options().log_writer)
       .write("warning", "http_auth_unavailable", {{"detail", description}});
-  response r = row_response({situation::H43_auth_unavailable});
+  response r = row_response({situation::H43_auth_unavailable}, id);
   r.headers.emplace_back("Retry-After", "5");
   return r;
 }

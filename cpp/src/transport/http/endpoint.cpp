@@ -119,20 +119,21 @@ void endpoint::handle_metrics(const request& req, const std::shared_ptr<reply_ch
   out->send(r);
 }
 
-std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const caller& who,
-                                                       std::optional<response>& error) {
+std::shared_ptr<http_session> endpoint::legacy_session(
+    const request& req, const caller& who, std::optional<response>& error,
+    const std::optional<jsonrpc::request_id>& id) {
   const std::string* sid = req.header("mcp-session-id");
   if (sid == nullptr || sid->empty()) {
-    error = row_response({situation::H13_session_id_missing});
+    error = row_response({situation::H13_session_id_missing}, id);
     return nullptr;
   }
   auto s = ctx_->sessions.find(*sid);
   // Bound to the creator's identity: a refreshed token of the same user keeps the session.
   if (!s || s->principal_key() != who.identity) {
-    error = row_response({situation::H14_session_not_found});
+    error = row_response({situation::H14_session_not_found}, id);
     return nullptr;
   }
-  if (auto e = check_legacy_version(req, *s)) {
+  if (auto e = check_legacy_version(req, *s, id)) {
     error = std::move(e);
     return nullptr;
   }
@@ -140,18 +141,20 @@ std::shared_ptr<http_session> endpoint::legacy_session(const request& req, const
   return s;
 }
 
-std::optional<response> endpoint::check_legacy_version(const request& req, http_session& s) {
+std::optional<response> endpoint::check_legacy_version(
+    const request& req, http_session& s, const std::optional<jsonrpc::request_id>& id) {
   const std::string* pv = req.header("mcp-protocol-version");
   if (pv == nullptr) return std::nullopt;  // pre-2025-06-18 clients do not send it
   if (req.header_count("mcp-protocol-version") > 1) {
-    return row_response({situation::H40_header_repeated, {{"header", "MCP-Protocol-Version"}}});
+    return row_response({situation::H40_header_repeated, {{"header", "MCP-Protocol-Version"}}}, id);
   }
   // Sessions enter the table only after initialize succeeded, so the engine's negotiated
   // version is the one list to compare with.
   std::string negotiated = s.engine().negotiated_version();
   if (negotiated.empty() || *pv != negotiated) {
     return row_response({situation::H15_session_version_mismatch,
-                         {{"version", printable_header(*pv)}, {"negotiated", negotiated}}});
+                         {{"version", printable_header(*pv)}, {"negotiated", negotiated}}},
+                        id);
   }
   return std::nullopt;
 }

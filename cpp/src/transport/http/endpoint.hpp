@@ -61,17 +61,24 @@ class endpoint {
   void post_legacy(request& req, jsonrpc::message msg, caller who,
                    const std::shared_ptr<reply_channel>& out);
   void post_initialize(jsonrpc::message msg, caller who, const std::shared_ptr<reply_channel>& out);
-  /// Verifies the bearer token (and a tools/call's tool scopes) when auth is enabled.
-  auth_outcome authorize(const request& req, std::string_view mcp_method,
-                         std::string_view mcp_name);
+  /// Verifies the bearer token (and a tools/call's tool scopes) when auth is enabled; a
+  /// rejection echoes `id` (the request's, when the body was read).
+  auth_outcome authorize(const request& req, std::string_view mcp_method, std::string_view mcp_name,
+                         const std::optional<jsonrpc::request_id>& id = std::nullopt);
   /// The 401/403 response with its WWW-Authenticate challenge (`tool`: row H42 for it).
-  response challenge(const http_auth_result& verdict, bool token_sent, std::string_view tool);
+  response challenge(const http_auth_result& verdict, bool token_sent, std::string_view tool,
+                     const std::optional<jsonrpc::request_id>& id);
   /// The 503 (row H43) when the verifier cannot verify now; logs `description`.
-  response unavailable(const std::string& description);
-  /// The legacy session named by the request, or a 400/404 response.
-  std::shared_ptr<http_session> legacy_session(const request& req, const caller& who,
-                                               std::optional<response>& error);
-  std::optional<response> check_legacy_version(const request& req, http_session& s);
+  response unavailable(const std::string& description,
+                       const std::optional<jsonrpc::request_id>& id);
+  /// The legacy session named by the request, or a 400/404 response echoing `id` (a POSTed
+  /// request's id: a known request id is never answered with id null).
+  std::shared_ptr<http_session> legacy_session(
+      const request& req, const caller& who, std::optional<response>& error,
+      const std::optional<jsonrpc::request_id>& id = std::nullopt);
+  /// Row H40/H15 when the MCP-Protocol-Version header does not fit session `s` (echoing `id`).
+  std::optional<response> check_legacy_version(const request& req, http_session& s,
+                                               const std::optional<jsonrpc::request_id>& id);
 };
 
 }  // namespace mcpcxx::http

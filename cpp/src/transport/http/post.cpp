@@ -35,6 +35,12 @@ std::string name_of(const jsonrpc::message& msg) {
   return {};
 }
 
+// The id of a single request, which every error about it echoes; none for other messages.
+std::optional<jsonrpc::request_id> request_id_of(const jsonrpc::message& msg) {
+  if (msg.kind != jsonrpc::message_kind::request) return std::nullopt;
+  return msg.id;
+}
+
 // The codec's answer to a body it refused, with the HTTP status of the row the codec names.
 response refused_body(const jsonrpc::message& msg) {
   response r;
@@ -85,12 +91,15 @@ void endpoint::handle_post(request& req, const std::shared_ptr<reply_channel>& o
   if (msg.kind == jsonrpc::message_kind::invalid) {
     return out->send(refused_body(msg));
   }
-  auto auth = authorize(req, msg.method, name_of(msg));
+  auto auth = authorize(req, msg.method, name_of(msg), request_id_of(msg));
   if (auth.rejection) return out->send(*auth.rejection);
-  const std::string* pv = req.header("mcp-protocol-version");
-  bool modern = !ctx_->opts.legacy || has_body_version(msg) ||
-                (pv != nullptr && mcpcxx::wire::is_modern_version(*pv));
-  if (modern) return post_modern(req, std::move(msg), std::move(auth.who), out);
+  // The era: the same function the engine applies to a stdio message (wire::message_era).
+  const wire::era served = wire::message_era({.method = msg.method,
+                                              .meta = meta_of(msg),
+                                              .version_header = req.header("mcp-protocol-version"),
+                                              .legacy_served = ctx_->opts.legacy});
+  if (served == wire::era::modern)
+    return post_modern(req, std::move(msg), std::move(auth.who), out);
   post_legacy(req, std::move(msg), std::move(auth.who), out);
 }
 
@@ -135,7 +144,7 @@ void endpoint::post_legacy(request& req, jsonrpc::message msg, caller who,
     return post_initialize(std::move(msg), std::move(who), out);
   }
   std::optional<response> error;
-  auto s = legacy_session(req, who, error);
+  auto s = legacy_session(req, who, error, request_id_of(msg));
   if (!s) return out->send(*error);
   // The current token's principal: scopes are checked against it, the identity is unchanged.
   if (!who.principal.is_null()) {
@@ -153,7 +162,7 @@ void endpoint::post_legacy(request& req, jsonrpc::message msg, caller who,
   exchange_setup setup;
   if (msg.id) setup.id = *msg.id;
   setup.legacy = s;
-  setup.priming = s->engine().negotiated_version() >= "2025-11-25";
+  setup.priming = wire::has(s->engine().negotiated_version(), wire::feature::sse_priming);
   auto ex = std::make_shared<post_exchange>(ctx_, out, std::move(setup), s->engine());
   ex->begin();
   s->engine().receive(std::move(msg), ex, era_hint::legacy,
