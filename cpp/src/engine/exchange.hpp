@@ -19,9 +19,9 @@
 //                   arguments, rendered by the table. Every protocol error carries its row id, so
 //                   transports (HTTP status) never re-read the frame.
 //   tool_failure    a CallToolResult with isError:true rendered from a T row, and its category.
-// A few rows need a computed choice of arguments (P26's code by category, P15a/P15b's shapes);
-// their factories in wire_errors_pending.hpp render them and the rendered_* constructors keep
-// the row id.
+// Both error kinds are built only as a row and its arguments (protocol, tool_failed); rows whose
+// arguments the engine computes (P26's code by category, P15a/P15b's shapes) get them from
+// engine/wire_errors.hpp.
 //   input_required  a 2026-07-28 InputRequiredResult {inputRequests, requestState} of a
 //                   tools/call, prompts/get or resources/read run stopped at an unanswered
 //                   question (engine/input_round.hpp); the exchange adds resultType
