@@ -7,6 +7,8 @@
 
 #include "engine/server_log.hpp"
 #include "transport/http/handler_headers.hpp"
+#include "transport/http/memory_event_store.hpp"
+#include "transport/http/memory_session_store.hpp"
 
 namespace mcpcxx::http {
 
@@ -20,14 +22,22 @@ origin_policy make_policy(const http_options& o) {
   return p;
 }
 
+// The one place the in-memory stores are created: what legacy sessions use unless the
+// transport is given others.
+session_table session_table_over(const http_options& o, transport_stores stores) {
+  if (!stores.sessions) stores.sessions = std::make_shared<memory_session_store>(o.max_sessions);
+  if (!stores.events) stores.events = std::make_shared<memory_event_store>(o.replay_buffer_events);
+  return session_table(std::move(stores.sessions), std::move(stores.events));
+}
+
 }  // namespace
 
-transport_context::transport_context(server& s, http_options o)
+transport_context::transport_context(server& s, http_options o, transport_stores stores)
     : srv(s),
       opts(std::move(o)),
       origins(make_policy(opts)),
       exposed_headers(exposed_credentials(opts.expose_headers)),
-      sessions(opts.max_sessions) {}
+      sessions(session_table_over(opts, std::move(stores))) {}
 
 std::uint64_t transport_context::exchange_started(const session& s, std::weak_ptr<cuttable> ex) {
   std::lock_guard g(flight_lock_);

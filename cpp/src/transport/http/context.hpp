@@ -16,7 +16,9 @@
 #include "mcpcxx/http.hpp"
 #include "mcpcxx/server.hpp"
 
+#include "transport/http/event_store.hpp"
 #include "transport/http/security.hpp"
+#include "transport/http/session_store.hpp"
 #include "transport/http/session_table.hpp"
 
 namespace mcpcxx::http {
@@ -35,16 +37,24 @@ std::size_t effective_connection_cap(std::size_t max_connections);
 /// Descriptors kept out of the connection cap.
 inline constexpr std::size_t k_reserved_descriptors = 64;
 
+/// The stores behind legacy sessions (session_store.hpp, event_store.hpp). A null member gets
+/// the in-memory default (memory_session_store, memory_event_store) sized by the options.
+struct transport_stores {
+  std::shared_ptr<session_store> sessions;
+  std::shared_ptr<event_store> events;
+};
+
 /// Everything the endpoint needs besides the request.
 class transport_context {
  public:
-  transport_context(server& srv, http_options opts);
+  transport_context(server& srv, http_options opts, transport_stores stores = {});
 
   server& srv;
   const http_options opts;
   const origin_policy origins;
   /// Lower-cased credential headers handlers may read (http_options::expose_headers).
   const std::vector<std::string> exposed_headers;
+  /// The live legacy sessions, over the stores given at construction.
   session_table sessions;
   std::atomic<bool> stopping{false};
   std::atomic<std::uint64_t> requests{0};

@@ -174,8 +174,7 @@ void endpoint::post_initialize(jsonrpc::message msg, caller who,
   if (ctx_->sessions.full()) {
     return out->send(row_response({situation::H17_too_many_sessions}, msg.id));
   }
-  auto hs = std::make_shared<http_session>(mint_session_id(), who.identity,
-                                           ctx_->opts.replay_buffer_events);
+  auto hs = ctx_->sessions.create(who.identity, msg.params);
   hs->set_engine(ctx_->srv.open_session(
       std::make_shared<legacy_sink>(hs),
       session_options{.inline_dispatch = ctx_->opts.inline_dispatch, .id = hs->id()}));

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <sys/random.h>
 #include <system_error>
 
@@ -12,16 +11,6 @@ namespace mcpcxx::http {
 
 namespace {
 
-std::int64_t table_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-std::string event_id(std::uint64_t stream, std::uint64_t seq) {
-  return std::to_string(stream) + "-" + std::to_string(seq);
-}
-
 // The last event of a resumed stream whose request was cancelled (row H41).
 std::string cancelled_event(const jsonrpc::request_id& id) {
   return sse_event({},
@@ -29,7 +18,21 @@ std::string cancelled_event(const jsonrpc::request_id& id) {
                        id, mcpcxx::wire::render(mcpcxx::wire::situation::H41_request_cancelled)));
 }
 
+// initialize's params.capabilities as the session record keeps them ("" when absent).
+std::string capabilities_text(const json& initialize_params) {
+  if (!initialize_params.is_object()) return {};
+  auto it = initialize_params.find("capabilities");
+  if (it == initialize_params.end()) return {};
+  return it->dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace
+
+std::int64_t session_clock_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 std::string mint_session_id() {
   unsigned char raw[16];
@@ -52,53 +55,27 @@ std::string mint_session_id() {
   return id;
 }
 
-std::optional<event_position> parse_event_id(std::string_view id) {
-  auto dash = id.find('-');
-  if (dash == std::string_view::npos || dash == 0 || dash + 1 >= id.size()) return std::nullopt;
-  event_position p;
-  auto a = std::from_chars(id.data(), id.data() + dash, p.stream);
-  auto b = std::from_chars(id.data() + dash + 1, id.data() + id.size(), p.seq);
-  if (a.ec != std::errc{} || a.ptr != id.data() + dash || b.ec != std::errc{} ||
-      b.ptr != id.data() + id.size()) {
-    return std::nullopt;
-  }
-  return p;
-}
-
-http_session::http_session(std::string id, std::string principal_key, std::size_t replay_capacity)
+http_session::http_session(std::string id, std::string principal_key,
+                           std::string client_capabilities, std::shared_ptr<session_events> events,
+                           std::shared_ptr<session_store> records)
     : id_(std::move(id)),
       principal_key_(std::move(principal_key)),
-      replay_capacity_(replay_capacity) {
-  touch();
+      client_capabilities_(std::move(client_capabilities)),
+      events_(std::move(events)),
+      records_(std::move(records)) {}
+
+session_record http_session::to_record(std::int64_t now_ns) const {
+  return {id_, principal_key_, engine_ ? engine_->negotiated_version() : std::string(),
+          client_capabilities_, now_ns};
 }
 
-void http_session::touch() { last_used_.store(table_now_ns()); }
+void http_session::touch() { records_->touch(id_, session_clock_ns()); }
 
-std::uint64_t http_session::new_stream() {
-  std::lock_guard g(lock_);
-  running_streams_.push_back(next_stream_);
-  return next_stream_++;
-}
-
-std::string http_session::record_locked(std::uint64_t stream, std::string_view frame,
-                                        bool priming) {
-  std::uint64_t seq = next_seq_++;
-  std::string id = event_id(stream, seq);
-  std::string text = priming ? "id: " + id + "\ndata: \n\n" : sse_event(id, frame);
-  if (replay_capacity_ > 0) {
-    replay_.push_back({stream, seq, text});
-    replay_bytes_ += text.size();
-    while (replay_.size() > replay_capacity_) {
-      replay_bytes_ -= replay_.front().text.size();
-      replay_.pop_front();
-    }
-  }
-  return text;
-}
+std::uint64_t http_session::new_stream() { return events_->open_stream(); }
 
 std::string http_session::record(std::uint64_t stream, std::string_view frame) {
   std::lock_guard g(lock_);
-  std::string text = record_locked(stream, frame, false);
+  std::string text = events_->append(stream, frame);
   for (const auto& [s, ch] : resumed_) {
     if (s == stream) ch->write(text);
   }
@@ -107,53 +84,48 @@ std::string http_session::record(std::uint64_t stream, std::string_view frame) {
 
 std::string http_session::prime(std::uint64_t stream) {
   std::lock_guard g(lock_);
-  return record_locked(stream, {}, true);
+  return events_->append_priming(stream);
 }
 
-void http_session::replay_locked(event_position after, reply_channel& ch) const {
-  for (const auto& e : replay_) {
-    if (e.stream == after.stream && e.seq > after.seq) ch.write(e.text);
+http_session::resumed_channels http_session::take_resumed_locked(std::uint64_t stream) {
+  resumed_channels taken;
+  for (auto it = resumed_.begin(); it != resumed_.end();) {
+    if (it->first == stream) {
+      taken.push_back(std::move(*it));
+      it = resumed_.erase(it);
+    } else {
+      ++it;
+    }
   }
+  return taken;
 }
 
 void http_session::finish_stream(std::uint64_t stream) {
-  std::vector<std::shared_ptr<reply_channel>> ended;
+  resumed_channels ended;
   {
     std::lock_guard g(lock_);
-    std::erase(running_streams_, stream);
-    for (auto it = resumed_.begin(); it != resumed_.end();) {
-      if (it->first == stream) {
-        ended.push_back(std::move(it->second));
-        it = resumed_.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    events_->finish(stream);
+    ended = take_resumed_locked(stream);
   }
-  for (auto& ch : ended) ch->end_stream();
+  for (auto& [s, ch] : ended) ch->end_stream();
 }
 
 void http_session::cancel_stream(std::uint64_t stream, const jsonrpc::request_id& id) {
+  resumed_channels ended;
   {
     std::lock_guard g(lock_);
-    cancelled_streams_.emplace_back(stream, id);
-    // Only streams still represented in the replay buffer need remembering.
-    if (cancelled_streams_.size() > replay_capacity_ + 1) cancelled_streams_.pop_front();
+    events_->cancel(stream, id);
+    ended = take_resumed_locked(stream);
     // A client that resumed the stream while the request still ran gets the same definite end.
-    for (const auto& [s, ch] : resumed_) {
-      if (s == stream) ch->write(cancelled_event(id));
+    if (!ended.empty()) {
+      const std::string last = cancelled_event(id);
+      for (auto& [s, ch] : ended) ch->write(last);
     }
   }
-  finish_stream(stream);
+  for (auto& [s, ch] : ended) ch->end_stream();
 }
 
-bool http_session::issued(event_position p) const {
-  std::lock_guard g(lock_);
-  if (p.seq == 0 || p.seq >= next_seq_ || p.stream >= next_stream_) return false;
-  if (replay_.empty() || p.seq < replay_.front().seq) return true;
-  // Sequence numbers are contiguous in the buffer: the event is at a known offset.
-  return replay_[p.seq - replay_.front().seq].stream == p.stream;
-}
+bool http_session::issued(event_position p) const { return events_->issued(p); }
 
 bool http_session::attach_get(std::shared_ptr<reply_channel> ch,
                               std::optional<event_position> after, bool prime) {
@@ -166,9 +138,9 @@ bool http_session::attach_get(std::shared_ptr<reply_channel> ch,
     get_stream_->end_stream();
   }
   if (after) {
-    replay_locked(*after, *ch);
+    events_->replay(*after, [&](std::string_view text) { ch->write(text); });
   } else if (prime) {
-    ch->write(record_locked(0, {}, true));
+    ch->write(events_->append_priming(0));
   }
   get_stream_ = std::move(ch);
   return true;
@@ -176,14 +148,11 @@ bool http_session::attach_get(std::shared_ptr<reply_channel> ch,
 
 bool http_session::resume_stream(event_position after, const std::shared_ptr<reply_channel>& ch) {
   std::unique_lock g(lock_);
-  replay_locked(after, *ch);
-  bool running = std::find(running_streams_.begin(), running_streams_.end(), after.stream) !=
-                 running_streams_.end();
-  if (!running) {
+  events_->replay(after, [&](std::string_view text) { ch->write(text); });
+  stream_state st = events_->state(after.stream);
+  if (st.now != stream_state::phase::running) {
     // A definite end, never 200-then-nothing: a cancelled request's stream says so (H41).
-    auto c = std::find_if(cancelled_streams_.begin(), cancelled_streams_.end(),
-                          [&](const auto& e) { return e.first == after.stream; });
-    if (c != cancelled_streams_.end()) ch->write(cancelled_event(c->second));
+    if (st.now == stream_state::phase::cancelled) ch->write(cancelled_event(st.request));
     g.unlock();
     ch->end_stream();
     return false;
@@ -207,13 +176,13 @@ void http_session::detach(const reply_channel* ch) {
 
 void http_session::push_server_frame(std::string_view frame) {
   std::lock_guard g(lock_);
-  std::string text = record_locked(0, frame, false);
+  std::string text = events_->append(0, frame);
   if (get_stream_) get_stream_->write(text);
 }
 
 void http_session::close_get() {
   std::shared_ptr<reply_channel> ch;
-  std::vector<std::pair<std::uint64_t, std::shared_ptr<reply_channel>>> resumed;
+  resumed_channels resumed;
   {
     std::lock_guard g(lock_);
     ch = std::move(get_stream_);
@@ -224,73 +193,94 @@ void http_session::close_get() {
 }
 
 std::size_t http_session::bytes() const {
-  std::lock_guard g(lock_);
-  return sizeof(*this) + id_.capacity() + principal_key_.capacity() + replay_bytes_ +
-         replay_.size() * sizeof(event) + running_streams_.capacity() * sizeof(std::uint64_t) +
-         cancelled_streams_.size() * sizeof(std::pair<std::uint64_t, jsonrpc::request_id>);
+  return sizeof(*this) + id_.capacity() + principal_key_.capacity() +
+         client_capabilities_.capacity() + events_->bytes();
+}
+
+session_table::session_table(std::shared_ptr<session_store> records,
+                             std::shared_ptr<event_store> events)
+    : records_(std::move(records)), events_(std::move(events)) {}
+
+std::shared_ptr<http_session> session_table::create(std::string principal_key,
+                                                    const json& initialize_params) {
+  std::string id = mint_session_id();
+  auto events = events_->open(id);
+  return std::make_shared<http_session>(std::move(id), std::move(principal_key),
+                                        capabilities_text(initialize_params), std::move(events),
+                                        records_);
 }
 
 bool session_table::insert(std::shared_ptr<http_session> s) {
+  session_record r = s->to_record(session_clock_ns());
   std::lock_guard g(lock_);
-  if (sessions_.size() >= max_sessions_) return false;
+  if (!records_->insert(std::move(r))) return false;
   std::string key = s->id();
-  return sessions_.emplace(std::move(key), std::move(s)).second;
+  live_.emplace(std::move(key), std::move(s));
+  return true;
 }
 
 std::shared_ptr<http_session> session_table::find(const std::string& id) const {
   std::lock_guard g(lock_);
-  auto it = sessions_.find(id);
-  return it == sessions_.end() ? nullptr : it->second;
+  auto it = live_.find(id);
+  return it == live_.end() ? nullptr : it->second;
 }
 
 std::shared_ptr<http_session> session_table::remove(const std::string& id) {
   std::lock_guard g(lock_);
-  auto it = sessions_.find(id);
-  if (it == sessions_.end()) return nullptr;
+  auto it = live_.find(id);
+  if (it == live_.end()) return nullptr;
   auto s = std::move(it->second);
-  sessions_.erase(it);
+  live_.erase(it);
+  records_->remove(id);
+  events_->forget(id);
   return s;
 }
 
-std::vector<std::shared_ptr<http_session>> session_table::take_expired(
-    std::chrono::nanoseconds timeout) {
-  std::int64_t cutoff = table_now_ns() - timeout.count();
+std::vector<std::shared_ptr<http_session>> session_table::release_locked(
+    const std::vector<session_record>& taken) {
   std::vector<std::shared_ptr<http_session>> out;
-  std::lock_guard g(lock_);
-  for (auto it = sessions_.begin(); it != sessions_.end();) {
-    if (!it->second->active() && it->second->last_used_ns() <= cutoff) {
-      out.push_back(std::move(it->second));
-      it = sessions_.erase(it);
-    } else {
-      ++it;
-    }
+  out.reserve(taken.size());
+  for (const auto& r : taken) {
+    auto node = live_.extract(r.id);
+    if (!node.empty()) out.push_back(std::move(node.mapped()));
+    events_->forget(r.id);
   }
   return out;
 }
 
+std::vector<std::shared_ptr<http_session>> session_table::take_expired(
+    std::chrono::nanoseconds timeout) {
+  std::int64_t cutoff = session_clock_ns() - timeout.count();
+  std::lock_guard g(lock_);
+  auto taken = records_->take_expired(cutoff, [this](const std::string& id) {
+    auto it = live_.find(id);
+    return it != live_.end() && it->second->active();
+  });
+  return release_locked(taken);
+}
+
 std::vector<std::shared_ptr<http_session>> session_table::take_all() {
   std::lock_guard g(lock_);
+  records_->take_all();
   std::vector<std::shared_ptr<http_session>> out;
-  out.reserve(sessions_.size());
-  for (auto& [id, s] : sessions_) out.push_back(std::move(s));
-  sessions_.clear();
+  out.reserve(live_.size());
+  for (auto& [id, s] : live_) {
+    out.push_back(std::move(s));
+    events_->forget(id);
+  }
+  live_.clear();
   return out;
 }
 
-std::size_t session_table::size() const {
-  std::lock_guard g(lock_);
-  return sessions_.size();
-}
+std::size_t session_table::size() const { return records_->size(); }
 
-bool session_table::full() const {
-  std::lock_guard g(lock_);
-  return sessions_.size() >= max_sessions_;
-}
+bool session_table::full() const { return records_->full(); }
 
 std::size_t session_table::bytes() const {
+  std::size_t total = records_->bytes();
   std::lock_guard g(lock_);
-  std::size_t total = sessions_.bucket_count() * sizeof(void*);
-  for (const auto& [id, s] : sessions_) {
+  total += live_.bucket_count() * sizeof(void*);
+  for (const auto& [id, s] : live_) {
     // Node: key string, shared_ptr, hash link; plus the control block of make_shared.
     total += id.capacity() + sizeof(std::string) + sizeof(s) + 2 * sizeof(void*) + 16;
     total += s->bytes();

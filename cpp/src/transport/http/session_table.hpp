@@ -1,5 +1,9 @@
-// Legacy (2025-xx) HTTP sessions: ids from the kernel CSPRNG, the GET SSE stream, SSE event ids
-// with a bounded replay buffer for Last-Event-ID resumption, and idle expiry.
+// Legacy (2025-xx) HTTP sessions as this process serves them: ids from the kernel CSPRNG, the
+// live engine session, the GET SSE stream and resumed streams (http_session), and the table of
+// live sessions with idle expiry (session_table). What could be shared between processes lives
+// behind two stores: each session's record in a session_store (session_store.hpp) and its SSE
+// event ids and replay buffer in an event_store (event_store.hpp); http_session writes live
+// channels and delegates storage to them.
 // Thread-safety: the table and each session are internally locked; any thread may call them.
 #pragma once
 
@@ -7,7 +11,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -16,28 +19,29 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mcpcxx/json.hpp"
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
 
+#include "transport/http/event_store.hpp"
 #include "transport/http/reply_channel.hpp"
+#include "transport/http/session_store.hpp"
 
 namespace mcpcxx::http {
 
 /// 32 hex characters (128 bits) from getrandom(2); throws std::system_error when unavailable.
 std::string mint_session_id();
 
-/// A parsed SSE event id "<stream>-<seq>".
-struct event_position {
-  std::uint64_t stream = 0;
-  std::uint64_t seq = 0;
-};
-/// Parses an event id minted by this transport; nullopt for foreign ids.
-std::optional<event_position> parse_event_id(std::string_view id);
+/// The clock of session records' last use: steady-clock nanoseconds.
+std::int64_t session_clock_ns();
 
-/// One legacy session as the transport sees it.
+/// One legacy session as this process serves it.
 class http_session {
  public:
-  http_session(std::string id, std::string principal_key, std::size_t replay_capacity);
+  /// `events`: the session's record in the event store; `records`: the session store that
+  /// touch() updates (the session is in it once session_table::insert() accepted it).
+  http_session(std::string id, std::string principal_key, std::string client_capabilities,
+               std::shared_ptr<session_events> events, std::shared_ptr<session_store> records);
 
   const std::string& id() const noexcept { return id_; }
   /// The creator's principal identity (principal_identity()); "" without auth.
@@ -45,11 +49,12 @@ class http_session {
   /// The engine session (set once right after creation).
   mcpcxx::session& engine() { return *engine_; }
   void set_engine(mcpcxx::session s) { engine_.emplace(std::move(s)); }
+  /// What the session store keeps: id, principal, negotiated version, capabilities, `now_ns`.
+  session_record to_record(std::int64_t now_ns) const;
 
-  /// Marks use now; the reaper expires sessions idle past the timeout with nothing active.
+  /// Marks use now in the session store; the reaper expires sessions idle past the timeout
+  /// with nothing active.
   void touch();
-  /// Nanoseconds (steady clock) of the last use.
-  std::int64_t last_used_ns() const noexcept { return last_used_.load(); }
   /// POST exchanges and GET streams in progress keep a session alive.
   void enter() noexcept { ++active_; }
   void leave() noexcept { --active_; }
@@ -67,10 +72,7 @@ class http_session {
   /// replays what was sent, then ends with row H41 for `id`.
   void cancel_stream(std::uint64_t stream, const jsonrpc::request_id& id);
 
-  /// True when this session issued the event id `p`: its sequence number was handed out, on
-  /// stream `p.stream` (checked while the event is in the replay buffer; evicted ones only
-  /// by their stream having existed). False for an id beyond the counter or of a stream the
-  /// session never had (row H11).
+  /// True when this session issued the event id `p` (session_events::issued: row H11 when not).
   bool issued(event_position p) const;
   /// Installs the GET stream after replaying GET-stream events following `after` (or writing a
   /// priming event when `prime`); false when one is already open without `after`. A resume
@@ -90,60 +92,60 @@ class http_session {
   /// Closes the GET stream (shutdown or DELETE).
   void close_get();
 
-  /// Transport-side bytes held (ids, replay buffer, bookkeeping).
+  /// Transport-side bytes held (ids, capabilities, the session's events, bookkeeping).
   std::size_t bytes() const;
 
  private:
-  struct event {
-    std::uint64_t stream;
-    std::uint64_t seq;
-    std::string text;
-  };
+  using resumed_channels = std::vector<std::pair<std::uint64_t, std::shared_ptr<reply_channel>>>;
   std::string id_;
   std::string principal_key_;
+  std::string client_capabilities_;
   std::optional<mcpcxx::session> engine_;
-  std::atomic<std::int64_t> last_used_{0};
   std::atomic<int> active_{0};
+  const std::shared_ptr<session_events> events_;
+  const std::shared_ptr<session_store> records_;
+  // Guards the live channels, and makes each store write and its fan-out to them one step.
   mutable std::mutex lock_;
-  std::deque<event> replay_;
-  std::size_t replay_capacity_;
-  std::size_t replay_bytes_ = 0;
-  std::uint64_t next_seq_ = 1;
-  std::uint64_t next_stream_ = 1;
-  std::vector<std::uint64_t> running_streams_;
-  // Cancelled streams still worth answering on resumption (bounded like the replay buffer).
-  std::deque<std::pair<std::uint64_t, jsonrpc::request_id>> cancelled_streams_;
   std::shared_ptr<reply_channel> get_stream_;
-  std::vector<std::pair<std::uint64_t, std::shared_ptr<reply_channel>>> resumed_;
+  resumed_channels resumed_;
 
-  std::string record_locked(std::uint64_t stream, std::string_view frame, bool priming);
-  void replay_locked(event_position after, reply_channel& ch) const;
+  /// Removes and returns the channels that resumed `stream`.
+  resumed_channels take_resumed_locked(std::uint64_t stream);
 };
 
-/// All live legacy sessions.
+/// The live legacy sessions of this process, over the session store (their records) and the
+/// event store (their events): the one place both are kept in step with the live sessions.
 class session_table {
  public:
-  explicit session_table(std::size_t max_sessions) : max_sessions_(max_sessions) {}
+  session_table(std::shared_ptr<session_store> records, std::shared_ptr<event_store> events);
 
-  /// Adds a session; false when the table is full.
+  /// A new session (fresh id, its events opened) for `principal_key`, keeping
+  /// `initialize_params.capabilities`; it joins the table with insert() once initialized.
+  std::shared_ptr<http_session> create(std::string principal_key, const json& initialize_params);
+  /// Adds an initialized session (its record stored as used now); false when the store is full.
   bool insert(std::shared_ptr<http_session> s);
   /// The live session with `id`, or nullptr.
   std::shared_ptr<http_session> find(const std::string& id) const;
-  /// Removes and returns the session with `id` (nullptr when absent).
+  /// Removes and returns the session with `id` (nullptr when absent); its events are forgotten.
   std::shared_ptr<http_session> remove(const std::string& id);
-  /// Removes sessions idle for longer than `timeout` with nothing active.
+  /// Removes sessions idle for longer than `timeout` with nothing active (events forgotten).
   std::vector<std::shared_ptr<http_session>> take_expired(std::chrono::nanoseconds timeout);
-  /// Removes every session.
+  /// Removes every session (events forgotten).
   std::vector<std::shared_ptr<http_session>> take_all();
   std::size_t size() const;
   bool full() const;
-  /// Sum of bytes() plus the table's own per-entry overhead.
+  /// Sum of the sessions' bytes(), the records' bytes, and the table's per-entry overhead.
   std::size_t bytes() const;
 
  private:
   mutable std::mutex lock_;
-  std::unordered_map<std::string, std::shared_ptr<http_session>> sessions_;
-  std::size_t max_sessions_;
+  std::unordered_map<std::string, std::shared_ptr<http_session>> live_;
+  const std::shared_ptr<session_store> records_;
+  const std::shared_ptr<event_store> events_;
+
+  /// Moves the live sessions of `taken` out of the table and forgets their events.
+  std::vector<std::shared_ptr<http_session>> release_locked(
+      const std::vector<session_record>& taken);
 };
 
 }  // namespace mcpcxx::http
