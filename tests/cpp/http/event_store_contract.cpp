@@ -78,6 +78,7 @@ TEST_P(EventStoreContract, EachSessionKeepsItsLastCapacityEvents) {
   const std::string o1 = other->append(t, "o1");
   const std::string o2 = other->append(t, "o2");
   std::vector<std::string> sent;
+  sent.reserve(5);
   for (const char* f : {"e1", "e2", "e3", "e4", "e5"}) sent.push_back(e->append(s, f));
   EXPECT_EQ(sent[4], contract_event("1-5", "e5"));
   EXPECT_EQ(replayed(*e, {s, 0}), (std::vector<std::string>{sent[2], sent[3], sent[4]}));
@@ -206,23 +207,26 @@ TEST_P(EventStoreContract, AForgottenSessionStartsAfresh) {
 }
 
 TEST_P(EventStoreContract, ConcurrentAppendsGetUniqueContiguousIdsInOrder) {
-  constexpr int k_threads = 4;
-  constexpr int k_per_thread = 300;
+  constexpr std::size_t k_threads = 4;
+  constexpr std::size_t k_per_thread = 300;
   auto store = make_store(k_threads * k_per_thread);
   auto e = store->open(http::mint_session_id());
   std::vector<std::uint64_t> streams;
-  for (int t = 0; t < k_threads; ++t) streams.push_back(e->open_stream());
+  streams.reserve(k_threads);
+  for (std::size_t t = 0; t < k_threads; ++t) streams.push_back(e->open_stream());
   std::vector<std::vector<std::string>> sent(k_threads);
   std::vector<std::thread> threads;
-  for (int t = 0; t < k_threads; ++t) {
+  threads.reserve(k_threads);
+  for (std::size_t t = 0; t < k_threads; ++t) {
     threads.emplace_back([&, t] {
-      for (int i = 0; i < k_per_thread; ++i)
+      sent[t].reserve(k_per_thread);
+      for (std::size_t i = 0; i < k_per_thread; ++i)
         sent[t].push_back(e->append(streams[t], std::to_string(i)));
     });
   }
   for (auto& th : threads) th.join();
   std::set<std::uint64_t> seqs;
-  for (int t = 0; t < k_threads; ++t) {
+  for (std::size_t t = 0; t < k_threads; ++t) {
     std::uint64_t last = 0;
     for (const auto& text : sent[t]) {
       auto pos = http::parse_event_id(text.substr(4, text.find('\n') - 4));
@@ -234,9 +238,9 @@ TEST_P(EventStoreContract, ConcurrentAppendsGetUniqueContiguousIdsInOrder) {
     }
     EXPECT_EQ(replayed(*e, {streams[t], 0}), sent[t]);
   }
-  ASSERT_EQ(seqs.size(), static_cast<std::size_t>(k_threads * k_per_thread)) << "unique";
+  ASSERT_EQ(seqs.size(), k_threads * k_per_thread) << "unique";
   EXPECT_EQ(*seqs.begin(), 1u);
-  EXPECT_EQ(*seqs.rbegin(), static_cast<std::uint64_t>(k_threads * k_per_thread)) << "no gap";
+  EXPECT_EQ(*seqs.rbegin(), k_threads * k_per_thread) << "no gap";
 }
 
 TEST_P(EventStoreContract, BytesGrowWithEventsAndShrinkWithEvictionAndForget) {

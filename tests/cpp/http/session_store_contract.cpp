@@ -142,6 +142,7 @@ TEST_P(SessionStoreContract, ConcurrentInsertsStopExactlyAtTheCapacity) {
   auto store = make_store(k_max);
   std::atomic<std::size_t> accepted{0};
   std::vector<std::thread> threads;
+  threads.reserve(k_threads);
   for (int t = 0; t < k_threads; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < k_per_thread; ++i) {

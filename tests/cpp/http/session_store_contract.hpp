@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -30,6 +31,9 @@ struct session_store_factory {
   std::string name;  ///< the instantiation's name in test names ([A-Za-z0-9_])
   std::function<std::shared_ptr<http::session_store>(std::size_t max_sessions)> make;
 };
+
+/// Prints the factory as its name in test output (GetParam() = memory).
+inline void PrintTo(const session_store_factory& f, std::ostream* os) { *os << f.name; }
 
 /// Test names from session_store_factory::name.
 std::string session_store_factory_name(const ::testing::TestParamInfo<session_store_factory>& info);
