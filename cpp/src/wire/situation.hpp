@@ -246,9 +246,6 @@ struct tool_failure_parts {
 json whole_tool_result(tool_failure_parts parts);
 /// render_tool_result in parts, the data keys moved out of `args`.
 tool_failure_parts render_tool_failure(situation s, json&& args, bool has_output_schema) noexcept;
-/// render_tool_error_result in parts.
-tool_failure_parts render_tool_error_failure(const std::string& message, json details,
-                                             bool has_output_schema) noexcept;
 
 /// Only the text of a row's template filled from `args` (no data, no code).
 std::string render_text(situation s, const json& args) noexcept;

@@ -132,15 +132,4 @@ json render_tool_error_result(const std::string& message, json details,
   }
 }
 
-tool_failure_parts render_tool_error_failure(const std::string& message, json details,
-                                             bool has_output_schema) noexcept {
-  const row& r = row_of(situation::T2_tool_error);
-  try {
-    if (!details.is_object()) details = json::object();
-    return {build_base(t2_text(r, message)), std::move(details), !has_output_schema};
-  } catch (...) {
-    return {bare(std::string(r.message)), nullptr, false};
-  }
-}
-
 }  // namespace mcpcxx::wire

@@ -176,7 +176,10 @@ TEST(WireRender, ToolFailurePartsPutBackEqualTheWholeResult) {
   }
   const json details = {{"category", "conflict"}, {"retryable", true}, {"resource", "ENG-1"}};
   for (const bool schema : {false, true}) {
-    EXPECT_EQ(put_back(render_tool_error_failure("Conflict on ENG-1", details, schema)),
+    // A thrown tool_error (the classifier: row T2 with its arguments) and a returned one
+    // (tool_result::failed: render_tool_error_result) give the same result.
+    const json t2_args = {{"message", "Conflict on ENG-1"}, {"details", details}};
+    EXPECT_EQ(put_back(render_tool_failure(s::T2_tool_error, json(t2_args), schema)),
               render_tool_error_result("Conflict on ENG-1", details, schema));
   }
   const json reported = {{"content", json::array()}, {"isError", true}};
