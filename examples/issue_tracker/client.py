@@ -9,9 +9,7 @@ import os
 import sys
 import tempfile
 
-from mcpcxx._envelope import LEGACY, MODERN
-from mcpcxx._inspect import StdioPeer
-from mcpcxx._inspect_peer import InspectError
+from mcpcxx.inspect import LEGACY, MODERN, InspectError, StdioPeer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = [

@@ -23,9 +23,14 @@ import sys
 import tempfile
 from typing import Any
 
-from mcpcxx._envelope import CLIENT_CAPABILITIES_KEY, LEGACY, MODERN
-from mcpcxx._inspect import StdioPeer
-from mcpcxx._inspect_peer import InspectError, dumps
+from mcpcxx.inspect import (
+    CLIENT_CAPABILITIES_KEY,
+    LEGACY,
+    MODERN,
+    InspectError,
+    StdioPeer,
+    dumps,
+)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ELICITATION: dict[str, Any] = {"elicitation": {"form": {}}}

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,33 +84,6 @@ std::unique_ptr<server_handle> make_server(server_options options, py::object lo
   return h;
 }
 
-/// The keys server_options' JSON form accepts, read from its parser: from_json refuses an unknown
-/// key with "unexpected server option 'K'; known options: a, b, ..." (model::reject_unknown), so
-/// the list is the parser's own, never a copy that could drift from it.
-std::vector<std::string> server_option_keys() {
-  constexpr std::string_view marker = "; known options: ";
-  server_options probe;
-  try {
-    from_json(json{{"\x01 not an option", nullptr}}, probe);
-  } catch (const std::invalid_argument& e) {
-    const std::string_view text = e.what();
-    const auto at = text.find(marker);
-    if (at != std::string_view::npos) {
-      std::vector<std::string> keys;
-      std::string_view rest = text.substr(at + marker.size());
-      while (!rest.empty()) {
-        const auto comma = rest.find(", ");
-        keys.emplace_back(rest.substr(0, comma));
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 2);
-      }
-      return keys;
-    }
-  }
-  throw std::logic_error(
-      "server_options' JSON parser no longer names its keys when it refuses one; "
-      "update server_option_keys() in python/bindings/bind_server.cpp");
-}
-
 /// Registers `spec` with the engine handler bridging to the Python callable `fn`.
 template <class Spec, auto Add, class R, class... Payload>
 void add(server_handle& h, Spec spec, py::object fn) {
@@ -186,6 +158,7 @@ void bind_session(py::module_& m) {
 void bind_server(py::module_& m) {
   using release = py::call_guard<py::gil_scoped_release>;
   bind_session(m);
+  // The keys server_options' JSON parser accepts, from the table the parser itself reads.
   m.attr("SERVER_OPTION_KEYS") = py::tuple(py::cast(server_option_keys()));
   py::class_<server_handle>(m, "Server", "The C++ MCP engine: registries and sessions.")
       .def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none())

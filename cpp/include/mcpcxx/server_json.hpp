@@ -5,6 +5,9 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <string_view>
+#include <vector>
+
 #include "mcpcxx/json.hpp"
 #include "mcpcxx/server.hpp"
 
@@ -23,6 +26,8 @@ void from_json(const json& j, server_info& info);
 /// request_state_ttl_s and request_state_key_configured (a bool, ignored by from_json).
 void to_json(json& j, const server_options& o);
 void from_json(const json& j, server_options& o);
+/// Exactly the keys from_json(server_options) accepts, in the order its refusal text names them.
+std::vector<std::string_view> server_option_keys();
 
 /// server_metrics -> {requests, notifications, protocol_errors, tool_errors, by_category}.
 void to_json(json& j, const server_metrics& m);

@@ -21,18 +21,31 @@ void require_object(const json& j, std::string_view what) {
   }
 }
 
-void reject_unknown(const json& j, std::string_view what,
-                    std::initializer_list<const char*> known) {
+namespace {
+
+template <class Keys>
+void reject_unknown_in(const json& j, std::string_view what, const Keys& known) {
   for (const auto& [key, value] : j.items()) {
     bool found = false;
-    for (const char* k : known) found = found || key == k;
+    for (std::string_view k : known) found = found || key == k;
     if (found) continue;
     std::string message("unexpected ");
     message.append(what).append(" '").append(key).append("'; known options: ");
     const char* separator = "";
-    for (const char* k : known) message.append(std::exchange(separator, ", ")).append(k);
+    for (std::string_view k : known) message.append(std::exchange(separator, ", ")).append(k);
     throw std::invalid_argument(message);
   }
+}
+
+}  // namespace
+
+void reject_unknown(const json& j, std::string_view what,
+                    std::initializer_list<const char*> known) {
+  reject_unknown_in(j, what, known);
+}
+
+void reject_unknown(const json& j, std::string_view what, std::span<const std::string_view> known) {
+  reject_unknown_in(j, what, known);
 }
 
 std::string required_string(const json& j, const char* key, std::string_view what) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,8 @@ namespace mcpcxx::model {
 void require_object(const json& j, std::string_view what);
 /// Throws std::invalid_argument for a key of `j` not in `known` (options are closed sets).
 void reject_unknown(const json& j, std::string_view what, std::initializer_list<const char*> known);
+/// The same, for a key list kept as a table (error text: "...; known options: a, b, ...").
+void reject_unknown(const json& j, std::string_view what, std::span<const std::string_view> known);
 
 /// The string at `key`; throws when absent or not a string.
 std::string required_string(const json& j, const char* key, std::string_view what);

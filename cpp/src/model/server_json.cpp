@@ -1,6 +1,10 @@
 // JSON forms of server_info, server_options and server_metrics (engine layer).
 #include "mcpcxx/server_json.hpp"
 
+#include <iterator>
+#include <string_view>
+#include <vector>
+
 #include "model/fields.hpp"
 #include "model/icons.hpp"
 
@@ -64,6 +68,42 @@ void to_json(json& j, const server_options& o) {
 
 namespace {
 
+// Every key from_json(server_options) accepts, in the order its refusal names them.
+constexpr std::string_view k_server_option_keys[] = {
+    "info",
+    "instructions",
+    "expose_exception_details",
+    "max_message_bytes",
+    "max_depth",
+    "page_size",
+    "list_ttl_ms",
+    "cache_scope",
+    "worker_threads",
+    "max_worker_threads",
+    "max_stuck_workers",
+    "long_handler_after",
+    "max_batch_members",
+    "max_batch_reply_bytes",
+    "max_listeners",
+    "max_listen_uris",
+    "listener_queue",
+    "assert_formats",
+    "log_requests",
+    "log_threshold",
+    "logging",
+    "extra_capabilities",
+    "client_request_timeout",
+    "request_state_key",
+    "request_state_previous_keys",
+    "request_state_ttl_s",
+    "request_state_key_configured",
+    "max_tasks",
+    "task_default_ttl_ms",
+    "task_max_ttl_ms",
+    "task_poll_interval_ms",
+    "task_threads",
+};
+
 // The tasks options as flat keys; "max_tasks" (write-only) bounds the default in-memory store.
 void read_task_options(const json& j, task_options& t) {
   constexpr const char* what = "server option";
@@ -87,42 +127,14 @@ void read_task_options(const json& j, task_options& t) {
 
 }  // namespace
 
+std::vector<std::string_view> server_option_keys() {
+  return {std::begin(k_server_option_keys), std::end(k_server_option_keys)};
+}
+
 void from_json(const json& j, server_options& o) {
   constexpr const char* what = "server option";
   model::require_object(j, "server options");
-  model::reject_unknown(j, what,
-                        {"info",
-                         "instructions",
-                         "expose_exception_details",
-                         "max_message_bytes",
-                         "max_depth",
-                         "page_size",
-                         "list_ttl_ms",
-                         "cache_scope",
-                         "worker_threads",
-                         "max_worker_threads",
-                         "max_stuck_workers",
-                         "long_handler_after",
-                         "max_batch_members",
-                         "max_batch_reply_bytes",
-                         "max_listeners",
-                         "max_listen_uris",
-                         "listener_queue",
-                         "assert_formats",
-                         "log_requests",
-                         "log_threshold",
-                         "logging",
-                         "extra_capabilities",
-                         "client_request_timeout",
-                         "request_state_key",
-                         "request_state_previous_keys",
-                         "request_state_ttl_s",
-                         "request_state_key_configured",
-                         "max_tasks",
-                         "task_default_ttl_ms",
-                         "task_max_ttl_ms",
-                         "task_poll_interval_ms",
-                         "task_threads"});
+  model::reject_unknown(j, what, k_server_option_keys);
   if (auto it = j.find("info"); it != j.end() && !it->is_null()) it->get_to(o.info);
   o.instructions = model::optional_string(j, "instructions", what);
   read(j, "expose_exception_details", what, o.expose_exception_details);
