@@ -13,7 +13,7 @@
 #include "mcpcxx/mcpcxx.hpp"
 
 #include "alloc_counter.hpp"
-#include "engine/log_line.hpp"
+#include "observability/log_line.hpp"
 
 namespace {
 

@@ -27,18 +27,41 @@ PROBES = [
     (
         "errors/*.cpp",
         "mcpcxx/errors.hpp",
-        ["jsonrpc", "engine", "mcpcxx/context.hpp", "mcpcxx/server.hpp"],
+        ["jsonrpc", "core", "engine", "mcpcxx/context.hpp", "mcpcxx/server.hpp"],
     ),
-    ("wire/*.cpp", "mcpcxx/errors.hpp", ["jsonrpc", "engine", "mcpcxx/server.hpp"]),
-    ("jsonrpc/*.cpp", "mcpcxx/errors.hpp", ["engine", "mcpcxx/server.hpp"]),
-    ("schema/*.cpp", "mcpcxx/json.hpp", ["engine", "jsonrpc", "mcpcxx/errors.hpp"]),
-    ("state/*.cpp", "mcpcxx/json.hpp", ["engine", "jsonrpc", "wire", "mcpcxx/server.hpp"]),
-    ("engine/*.cpp", "state", ["transport/stdio_*", "transport/http", "mcpcxx/http.hpp"]),
+    ("wire/*.cpp", "mcpcxx/errors.hpp", ["jsonrpc", "core", "mcpcxx/server.hpp"]),
+    ("jsonrpc/*.cpp", "mcpcxx/errors.hpp", ["core", "mcpcxx/server.hpp"]),
+    ("schema/*.cpp", "mcpcxx/json.hpp", ["core", "jsonrpc", "mcpcxx/errors.hpp"]),
+    ("state/*.cpp", "mcpcxx/json.hpp", ["core", "jsonrpc", "wire", "mcpcxx/server.hpp"]),
+    # The engine's layers: the core sees no feature, a feature no later one, and only the
+    # engine (the assembly) sees them all.
+    ("observability/*.cpp", "mcpcxx/server.hpp", ["registry", "core", "tasks", "engine"]),
+    ("registry/*.cpp", "schema", ["observability", "core", "methods", "tasks", "engine"]),
+    ("core/*.cpp", "registry", ["methods", "tasks", "listen", "asking", "engine"]),
+    ("methods/*.cpp", "core", ["tasks", "listen", "asking", "engine"]),
+    ("tasks/*.cpp", "methods", ["listen", "asking", "engine"]),
+    ("listen/*.cpp", "tasks", ["asking", "engine"]),
+    ("asking/*.cpp", "core", ["methods", "tasks", "listen", "engine"]),
+    ("engine/*.cpp", "listen", ["transport/stdio_*", "transport/http", "mcpcxx/http.hpp"]),
     ("transport/stdio_*.cpp", "engine", ["transport/http", "mcpcxx/http.hpp"]),
     ("transport/http/*.cpp", "engine", ["transport/stdio_*", "mcpcxx/stdio.hpp"]),
-    ("../../python/bindings/*.cpp", "mcpcxx/server.hpp", ["engine", "transport/http", "jsonrpc"]),
+    (
+        "../../python/bindings/*.cpp",
+        "mcpcxx/server.hpp",
+        ["core", "engine", "transport/http", "jsonrpc"],
+    ),
 ]
-LOW_LAYERS = ["errors", "wire", "jsonrpc", "schema", "state", "engine", "model"]
+ENGINE_LAYERS = [
+    "observability",
+    "registry",
+    "core",
+    "methods",
+    "tasks",
+    "listen",
+    "asking",
+    "engine",
+]
+LOW_LAYERS = ["errors", "wire", "jsonrpc", "schema", "state", "model", *ENGINE_LAYERS]
 FOREIGN = re.compile(r'#\s*include\s*[<"](asio|llhttp|pybind11)')
 
 

@@ -28,22 +28,37 @@ class guarded_callback {
   bool visit(Visit&& v) {
     std::lock_guard g(running_);
     if (!open_.load(std::memory_order_acquire)) return false;
+    ++depth_;
+    const running_call leave{*this};
     std::forward<Visit>(v)(fn_);
     return true;
   }
 
-  /// Stops further calls, waits for a call running on another thread, destroys the callback.
+  /// Stops further calls, waits for a call running on another thread, destroys the callback
+  /// (from inside the callback: when that call returns).
   void close() {
     open_.store(false, std::memory_order_release);
     std::lock_guard g(running_);  // recursive: a close from inside the callback passes
-    fn_ = nullptr;
+    if (depth_ == 0) fn_ = nullptr;
   }
 
   /// False once close() started.
   bool open() const noexcept { return open_.load(std::memory_order_acquire); }
 
  private:
+  // Leaves a call: the outermost one destroys a callback closed while it ran.
+  struct running_call {
+    explicit running_call(guarded_callback& s) : self(s) {}
+    guarded_callback& self;
+    running_call(const running_call&) = delete;
+    running_call& operator=(const running_call&) = delete;
+    ~running_call() {
+      if (--self.depth_ == 0 && !self.open_.load(std::memory_order_acquire)) self.fn_ = nullptr;
+    }
+  };
+
   Fn fn_;
+  int depth_ = 0;  ///< calls running now (nested ones on the running thread); under running_
   std::atomic<bool> open_{true};
   std::recursive_mutex running_;
 };

@@ -2,14 +2,14 @@
 // the publishing thread with no bus lock held.
 #include "core/notification_bus.hpp"
 
-#include "core/guarded_callback.hpp"
-
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <exception>
 #include <mutex>
 #include <vector>
+
+#include "core/guarded_callback.hpp"
 
 namespace mcpcxx::detail {
 
@@ -41,7 +41,8 @@ class memory_bus final : public notification_bus {
   }
 
   void publish(const change_event& e) override {
-    for (const auto& s : *list(e.kind)) deliver(*s, e);
+    const auto subscribers = list(e.kind);  // held: a handler may change the list meanwhile
+    for (const auto& s : *subscribers) deliver(*s, e);
   }
 
   subscription subscribe(change_kind kind, handler h, interest wants) override {
@@ -81,7 +82,8 @@ class memory_bus final : public notification_bus {
   std::shared_ptr<subscriber> take(subscription id) {
     std::lock_guard g(mutex_);
     for (auto& slot : lists_) {
-      auto it = std::find_if(slot->begin(), slot->end(), [id](const auto& s) { return s->id == id; });
+      auto it =
+          std::find_if(slot->begin(), slot->end(), [id](const auto& s) { return s->id == id; });
       if (it == slot->end()) continue;
       std::shared_ptr<subscriber> found = *it;
       auto copy = std::make_shared<subscriber_list>(*slot);

@@ -40,17 +40,21 @@ class memory_router final : public request_router {
   }
 
   bool route(const std::string& session_id, std::string message) override {
-    std::shared_ptr<guarded_inbox> in;
-    {
-      std::lock_guard g(mutex_);
-      auto it = inboxes_.find(session_id);
-      if (it == inboxes_.end()) return false;
-      in = it->second;
+    // An inbox replaced (the session moved) between the lookup and the call refuses it: look
+    // again, so a session attached throughout never misses a message.
+    for (std::shared_ptr<guarded_inbox> in = find(session_id); in; in = find(session_id)) {
+      if (in->call(message)) return true;
     }
-    return in->call(std::move(message));
+    return false;
   }
 
  private:
+  std::shared_ptr<guarded_inbox> find(const std::string& session_id) {
+    std::lock_guard g(mutex_);
+    auto it = inboxes_.find(session_id);
+    return it == inboxes_.end() ? nullptr : it->second;
+  }
+
   std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<guarded_inbox>> inboxes_;
 };

@@ -3,8 +3,8 @@
 
 #include "mcpcxx/errors.hpp"
 
+#include "core/session_state.hpp"
 #include "engine/engine.hpp"
-#include "engine/session_state.hpp"
 
 namespace mcpcxx {
 
@@ -26,67 +26,73 @@ server::server(server_options options)
 server::~server() { engine_->stop(); }
 
 void server::add_tool(tool_spec spec, tool_handler handler) {
-  engine_->add_tool(std::move(spec), std::move(handler));
+  engine_->registry().add_tool(std::move(spec), std::move(handler));
 }
 void server::write_log(std::string_view level, std::string_view event, const json& fields) const {
-  engine_->log().write(level, event, fields);
+  engine_->core()->log().write(level, event, fields);
 }
 void server::add_async_tool(tool_spec spec, async_tool_handler handler) {
-  engine_->add_async_tool(std::move(spec), std::move(handler));
+  engine_->registry().add_async_tool(std::move(spec), std::move(handler));
 }
-bool server::remove_tool(std::string_view name) { return engine_->remove_tool(name); }
+bool server::remove_tool(std::string_view name) { return engine_->registry().remove_tool(name); }
 void server::add_resource(resource_spec spec, resource_reader reader) {
-  engine_->add_resource(std::move(spec), std::move(reader));
+  engine_->registry().add_resource(std::move(spec), std::move(reader));
 }
-bool server::remove_resource(std::string_view uri) { return engine_->remove_resource(uri); }
+bool server::remove_resource(std::string_view uri) {
+  return engine_->registry().remove_resource(uri);
+}
 void server::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
-  engine_->add_resource_template(std::move(spec), std::move(reader));
+  engine_->registry().add_resource_template(std::move(spec), std::move(reader));
 }
 bool server::remove_resource_template(std::string_view uri_template) {
-  return engine_->remove_resource_template(uri_template);
+  return engine_->registry().remove_resource_template(uri_template);
 }
 void server::add_prompt(prompt_spec spec, prompt_handler handler) {
-  engine_->add_prompt(std::move(spec), std::move(handler));
+  engine_->registry().add_prompt(std::move(spec), std::move(handler));
 }
-bool server::remove_prompt(std::string_view name) { return engine_->remove_prompt(name); }
+bool server::remove_prompt(std::string_view name) {
+  return engine_->registry().remove_prompt(name);
+}
 void server::set_completion_handler(completion_handler handler) {
-  engine_->set_completion_handler(std::move(handler));
+  engine_->registry().set_completion_handler(std::move(handler));
 }
 void server::add_extension(std::string id, json settings) {
-  engine_->add_extension(std::move(id), std::move(settings));
+  engine_->registry().add_extension(std::move(id), std::move(settings));
 }
-bool server::remove_extension(std::string_view id) { return engine_->remove_extension(id); }
+bool server::remove_extension(std::string_view id) {
+  return engine_->registry().remove_extension(id);
+}
 void server::notify_resource_updated(std::string_view uri) {
   engine_->notify_resource_updated(uri);
 }
 
 bool server::notify_elicitation_complete(std::string_view elicitation_id) {
-  return engine_->notify_elicitation_complete(elicitation_id);
+  return engine_->core()->elicitations().notify_complete(elicitation_id);
 }
 
 session server::open_session(std::shared_ptr<frame_sink> sink, session_options options) {
   auto state =
-      std::make_shared<detail::session_state>(engine_, std::move(sink), std::move(options));
-  engine_->track(state);
+      std::make_shared<detail::session_state>(engine_->core(), std::move(sink), std::move(options));
+  engine_->legacy_sessions().track(state);
   return session(std::move(state));
 }
 
-json server::capabilities() const { return engine_->capabilities(); }
-const server_options& server::options() const { return engine_->options(); }
+json server::capabilities() const { return engine_->registry().capabilities(); }
+const server_options& server::options() const { return engine_->core()->options(); }
 server_metrics server::metrics() const { return engine_->metrics(); }
 
 std::string server::metrics_text() const { return engine_->metrics_text(); }
 
-void server::set_tracer(std::shared_ptr<tracer> t) { engine_->set_tracer(std::move(t)); }
+void server::set_tracer(std::shared_ptr<tracer> t) { engine_->core()->set_tracer(std::move(t)); }
 
 std::shared_ptr<const json> server::tool_input_schema(std::string_view name) const {
-  auto t = engine_->find_tool(name);
+  auto t = engine_->registry().find_tool(name);
   if (!t) return nullptr;
   return {t, &t->spec.input_schema};  // aliases the immutable registry entry
 }
 
 std::vector<std::string> server::tool_scopes(std::string_view name) const {
-  auto t = engine_->find_tool(name);
+  auto t = engine_->registry().find_tool(name);
   if (!t) return {};
   return t->spec.scopes;
 }
@@ -95,7 +101,7 @@ session::session(std::shared_ptr<detail::session_state> state) : state_(std::mov
 
 void session::receive(std::string_view bytes, const std::shared_ptr<frame_sink>& reply_to,
                       era_hint hint) {
-  state_->receive(jsonrpc::parse(bytes, state_->eng().options().limits), reply_to, hint);
+  state_->receive(jsonrpc::parse(bytes, state_->core().options().limits), reply_to, hint);
 }
 void session::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to,
                       era_hint hint) {
@@ -133,7 +139,8 @@ void session::notify(std::string_view method, const json& params) {
 }
 
 std::size_t session::end_listens(std::string_view reason) {
-  return state_->eng().listeners().end(state_.get(), reason);
+  const auto& end_streams = state_->core().hooks().end_streams;
+  return end_streams ? end_streams(state_.get(), reason) : 0;
 }
 
 tool_result tool_result::text(std::string text) {

@@ -8,8 +8,8 @@
 
 #include "mcpcxx/jsonrpc.hpp"
 
-#include "engine/cpu_relax.hpp"
-#include "engine/server_log.hpp"
+#include "core/cpu_relax.hpp"
+#include "observability/server_log.hpp"
 #include "wire/situation.hpp"
 
 namespace mcpcxx::stdio_detail {

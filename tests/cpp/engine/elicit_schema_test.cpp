@@ -1,7 +1,7 @@
 // The elicitation requestedSchema subset (engine/elicit_schema.hpp): every form the 2025-11-25
 // schema allows is accepted, revision-gated forms are refused on 2025-06-18, and accepted content
 // is validated against the schema.
-#include "engine/elicit_schema.hpp"
+#include "asking/elicit_schema.hpp"
 
 #include <stdexcept>
 

@@ -1,6 +1,6 @@
 // The allocation-free log line (engine/log_line.hpp): valid JSON for any input, members in call
 // order, durations formatted as a double would dump, and server_log's level/event override.
-#include "engine/log_line.hpp"
+#include "observability/log_line.hpp"
 
 #include <regex>
 #include <string>
@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/server_log.hpp"
+#include "observability/server_log.hpp"
 
 namespace mcpcxx::detail {
 namespace {

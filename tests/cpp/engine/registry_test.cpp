@@ -1,5 +1,5 @@
 // Registries: validation at registration, order, pagination, cache invalidation, list_changed.
-#include "engine/registry.hpp"
+#include "registry/registry.hpp"
 
 #include <random>
 

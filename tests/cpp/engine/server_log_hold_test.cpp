@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/server_log.hpp"
+#include "observability/server_log.hpp"
 
 namespace mcpcxx::detail {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "mcpcxx/errors.hpp"
 
-#include "engine/tasks.hpp"
 #include "support/collecting_sink.hpp"
+#include "tasks/tasks.hpp"
 
 namespace mcpcxx::testing {
 namespace {

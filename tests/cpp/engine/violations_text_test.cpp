@@ -1,6 +1,6 @@
 // violations_json_text: the T1 reply's violations written from the validator's result must be
 // the bytes of violations_to_json serialized, for plain, escaped and non-ASCII texts alike.
-#include "engine/violations_text.hpp"
+#include "registry/violations_text.hpp"
 
 #include <gtest/gtest.h>
 

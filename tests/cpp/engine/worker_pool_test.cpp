@@ -1,7 +1,7 @@
 // The worker pool's hand-off: an idle worker looks for work briefly before it sleeps, and a post
 // wakes a sleeper only when no looking worker will take the job. Every job must still run, with
 // posts arriving at any moment of that cycle, from several threads, in bursts and one by one.
-#include "engine/worker_pool.hpp"
+#include "core/worker_pool.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -14,7 +14,7 @@
 #include "mcpcxx/server.hpp"
 #include "mcpcxx/stdio.hpp"
 
-#include "engine/cpu_relax.hpp"
+#include "core/cpu_relax.hpp"
 #include "stdio/stdio_test_support.hpp"
 
 namespace mcpcxx {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "engine/server_log.hpp"
+#include "observability/server_log.hpp"
 #include "transport/http/endpoint.hpp"
 #include "transport/http/security.hpp"
 

@@ -5,7 +5,7 @@
 #include <sys/resource.h>
 #include <vector>
 
-#include "engine/server_log.hpp"
+#include "observability/server_log.hpp"
 #include "transport/http/handler_headers.hpp"
 #include "transport/http/memory_event_store.hpp"
 #include "transport/http/memory_session_store.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "engine/server_log.hpp"
+#include "observability/server_log.hpp"
 #include "transport/http/security.hpp"
 #include "wire/era.hpp"
 

@@ -14,7 +14,7 @@
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
 
-#include "engine/batch_reply.hpp"
+#include "core/batch_reply.hpp"
 #include "transport/http/context.hpp"
 #include "transport/http/reply_channel.hpp"
 #include "transport/http/session_table.hpp"

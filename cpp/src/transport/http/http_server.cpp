@@ -11,7 +11,7 @@
 
 #include "mcpcxx/http.hpp"
 
-#include "engine/cpu_relax.hpp"
+#include "core/cpu_relax.hpp"
 #include "transport/http/connection.hpp"
 #include "transport/http/context.hpp"
 #include "transport/http/endpoint.hpp"

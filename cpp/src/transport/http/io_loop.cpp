@@ -4,7 +4,7 @@
 #include <thread>
 #include <utility>
 
-#include "engine/cpu_relax.hpp"
+#include "core/cpu_relax.hpp"
 
 namespace mcpcxx::http {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <charconv>
 
-#include "engine/tool_headers.hpp"
+#include "registry/tool_headers.hpp"
 #include "transport/http/endpoint.hpp"
 #include "transport/http/request_parser.hpp"
 #include "transport/http/security.hpp"

@@ -1,0 +1,498 @@
+// The exchange: claim-once settling, era decoration, the reply frame, the log line, the metrics.
+#include "core/exchange.hpp"
+
+#include <array>
+#include <charconv>
+#include <optional>
+#include <span>
+
+#include "core/batch_reply.hpp"
+#include "core/input_round.hpp"
+#include "core/method_table.hpp"
+#include "core/outbound.hpp"
+#include "core/server_core.hpp"
+#include "core/session_state.hpp"
+#include "jsonrpc/splice.hpp"
+#include "observability/log_line.hpp"
+
+namespace mcpcxx::detail {
+
+namespace {
+
+constexpr const char* k_class_names[] = {"ok", "tool_error", "protocol_error", "cancelled"};
+
+// A modern result with resultType and _meta's serverInfo: written into the frame as it is
+// serialized (jsonrpc/splice.hpp), not copied into the result's tree, with the same bytes.
+// A result that is not an object cannot carry them: nullopt, and the caller answers P24.
+std::optional<std::string> decorated_frame(const jsonrpc::request_id& id, json& result,
+                                           const server_core& e, std::string_view result_type) {
+  if (result.is_null()) result = json::object();
+  if (!result.is_object()) return std::nullopt;
+  return jsonrpc::serialize_result_spliced(
+      id, result,
+      {{{}, "resultType", result_type},
+       {"_meta", "io.modelcontextprotocol/serverInfo", e.server_info_text()}});
+}
+
+// One allocation of the exact size: the page is copied once (it is most of the frame).
+std::string raw_result_frame(const jsonrpc::request_id& id, std::string_view serialized) {
+  constexpr std::string_view head = R"({"jsonrpc":"2.0","id":)";
+  constexpr std::string_view middle = R"(,"result":)";
+  char number[24];
+  std::string id_text;
+  std::string_view id_view;
+  if (const auto* n = std::get_if<std::int64_t>(&id)) {
+    id_view = std::string_view(number, std::to_chars(number, number + sizeof number, *n).ptr);
+  } else {
+    id_text = jsonrpc::id_to_json(id).dump();
+    id_view = id_text;
+  }
+  std::string frame;
+  frame.reserve(head.size() + id_view.size() + middle.size() + serialized.size() + 1);
+  frame.append(head).append(id_view).append(middle).append(serialized).push_back('}');
+  return frame;
+}
+
+}  // namespace
+
+method_outcome method_outcome::ok(json result) {
+  method_outcome o;
+  o.result = std::move(result);
+  return o;
+}
+
+method_outcome method_outcome::tool_reported_error(json result) {
+  method_outcome o = ok(std::move(result));
+  o.row_id = ::mcpcxx::wire::row_of(situation::T6_tool_reported_error).id;
+  o.category = "tool_result_error";
+  o.counted_as = outcome_class::tool_error;
+  return o;
+}
+
+method_outcome method_outcome::cached(std::shared_ptr<const std::string> page) {
+  method_outcome o;
+  o.kind = outcome_kind::cached_page;
+  o.page = std::move(page);
+  return o;
+}
+
+method_outcome method_outcome::protocol(situation row, const json& args, std::string reference) {
+  method_outcome o = rendered(row, ::mcpcxx::wire::render(row, args));
+  o.reference = std::move(reference);
+  return o;
+}
+
+method_outcome method_outcome::rendered(situation row, jsonrpc::error_object error) {
+  method_outcome o;
+  o.kind = outcome_kind::protocol_error;
+  o.row_id = ::mcpcxx::wire::row_of(row).id;
+  o.error = std::move(error);
+  o.category = "protocol";
+  o.counted_as = outcome_class::protocol_error;
+  return o;
+}
+
+method_outcome method_outcome::tool_failed(situation row, const json& args, bool has_output_schema,
+                                           std::string category, std::string reference) {
+  return tool_failed(row, json(args), has_output_schema, std::move(category), std::move(reference));
+}
+
+method_outcome method_outcome::tool_failed(situation row, json&& args, bool has_output_schema,
+                                           std::string category, std::string reference) {
+  method_outcome o = rendered_tool_failed(
+      row, ::mcpcxx::wire::render_tool_failure(row, std::move(args), has_output_schema),
+      std::move(category));
+  o.reference = std::move(reference);
+  return o;
+}
+
+method_outcome method_outcome::rendered_tool_failed(situation row,
+                                                    ::mcpcxx::wire::tool_failure_parts parts,
+                                                    std::string category) {
+  method_outcome o = rendered_tool_failed(row, std::move(parts.result), std::move(category));
+  o.details = std::move(parts.details);
+  o.details_structured = parts.structured;
+  return o;
+}
+
+json method_outcome::full_result() const {
+  if (details.is_null()) return result;
+  json whole = details;
+  if (!details_violations.empty()) whole["violations"] = json::parse(details_violations);
+  return ::mcpcxx::wire::whole_tool_result({result, std::move(whole), details_structured});
+}
+
+method_outcome method_outcome::rendered_tool_failed(situation row, json result,
+                                                    std::string category) {
+  method_outcome o;
+  o.kind = outcome_kind::tool_failure;
+  o.result = std::move(result);
+  o.row_id = ::mcpcxx::wire::row_of(row).id;
+  o.category = std::move(category);
+  o.counted_as = outcome_class::tool_error;
+  return o;
+}
+
+method_outcome method_outcome::pending() {
+  method_outcome o;
+  o.kind = outcome_kind::pending;
+  return o;
+}
+
+method_outcome method_outcome::still_running() {
+  method_outcome o = pending();
+  o.handler_continues = true;
+  return o;
+}
+
+exchange::exchange(std::shared_ptr<session_state> session, reply_route route,
+                   jsonrpc::request_id id, std::string method, json params)
+    : session_(std::move(session)),
+      route_(std::move(route)),
+      id_(std::move(id)),
+      method_(std::move(method)),
+      params_(std::move(params)) {
+  core().stats().started();
+}
+
+exchange::~exchange() {
+  if (!settled()) core().stats().stopped();
+}
+
+server_core& exchange::core() const noexcept { return session_->core(); }
+
+bool exchange::claim() {
+  if (settled_.exchange(true, std::memory_order_acq_rel)) return false;
+  core().stats().stopped();
+  if (registered_) session_->forget(id_);
+  return true;
+}
+
+bool exchange::finish(method_outcome o) {
+  if (!claim()) return false;
+  const std::string_view row =
+      o.kind == outcome_kind::protocol_error ? o.row_id : std::string_view{};
+  std::string frame = frame_for(o);
+  // Counted before the reply leaves, so a client that got its reply sees it in the metrics.
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - started_)
+                      .count();
+  core().stats().record({method_, tool_slot_.load(std::memory_order_relaxed), o.counted_as,
+                         o.category, us, !o.reference.empty(), true});
+  deliver(std::move(frame), row);
+  log_outcome(o, us);
+  if (span_) end_span(k_class_names[static_cast<int>(o.counted_as)], &o);
+  return true;
+}
+
+// A T row's frame: its details serialized once and written at _meta["mcpcxx/error"] (and at
+// structuredContent when shown) as the result is written, with the era's decoration; the bytes
+// of the whole result tree dumped.
+std::string exchange::tool_failure_frame(const method_outcome& o) const {
+  const jsonrpc::spliced_member violations{{}, "violations", o.details_violations};
+  const std::string details =
+      o.details_violations.empty()
+          ? jsonrpc::serialize_value(o.details)
+          : jsonrpc::serialize_object_spliced(o.details, std::span(&violations, 1));
+  std::array<jsonrpc::spliced_member, 4> members;
+  std::size_t n = 0;
+  members[n++] = {"_meta", "mcpcxx/error", details};
+  if (o.details_structured) members[n++] = {{}, "structuredContent", details};
+  if (facts.modern) {
+    members[n++] = {{}, "resultType", R"("complete")"};
+    members[n++] = {"_meta", "io.modelcontextprotocol/serverInfo", core().server_info_text()};
+  }
+  return jsonrpc::serialize_result_spliced(
+      id_, o.result, std::span<const jsonrpc::spliced_member>(members.data(), n));
+}
+
+// Builds the reply frame; a reserved kind, or a modern result that is not an object, becomes the
+// internal-error row (never shipped half-done).
+std::string exchange::frame_for(method_outcome& o) const {
+  switch (o.kind) {
+    case outcome_kind::cached_page:
+      return raw_result_frame(id_, *o.page);
+    case outcome_kind::protocol_error:
+      return jsonrpc::serialize_error(id_, o.error);
+    case outcome_kind::tool_failure:
+      if (!o.details.is_null()) return tool_failure_frame(o);
+      [[fallthrough]];
+    case outcome_kind::result:
+      if (!facts.modern) return jsonrpc::serialize_result(id_, o.result);
+      if (auto frame = decorated_frame(id_, o.result, core(), R"("complete")")) return *frame;
+      break;
+    case outcome_kind::input_required:
+      if (!facts.modern) break;
+      if (auto frame = decorated_frame(id_, o.result, core(), R"("input_required")")) return *frame;
+      break;
+    case outcome_kind::task:
+      if (!facts.modern) return jsonrpc::serialize_result(id_, o.result);
+      if (auto frame = decorated_frame(id_, o.result, core(), R"("task")")) return *frame;
+      break;
+    case outcome_kind::pending:
+      break;
+  }
+  const std::string ref = server_log::new_reference();
+  core().log().write("error", "unsupported_outcome",
+                     {{"method", method_}, {"reference", ref}, {"kind", static_cast<int>(o.kind)}});
+  o = method_outcome::protocol(situation::P24_internal_error, {{"reference", ref}}, ref);
+  return jsonrpc::serialize_error(id_, o.error);
+}
+
+void exchange::deliver(std::string frame, std::string_view row) {
+  if (route_.batch) {
+    route_.batch->add(std::move(frame), id_);
+    return;
+  }
+  session_->send(route_.sink, std::move(frame), {frame_kind::response, row, facts.modern});
+}
+
+bool exchange::abandon(std::string_view why) {
+  if (!claim()) return false;
+  if (route_.batch) route_.batch->skip();
+  request_sample s{method_, tool_slot_.load(std::memory_order_relaxed), outcome_class::cancelled,
+                   "cancelled"};
+  s.timed = false;
+  core().stats().record(s);
+  if (span_) end_span("cancelled", nullptr);
+  core().log().write("info", "request_cancelled",
+                     {{"id", jsonrpc::id_to_json(id_)}, {"reason", std::string(why)}});
+  token_.cancel();
+  return true;
+}
+
+exchange::start exchange::begin_handler() noexcept {
+  std::uint8_t expected = 0;
+  if (!run_state_.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+    return expected == 2 ? start::refused : start::run;
+  }
+  return settled() ? start::settled : start::run;
+}
+
+bool exchange::refuse_unstarted(std::optional<method_outcome> o) {
+  std::uint8_t expected = 0;
+  if (!run_state_.compare_exchange_strong(expected, 2, std::memory_order_acq_rel)) return false;
+  if (o) {
+    interrupt(std::move(*o));
+  } else {
+    abandon("the server stopped before the request started");
+  }
+  return true;
+}
+
+bool exchange::interrupt(method_outcome o) {
+  if (!finish(std::move(o))) return false;
+  token_.cancel();
+  return true;
+}
+
+void exchange::arm_deadline(std::chrono::milliseconds after,
+                            std::function<method_outcome()> on_expiry,
+                            const std::shared_ptr<exchange>& self) {
+  std::weak_ptr<exchange> weak = self;
+  const std::uint64_t job = worker_pool::current_job();  // armed on the handler's thread
+  deadline_ = core().deadlines().schedule(std::chrono::steady_clock::now() + after,
+                                          [weak, job, fn = std::move(on_expiry)] {
+                                            auto ex = weak.lock();
+                                            if (!ex || !ex->finish(fn())) return;
+                                            ex->token_.cancel();
+                                            ex->release_worker(job);
+                                          });
+}
+
+// The handler outlived its deadline: its worker no longer counts toward the pool (see
+// worker_pool.hpp), so the hung handler cannot starve later requests.
+void exchange::release_worker(std::uint64_t job) const {
+  if (job == 0) return;  // inline dispatch: the transport's thread, not a pool worker
+  const auto r = core().pool().release_stuck(job);
+  if (r == worker_pool::release::not_running) return;
+  const bool replaced = r == worker_pool::release::replaced;
+  core().log().write(replaced ? "warning" : "error", "handler_stuck",
+                     {{"method", method_},
+                      {"tool", tool_},
+                      {"id", jsonrpc::id_to_json(id_)},
+                      {"stuck", core().pool().stuck()},
+                      {"replaced", replaced},
+                      {"note", replaced ? "handler still running after its deadline; a replacement "
+                                          "worker serves other requests"
+                                        : "handler still running after its deadline; the bound "
+                                          "max_stuck_workers is reached, the pool runs short"}});
+}
+
+void exchange::disarm_deadline() {
+  if (deadline_) core().deadlines().cancel(*deadline_);
+  deadline_.reset();
+}
+
+// The request line is written member by member into a per-thread buffer (log_line.hpp): it is
+// on by default, so it must cost a fraction of the dispatch it describes.
+void exchange::log_outcome(const method_outcome& o, std::int64_t us) const {
+  if (!core().options().log_requests) return;
+  const std::string_view level = o.counted_as == outcome_class::ok ? "info" : "warning";
+  if (!core().log().enabled(level)) return;
+  thread_local std::string buf;
+  log_line line(buf, level, "request");
+  line.str("method", method_);
+  if (const auto* n = std::get_if<std::int64_t>(&id_)) {
+    line.integer("id", *n);
+  } else {
+    line.str("id", std::get<std::string>(id_));
+  }
+  if (const std::string& sid = session_->options().id; !sid.empty()) line.str("sessionId", sid);
+  if (facts.request_meta || facts.http_headers) {
+    if (auto parent = incoming_parent()) line.str("traceId", parent->trace_id);
+  }
+  line.str("outcome", k_class_names[static_cast<int>(o.counted_as)])
+      .str("category", o.category)
+      .millis("latencyMs", us)
+      .str("era", facts.modern ? "modern" : "legacy");
+  if (!tool_.empty()) line.str("tool", tool_);
+  if (!o.row_id.empty()) line.str("situation", o.row_id);
+  if (!o.reference.empty()) line.str("reference", o.reference);
+  if (o.kind == outcome_kind::protocol_error)
+    line.integer("code", o.error.code);  // wire-text: not wire (a log member)
+  core().log().write_line(line.finish());
+}
+
+std::optional<trace_parent> exchange::incoming_parent() const {
+  for (const json* bag : {facts.request_meta.get(), facts.http_headers.get()}) {
+    if (bag == nullptr || !bag->is_object()) continue;
+    const auto tp = bag->find("traceparent");
+    if (tp == bag->end() || !tp->is_string()) continue;
+    const auto ts = bag->find("tracestate");
+    const bool has_state = ts != bag->end() && ts->is_string();
+    if (auto p = parse_traceparent(tp->get_ref<const std::string&>(),
+                                   has_state ? ts->get_ref<const std::string&>() : "")) {
+      return p;
+    }
+  }
+  return std::nullopt;
+}
+
+// Span name and attributes follow the OpenTelemetry MCP conventions: "{method} {target}" with the
+// tool or prompt name as target.
+void exchange::begin_span() {
+  tracer* t = core().tracer_ptr();
+  if (t == nullptr) return;
+  std::string target;
+  if ((method_ == "tools/call" || method_ == "prompts/get") && params_.is_object()) {
+    const auto it = params_.find("name");
+    if (it != params_.end() && it->is_string()) target = it->get<std::string>();
+  }
+  const std::string name = target.empty() ? method_ : method_ + " " + target;
+  const std::string id = std::holds_alternative<std::int64_t>(id_)
+                             ? std::to_string(std::get<std::int64_t>(id_))
+                             : std::get<std::string>(id_);
+  const auto parent = incoming_parent();
+  span_start_info info{name,
+                       method_,
+                       target,
+                       id,
+                       session_->options().id,
+                       facts.version,
+                       parent ? &*parent : nullptr};
+  try {
+    span_ = t->start_span(info);
+  } catch (const std::exception& e) {
+    core().log().write("error", "tracer_failed", {{"method", method_}, {"what", e.what()}});
+  }
+}
+
+void exchange::end_span(std::string_view outcome, const method_outcome* o) noexcept {
+  span_end_info info;
+  info.outcome = outcome;
+  info.category = o != nullptr ? std::string_view(o->category) : "cancelled";
+  std::string code_text;
+  if (o == nullptr) {
+    info.error_type = "cancelled";
+  } else if (o->kind == outcome_kind::protocol_error) {
+    info.rpc_code = o->error.code;  // wire-text: not wire (a span attribute)
+    code_text = std::to_string(o->error.code);
+    info.error_type = code_text;
+  } else if (o->counted_as == outcome_class::tool_error) {
+    info.error_type = "tool_error";
+  }
+  if (o != nullptr) info.reference = o->reference;
+  span_->end(info);  // kept alive: a handler past its deadline may still hold it
+}
+
+// The era chooses how a handler asks the client: a live request on a legacy session (a tools/call
+// asks on its own reply stream, HTTP: the POST's SSE stream; other requests on the session's
+// stream, HTTP: GET); on 2026-07-28 a multi-round trip answered from inputResponses / requestState
+// or stopping the run (engine/input_round.hpp). Methods that cannot answer input_required get no
+// hook, and an empty hook makes every ask refuse with client_capability_error.
+void exchange::install_ask_hooks(context_hooks& hooks, bool modern) const {
+  if (!modern && inline_tool_ != nullptr) {
+    // The answer would arrive on the thread this handler occupies: waiting for it could only
+    // time out, so the promise the tool made is held to at once, with the fix in the message.
+    const exchange* x = this;
+    hooks.ask = [x](const client_request& q) -> json {
+      throw std::logic_error("tool '" + x->tool_ + "' is declared inline_dispatch (it never " +
+                             "blocks) but asked the client (" + q.method +
+                             ") on a legacy session, whose answer only the thread it occupies " +
+                             "could read; remove inline_dispatch from this tool");
+    };
+    return;
+  }
+  if (!modern) {
+    hooks.ask = legacy_ask_hook(session_, method_ == "tools/call" ? route_.sink : nullptr, token_);
+    return;
+  }
+  hooks.ask = nullptr;
+  hooks.ask_all = nullptr;
+  if (!may_ask_) return;
+  const exchange* x = this;  // see make_context on lifetimes
+  hooks.ask = [x](const client_request& q) { return x->ask_round({q}).front(); };
+  hooks.ask_all = [x](const std::vector<client_request>& qs) { return x->ask_round(qs); };
+}
+
+// A context kept past its request (or a handler past its deadline) is refused rather than left to
+// ask a round nobody will answer.
+std::vector<json> exchange::ask_round(const std::vector<client_request>& questions) const {
+  if (settled()) throw std::logic_error("a handler asked the client after its request had ended");
+  return round()->ask(questions);
+}
+
+input_round* exchange::round() const {
+  if (!may_ask_) return nullptr;
+  std::call_once(round_once_, [this] {
+    if (round_) return;
+    auto self = std::const_pointer_cast<exchange>(shared_from_this());
+    round_ = std::make_shared<input_round>(self, std::nullopt, json(), json(), json());
+  });
+  return round_.get();
+}
+
+request_context exchange::make_context(const std::shared_ptr<exchange>& self,
+                                       const context_decorator& decorate) const {
+  context_hooks hooks;
+  // The hooks capture one raw pointer: trivially copyable and small, so std::function keeps it in
+  // place instead of allocating per request. hooks.owner keeps this exchange alive as long as the
+  // context, even one a handler kept past its request.
+  hooks.owner = self;
+  const exchange* x = this;
+  hooks.notify = [x](std::string_view method, const json& params) {
+    // Request-related notifications must stop once the request has its reply.
+    if (x->settled()) return;
+    x->session_->send(x->route_.sink, jsonrpc::serialize_notification(method, params),
+                      {frame_kind::notification});
+  };
+  hooks.record = [x](log_level level, const json& data, const std::optional<std::string>& logger) {
+    json fields = {{"method", x->method_}, {"level", to_string(level)}, {"data", data}};
+    if (logger) fields["logger"] = *logger;
+    x->core().log().write("info", "handler_log", fields);
+  };
+  install_ask_hooks(hooks, facts.modern);
+  hooks.read_resource = core().hooks().read_resource;
+  if (decorate) decorate(hooks);
+  request_context ctx(jsonrpc::id_to_json(id_), facts.version, facts.client_info,
+                      facts.client_capabilities, facts.progress_token, facts.min_log_level, token_,
+                      std::move(hooks));
+  ctx.set_principal(session_->principal());
+  ctx.set_request_meta(facts.request_meta);
+  ctx.set_http_headers(facts.http_headers);
+  ctx.set_trace_span(span_.get());
+  return ctx;
+}
+
+}  // namespace mcpcxx::detail

@@ -1,0 +1,50 @@
+// prompts/get and completion/complete.
+#include <algorithm>
+
+#include "core/exchange.hpp"
+#include "core/method_table.hpp"
+#include "core/server_core.hpp"
+#include "methods/primitive_methods.hpp"
+
+namespace mcpcxx::detail {
+
+method_outcome handle_prompts_get(server_core& e, const exchange_ptr& ex, prompts_get_params& p) {
+  auto prompt = e.registry().find_prompt(p.name);
+  if (!prompt) {
+    return method_outcome::protocol(
+        situation::P19_unknown_prompt,
+        {{"name", p.name}, {"didYouMean", e.registry().closest_prompt_names(p.name)}});
+  }
+  std::vector<std::string> missing;
+  for (const auto& a : prompt->spec.arguments) {
+    if (a.required && p.arguments.count(a.name) == 0) missing.push_back(a.name);
+  }
+  if (!missing.empty()) {
+    return method_outcome::protocol(situation::P19a_missing_prompt_arguments,
+                                    {{"name", p.name}, {"missing", missing}});
+  }
+  request_context ctx = ex->make_context(ex);
+  prompt_result r = prompt->handler(p.arguments, ctx);
+  json result = {{"messages", std::move(r.messages)}};
+  if (r.description) result["description"] = *r.description;
+  return method_outcome::ok(std::move(result));
+}
+
+method_outcome handle_complete(server_core& e, const exchange_ptr& ex, complete_params& p) {
+  const completion_request& req = p.request;
+  if (req.ref_type == "ref/prompt" && !e.registry().find_prompt(req.ref)) {
+    return method_outcome::protocol(
+        situation::P19_unknown_prompt,
+        {{"name", req.ref}, {"didYouMean", e.registry().closest_prompt_names(req.ref)}});
+  }
+  request_context ctx = ex->make_context(ex);
+  completion_result r = e.registry().completion()(req, ctx);
+  const std::size_t n = std::min<std::size_t>(r.values.size(), 100);
+  json values = json::array();
+  for (std::size_t i = 0; i < n; ++i) values.push_back(r.values[i]);
+  json completion = {{"values", std::move(values)}, {"hasMore", r.has_more || r.values.size() > n}};
+  if (r.total) completion["total"] = *r.total;
+  return method_outcome::ok({{"completion", std::move(completion)}});
+}
+
+}  // namespace mcpcxx::detail

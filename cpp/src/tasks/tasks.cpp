@@ -1,0 +1,298 @@
+// The engine's task manager: records in the store, live tasks in this process, the task threads.
+#include "tasks/tasks.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+namespace mcpcxx::detail {
+
+namespace {
+
+using sys_clock = std::chrono::system_clock;
+
+// 128 random bits as 32 hex digits: a task id is a bearer capability when nobody authenticates.
+std::string new_task_id() {
+  thread_local std::random_device rd;
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string id;
+  id.reserve(32);
+  for (int word = 0; word < 4; ++word) {
+    std::uint32_t v = rd();
+    for (int i = 0; i < 8; ++i, v >>= 4) id.push_back(hex[v & 0xF]);
+  }
+  return id;
+}
+
+void put_common(json& j, const task_record& r) {
+  j["taskId"] = r.task_id;
+  j["status"] = std::string(to_string(r.status));
+  if (r.status_message) j["statusMessage"] = *r.status_message;
+  j["createdAt"] = iso8601(r.created_at);
+  j["lastUpdatedAt"] = iso8601(r.last_updated_at);
+}
+
+}  // namespace
+
+std::string iso8601(sys_clock::time_point t) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch());
+  const std::time_t secs = static_cast<std::time_t>(ms.count() / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(ms.count() % 1000));
+  return buf;
+}
+
+json legacy_task_json(const task_record& r) {
+  json j = json::object();
+  put_common(j, r);
+  j["ttl"] = r.ttl_ms;
+  j["pollInterval"] = r.poll_interval_ms;
+  return j;
+}
+
+json modern_task_json(const task_record& r) {
+  json j = json::object();
+  put_common(j, r);
+  j["ttlMs"] = r.ttl_ms;
+  j["pollIntervalMs"] = r.poll_interval_ms;
+  return j;
+}
+
+json modern_detailed_task_json(const task_record& r) {
+  json j = modern_task_json(r);
+  if (r.status == task_status::completed) j["result"] = r.result;
+  if (r.status == task_status::failed) j["error"] = r.error;
+  if (r.status == task_status::input_required) j["inputRequests"] = r.input_requests;
+  return j;
+}
+
+// ---- live_task ----
+
+std::optional<std::vector<json>> live_task::wait(const std::vector<std::string>& keys) {
+  std::unique_lock lock(mutex_);
+  const auto all_answered = [&] {
+    return std::all_of(keys.begin(), keys.end(),
+                       [&](const std::string& k) { return answers_.contains(k); });
+  };
+  cv_.wait(lock, [&] { return token_.cancelled() || all_answered(); });
+  waiting_.clear();
+  if (token_.cancelled()) return std::nullopt;
+  std::vector<json> out;
+  for (const auto& k : keys) {
+    out.push_back(std::move(answers_[k]));
+    answers_.erase(k);
+  }
+  return out;
+}
+
+void live_task::expect(const std::vector<std::string>& keys) {
+  std::lock_guard lock(mutex_);
+  waiting_ = keys;
+}
+
+std::vector<std::string> live_task::deliver(const json& responses) {
+  std::vector<std::string> taken;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& key : waiting_) {
+      if (const auto it = responses.find(key); it != responses.end() && !answers_.contains(key)) {
+        answers_[key] = *it;
+        taken.push_back(key);
+      }
+    }
+  }
+  cv_.notify_all();
+  return taken;
+}
+
+void live_task::wake() {
+  { std::lock_guard lock(mutex_); }
+  cv_.notify_all();
+}
+
+// ---- task_manager ----
+
+task_manager::task_manager(task_options options)
+    : options_(std::move(options)),
+      store_(options_.store ? options_.store : make_in_memory_task_store()),
+      pool_({.threads = std::max<std::size_t>(1, options_.threads),
+             .max_threads = std::max<std::size_t>(1, options_.threads),
+             .max_stuck = 0}) {}
+
+task_manager::~task_manager() { stop(std::chrono::milliseconds(0)); }
+
+std::optional<task_record> task_manager::create(const std::string& owner,
+                                                std::optional<std::int64_t> requested_ttl_ms,
+                                                const cancellation_token& token) {
+  task_record r;
+  r.task_id = options_.id_generator ? options_.id_generator() : new_task_id();
+  r.owner = owner;
+  r.created_at = r.last_updated_at = sys_clock::now();
+  const std::int64_t ttl = requested_ttl_ms.value_or(options_.default_ttl_ms);
+  r.ttl_ms = std::clamp<std::int64_t>(ttl, 1, std::max<std::int64_t>(1, options_.max_ttl_ms));
+  r.poll_interval_ms = std::max<std::int64_t>(1, options_.poll_interval_ms);
+  {
+    std::lock_guard lock(mutex_);
+    live_.emplace(r.task_id, std::make_shared<live_task>(token));
+  }
+  if (!store_->create(r)) {
+    std::lock_guard lock(mutex_);
+    live_.erase(r.task_id);
+    return std::nullopt;
+  }
+  return r;
+}
+
+void task_manager::post(std::function<void()> job) { pool_.post(std::move(job)); }
+
+std::shared_ptr<live_task> task_manager::live(const std::string& task_id) {
+  std::lock_guard lock(mutex_);
+  const auto it = live_.find(task_id);
+  return it == live_.end() ? nullptr : it->second;
+}
+
+std::optional<task_record> task_manager::apply(const std::string& task_id,
+                                               const std::function<void(task_record&)>& fn) {
+  bool applied = false;
+  auto after = store_->update(task_id, [&](task_record& r) {
+    if (is_terminal(r.status)) return;
+    fn(r);
+    applied = true;
+  });
+  if (!applied) return std::nullopt;
+  return after;
+}
+
+void task_manager::changed(const std::optional<task_record>& after) {
+  status_listener listener;
+  {
+    std::lock_guard lock(mutex_);
+    listener = listener_;
+  }
+  changed_cv_.notify_all();
+  if (!listener || !after) return;
+  // Changes made on two threads may arrive here in either order; publishing the store's current
+  // record, one at a time, makes the last notification of a task carry its latest state.
+  std::lock_guard order(publish_mutex_);
+  if (const auto now = store_->get(after->task_id, after->owner)) listener(*now);
+}
+
+void task_manager::set_status_listener(status_listener fn) {
+  std::lock_guard lock(mutex_);
+  listener_ = std::move(fn);
+}
+
+void task_manager::settle(const std::string& task_id, task_status status, json result, json error) {
+  bool done = false;
+  const auto after = store_->update(task_id, [&](task_record& r) {
+    if (is_terminal(r.status)) return;
+    done = true;
+    r.status = status;
+    r.result = std::move(result);
+    r.error = std::move(error);
+    r.input_requests = json::object();
+    r.last_updated_at = sys_clock::now();
+  });
+  {
+    std::lock_guard lock(mutex_);
+    live_.erase(task_id);
+  }
+  changed(done ? after : std::nullopt);
+}
+
+void task_manager::set_message(const std::string& task_id, std::string message) {
+  changed(apply(task_id, [&](task_record& r) {
+    r.status_message = std::move(message);
+    r.last_updated_at = sys_clock::now();
+  }));
+}
+
+std::optional<task_record> task_manager::cancel(const std::string& task_id,
+                                                const std::string& owner) {
+  auto before = store_->get(task_id, owner);
+  if (!before) return std::nullopt;
+  if (is_terminal(before->status)) return before;
+  const auto after = apply(task_id, [](task_record& r) {
+    r.status = task_status::cancelled;
+    r.status_message = "cancelled by the client (tasks/cancel)";
+    r.input_requests = json::object();
+    r.last_updated_at = sys_clock::now();
+  });
+  if (auto l = live(task_id)) {
+    l->token().cancel();
+    l->wake();
+  }
+  changed(after);
+  return before;
+}
+
+std::optional<std::vector<json>> task_manager::ask(const std::string& task_id,
+                                                   const json& questions) {
+  auto l = live(task_id);
+  if (!l) return std::nullopt;
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : questions.items()) keys.push_back(k);
+  l->expect(keys);  // before the record says input_required: an early answer is kept
+  set_input(task_id, questions);
+  auto answers = l->wait(keys);
+  if (answers) set_input(task_id, json::object());
+  return answers;
+}
+
+void task_manager::set_input(const std::string& task_id, const json& pending) {
+  changed(apply(task_id, [&](task_record& r) {
+    r.status = pending.empty() ? task_status::working : task_status::input_required;
+    r.input_requests = pending;
+    r.last_updated_at = sys_clock::now();
+  }));
+}
+
+bool task_manager::answer(const std::string& task_id, const std::string& owner,
+                          const json& responses) {
+  if (!store_->get(task_id, owner)) return false;
+  auto l = live(task_id);
+  if (!l) return true;  // terminal or running elsewhere: acknowledged, nothing waits here
+  const auto taken = l->deliver(responses);
+  if (!taken.empty()) {
+    changed(apply(task_id, [&](task_record& r) {
+      for (const auto& k : taken) r.input_requests.erase(k);
+      r.last_updated_at = sys_clock::now();
+    }));
+  }
+  return true;
+}
+
+std::optional<task_record> task_manager::wait_terminal(const std::string& task_id,
+                                                       const std::string& owner,
+                                                       const cancellation_token& token) {
+  const auto poll =
+      std::chrono::milliseconds(std::max<std::int64_t>(50, options_.poll_interval_ms));
+  for (;;) {
+    auto r = store_->get(task_id, owner);
+    if (!r || is_terminal(r->status) || token.cancelled()) return r;
+    std::unique_lock lock(mutex_);
+    // Woken by changes made here; the timeout covers changes made by another replica's store.
+    changed_cv_.wait_for(lock, poll);
+  }
+}
+
+void task_manager::stop(std::chrono::milliseconds grace) {
+  std::vector<std::shared_ptr<live_task>> running;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, l] : live_) running.push_back(l);
+  }
+  for (auto& l : running) {
+    l->token().cancel();
+    l->wake();
+  }
+  changed(std::nullopt);
+  pool_.stop(grace);
+}
+
+}  // namespace mcpcxx::detail
