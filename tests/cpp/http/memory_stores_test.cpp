@@ -41,7 +41,7 @@ namespace {
 using http::event_position;
 using http::stream_state;
 
-// A table over fresh in-memory stores, with the stores at hand.
+// A table over fresh in-memory stores (and the memory router), with the stores at hand.
 struct memory_table {
   std::shared_ptr<http::memory_session_store> records;
   std::shared_ptr<http::memory_event_store> events;
@@ -50,7 +50,7 @@ struct memory_table {
   explicit memory_table(std::size_t max_sessions, std::size_t replay_capacity = 8)
       : records(std::make_shared<http::memory_session_store>(max_sessions)),
         events(std::make_shared<http::memory_event_store>(replay_capacity)),
-        table(records, events) {}
+        table(records, events, detail::make_memory_request_router()) {}
 };
 
 const json k_init_params = {{"protocolVersion", "2025-11-25"},

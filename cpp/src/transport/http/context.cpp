@@ -22,12 +22,15 @@ origin_policy make_policy(const http_options& o) {
   return p;
 }
 
-// The one place the in-memory stores are created: what legacy sessions use unless the
-// transport is given others.
-session_table session_table_over(const http_options& o, transport_stores stores) {
+// The one place the in-memory stores and router are created: what legacy sessions use unless
+// the transport is given others. Routed messages are parsed with the server's limits, as POSTs.
+session_table session_table_over(const server& srv, const http_options& o,
+                                 transport_stores stores) {
   if (!stores.sessions) stores.sessions = std::make_shared<memory_session_store>(o.max_sessions);
   if (!stores.events) stores.events = std::make_shared<memory_event_store>(o.replay_buffer_events);
-  return session_table(std::move(stores.sessions), std::move(stores.events));
+  if (!stores.router) stores.router = detail::make_memory_request_router();
+  return session_table(std::move(stores.sessions), std::move(stores.events),
+                       std::move(stores.router), srv.options().limits);
 }
 
 }  // namespace
@@ -37,7 +40,7 @@ transport_context::transport_context(server& s, http_options o, transport_stores
       opts(std::move(o)),
       origins(make_policy(opts)),
       exposed_headers(exposed_credentials(opts.expose_headers)),
-      sessions(session_table_over(opts, std::move(stores))) {}
+      sessions(session_table_over(s, opts, std::move(stores))) {}
 
 std::uint64_t transport_context::exchange_started(const session& s, std::weak_ptr<cuttable> ex) {
   std::lock_guard g(flight_lock_);

@@ -16,6 +16,7 @@
 #include "mcpcxx/http.hpp"
 #include "mcpcxx/server.hpp"
 
+#include "core/request_router.hpp"
 #include "transport/http/event_store.hpp"
 #include "transport/http/security.hpp"
 #include "transport/http/session_store.hpp"
@@ -37,11 +38,14 @@ std::size_t effective_connection_cap(std::size_t max_connections);
 /// Descriptors kept out of the connection cap.
 inline constexpr std::size_t k_reserved_descriptors = 64;
 
-/// The stores behind legacy sessions (session_store.hpp, event_store.hpp). A null member gets
-/// the in-memory default (memory_session_store, memory_event_store) sized by the options.
+/// The stores behind legacy sessions (session_store.hpp, event_store.hpp) and the router of
+/// their settling messages (core/request_router.hpp). A null member gets the in-memory default
+/// (memory_session_store, memory_event_store sized by the options; the memory request router).
 struct transport_stores {
   std::shared_ptr<session_store> sessions;
   std::shared_ptr<event_store> events;
+  /// Delivers a response/notification POSTed for a session another process holds.
+  std::shared_ptr<detail::request_router> router;
 };
 
 /// Everything the endpoint needs besides the request.
@@ -54,7 +58,7 @@ class transport_context {
   const origin_policy origins;
   /// Lower-cased credential headers handlers may read (http_options::expose_headers).
   const std::vector<std::string> exposed_headers;
-  /// The live legacy sessions, over the stores given at construction.
+  /// The live legacy sessions, over the stores and the router given at construction.
   session_table sessions;
   std::atomic<bool> stopping{false};
   std::atomic<std::uint64_t> requests{0};

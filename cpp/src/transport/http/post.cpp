@@ -73,6 +73,22 @@ bool batch_has_requests(const jsonrpc::message& msg) {
          });
 }
 
+// The answer to a legacy POST of responses/notifications the session took: 202, no body.
+response legacy_post_accepted(const std::string& session_id) {
+  response r;
+  r.status = 202;
+  r.headers.emplace_back("Mcp-Session-Id", session_id);
+  return r;
+}
+
+// True when the POST names a session this process does not hold and the request router
+// delivered its body (responses/notifications only) to the process that does.
+bool post_routed_to_holder(transport_context& ctx, const request& req) {
+  const std::string* sid = req.header("mcp-session-id");
+  if (sid == nullptr || sid->empty()) return false;
+  return ctx.sessions.route_elsewhere(*sid, req.body);
+}
+
 }  // namespace
 
 void endpoint::handle_post(request& req, const std::shared_ptr<reply_channel>& out) {
@@ -143,21 +159,24 @@ void endpoint::post_legacy(request& req, jsonrpc::message msg, caller who,
   if (msg.kind == message_kind::request && msg.method == "initialize") {
     return post_initialize(std::move(msg), std::move(who), out);
   }
+  bool is_request = msg.kind == message_kind::request ||
+                    (msg.kind == message_kind::batch && batch_has_requests(msg));
   std::optional<response> error;
   auto s = legacy_session(req, who, error, request_id_of(msg));
-  if (!s) return out->send(*error);
+  if (!s) {
+    // A request cannot be routed: its reply stream is this connection.
+    if (!is_request && post_routed_to_holder(*ctx_, req)) {
+      return out->send(legacy_post_accepted(*req.header("mcp-session-id")));
+    }
+    return out->send(*error);
+  }
   // The current token's principal: scopes are checked against it, the identity is unchanged.
   if (!who.principal.is_null()) {
     s->engine().set_principal(std::move(who.principal), std::move(who.identity));
   }
-  bool is_request = msg.kind == message_kind::request ||
-                    (msg.kind == message_kind::batch && batch_has_requests(msg));
   if (!is_request) {
     s->engine().receive(std::move(msg), nullptr, era_hint::legacy);
-    response r;
-    r.status = 202;
-    r.headers.emplace_back("Mcp-Session-Id", s->id());
-    return out->send(r);
+    return out->send(legacy_post_accepted(s->id()));
   }
   exchange_setup setup;
   if (msg.id) setup.id = *msg.id;

@@ -198,8 +198,31 @@ std::size_t http_session::bytes() const {
 }
 
 session_table::session_table(std::shared_ptr<session_store> records,
-                             std::shared_ptr<event_store> events)
-    : records_(std::move(records)), events_(std::move(events)) {}
+                             std::shared_ptr<event_store> events,
+                             std::shared_ptr<detail::request_router> router,
+                             jsonrpc::parse_limits limits)
+    : records_(std::move(records)),
+      events_(std::move(events)),
+      router_(std::move(router)),
+      limits_(limits) {}
+
+detail::request_router::inbox session_table::inbox_for(
+    const std::shared_ptr<http_session>& s) const {
+  // What post_legacy does with a body of responses/notifications for a known session, minus
+  // the HTTP reply: a routed message has none of its own.
+  return [weak = std::weak_ptr<http_session>(s), limits = limits_](std::string message) {
+    auto live = weak.lock();
+    if (!live) return;
+    jsonrpc::message msg = jsonrpc::parse(message, limits);
+    if (msg.kind == jsonrpc::message_kind::invalid) return;
+    live->touch();
+    live->engine().receive(std::move(msg), nullptr, era_hint::legacy);
+  };
+}
+
+void session_table::detach_all(const std::vector<std::shared_ptr<http_session>>& taken) {
+  for (const auto& s : taken) router_->detach(s->id());
+}
 
 std::shared_ptr<http_session> session_table::create(std::string principal_key,
                                                     const json& initialize_params) {
@@ -211,12 +234,20 @@ std::shared_ptr<http_session> session_table::create(std::string principal_key,
 }
 
 bool session_table::insert(std::shared_ptr<http_session> s) {
-  session_record r = s->to_record(session_clock_ns());
-  std::lock_guard g(lock_);
-  if (!records_->insert(std::move(r))) return false;
+  // Attached before it can be found, detached after it can no longer be: while the table holds
+  // a session, the router reaches it. The id reaches the client only after insert() returns.
   std::string key = s->id();
-  live_.emplace(std::move(key), std::move(s));
-  return true;
+  router_->attach(key, inbox_for(s));
+  session_record r = s->to_record(session_clock_ns());
+  {
+    std::lock_guard g(lock_);
+    if (records_->insert(std::move(r))) {
+      live_.emplace(std::move(key), std::move(s));
+      return true;
+    }
+  }
+  router_->detach(key);
+  return false;
 }
 
 std::shared_ptr<http_session> session_table::find(const std::string& id) const {
@@ -226,14 +257,23 @@ std::shared_ptr<http_session> session_table::find(const std::string& id) const {
 }
 
 std::shared_ptr<http_session> session_table::remove(const std::string& id) {
-  std::lock_guard g(lock_);
-  auto it = live_.find(id);
-  if (it == live_.end()) return nullptr;
-  auto s = std::move(it->second);
-  live_.erase(it);
-  records_->remove(id);
-  events_->forget(id);
+  std::shared_ptr<http_session> s;
+  {
+    std::lock_guard g(lock_);
+    auto it = live_.find(id);
+    if (it == live_.end()) return nullptr;
+    s = std::move(it->second);
+    live_.erase(it);
+    records_->remove(id);
+    events_->forget(id);
+  }
+  router_->detach(id);
   return s;
+}
+
+bool session_table::route_elsewhere(const std::string& id, std::string message) {
+  if (find(id)) return false;
+  return router_->route(id, std::move(message));
 }
 
 std::vector<std::shared_ptr<http_session>> session_table::release_locked(
@@ -251,24 +291,32 @@ std::vector<std::shared_ptr<http_session>> session_table::release_locked(
 std::vector<std::shared_ptr<http_session>> session_table::take_expired(
     std::chrono::nanoseconds timeout) {
   std::int64_t cutoff = session_clock_ns() - timeout.count();
-  std::lock_guard g(lock_);
-  auto taken = records_->take_expired(cutoff, [this](const std::string& id) {
-    auto it = live_.find(id);
-    return it != live_.end() && it->second->active();
-  });
-  return release_locked(taken);
+  std::vector<std::shared_ptr<http_session>> out;
+  {
+    std::lock_guard g(lock_);
+    auto taken = records_->take_expired(cutoff, [this](const std::string& id) {
+      auto it = live_.find(id);
+      return it != live_.end() && it->second->active();
+    });
+    out = release_locked(taken);
+  }
+  detach_all(out);
+  return out;
 }
 
 std::vector<std::shared_ptr<http_session>> session_table::take_all() {
-  std::lock_guard g(lock_);
-  records_->take_all();
   std::vector<std::shared_ptr<http_session>> out;
-  out.reserve(live_.size());
-  for (auto& [id, s] : live_) {
-    out.push_back(std::move(s));
-    events_->forget(id);
+  {
+    std::lock_guard g(lock_);
+    records_->take_all();
+    out.reserve(live_.size());
+    for (auto& [id, s] : live_) {
+      out.push_back(std::move(s));
+      events_->forget(id);
+    }
+    live_.clear();
   }
-  live_.clear();
+  detach_all(out);
   return out;
 }
 

@@ -3,7 +3,8 @@
 // live sessions with idle expiry (session_table). What could be shared between processes lives
 // behind two stores: each session's record in a session_store (session_store.hpp) and its SSE
 // event ids and replay buffer in an event_store (event_store.hpp); http_session writes live
-// channels and delegates storage to them.
+// channels and delegates storage to them. Each session in the table is attached to the request
+// router (core/request_router.hpp), so a settling message that reached another process arrives.
 // Thread-safety: the table and each session are internally locked; any thread may call them.
 #pragma once
 
@@ -23,6 +24,7 @@
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/session.hpp"
 
+#include "core/request_router.hpp"
 #include "transport/http/event_store.hpp"
 #include "transport/http/reply_channel.hpp"
 #include "transport/http/session_store.hpp"
@@ -113,25 +115,34 @@ class http_session {
   resumed_channels take_resumed_locked(std::uint64_t stream);
 };
 
-/// The live legacy sessions of this process, over the session store (their records) and the
-/// event store (their events): the one place both are kept in step with the live sessions.
+/// The live legacy sessions of this process, over the session store (their records), the
+/// event store (their events) and the request router (their inboxes): the one place all three
+/// are kept in step with the live sessions.
 class session_table {
  public:
-  session_table(std::shared_ptr<session_store> records, std::shared_ptr<event_store> events);
+  /// `router` must not be null; `limits` parse the messages it routes to this table's sessions.
+  session_table(std::shared_ptr<session_store> records, std::shared_ptr<event_store> events,
+                std::shared_ptr<detail::request_router> router, jsonrpc::parse_limits limits = {});
 
   /// A new session (fresh id, its events opened) for `principal_key`, keeping
   /// `initialize_params.capabilities`; it joins the table with insert() once initialized.
   std::shared_ptr<http_session> create(std::string principal_key, const json& initialize_params);
-  /// Adds an initialized session (its record stored as used now); false when the store is full.
+  /// Adds an initialized session (its record stored as used now) and attaches it to the router;
+  /// false (not attached) when the store is full.
   bool insert(std::shared_ptr<http_session> s);
   /// The live session with `id`, or nullptr.
   std::shared_ptr<http_session> find(const std::string& id) const;
-  /// Removes and returns the session with `id` (nullptr when absent); its events are forgotten.
+  /// Removes and returns the session with `id` (nullptr when absent); its events are forgotten
+  /// and it is detached from the router.
   std::shared_ptr<http_session> remove(const std::string& id);
-  /// Removes sessions idle for longer than `timeout` with nothing active (events forgotten).
+  /// Removes sessions idle for longer than `timeout` with nothing active (events forgotten,
+  /// detached from the router).
   std::vector<std::shared_ptr<http_session>> take_expired(std::chrono::nanoseconds timeout);
-  /// Removes every session (events forgotten).
+  /// Removes every session (events forgotten, detached from the router).
   std::vector<std::shared_ptr<http_session>> take_all();
+  /// Hands `message` (responses/notifications only) to the process holding session `id` through
+  /// the router; false when this table holds `id` (the caller serves it) or nobody does.
+  bool route_elsewhere(const std::string& id, std::string message);
   std::size_t size() const;
   bool full() const;
   /// Sum of the sessions' bytes(), the records' bytes, and the table's per-entry overhead.
@@ -142,7 +153,13 @@ class session_table {
   std::unordered_map<std::string, std::shared_ptr<http_session>> live_;
   const std::shared_ptr<session_store> records_;
   const std::shared_ptr<event_store> events_;
+  const std::shared_ptr<detail::request_router> router_;
+  const jsonrpc::parse_limits limits_;
 
+  /// The router inbox of `s`: a routed message is received as a POST of responses/notifications.
+  detail::request_router::inbox inbox_for(const std::shared_ptr<http_session>& s) const;
+  /// Detaches `taken` from the router (called without the table's lock).
+  void detach_all(const std::vector<std::shared_ptr<http_session>>& taken);
   /// Moves the live sessions of `taken` out of the table and forgets their events.
   std::vector<std::shared_ptr<http_session>> release_locked(
       const std::vector<session_record>& taken);
