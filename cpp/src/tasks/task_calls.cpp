@@ -178,7 +178,9 @@ method_outcome run_as_task(const exchange_ptr& ex, std::shared_ptr<const tool_en
   }
   arm_task_deadline(ex, *t, b);
   const bool modern = b->modern;
-  b->tasks->post([ex, t = std::move(t), args = std::move(args), b = std::move(b)] {
+  // The manager first: the lambda below takes `b`.
+  auto& tasks = *b->tasks;
+  tasks.post([ex, t = std::move(t), args = std::move(args), b = std::move(b)] {
     // Cancelled while queued (tasks/cancel, the server stopping): the task is already answered
     // as cancelled, so its handler never starts.
     if (ex->token().cancelled()) {

@@ -380,7 +380,7 @@ TEST_P(NotificationBusContract, SubjectAndPayloadArriveIntact) {
   big["tenth"] = 0.1;
   big["flags"] = json::array({true, false, nullptr});
   big["nested"] = json{{"a", json::array({1, json::array({2, json::array({3})})})}};
-  big["blob"] = std::string(256 * 1024, 'x');
+  big["blob"] = std::string(std::size_t{256} * 1024, 'x');
   json rows = json::array();
   for (int i = 0; i < 1000; ++i)
     rows.push_back(json{{"i", i}, {"name", "row " + std::to_string(i)}});

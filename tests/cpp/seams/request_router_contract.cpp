@@ -279,7 +279,7 @@ TEST_P(RequestRouterContract, MessagesArriveByteIdentical) {
       "h\xC3\xA9llo \xE2\x9C\x93 \xF0\x9F\x98\x80 \xE6\x97\xA5\xE6\x9C\xAC",
       "  spaces, \ttabs,\r\nnewlines\n",
       every_byte,
-      std::string(512 * 1024, 'z') + "\xC3\xA9" + std::string(3, '\0'),
+      std::string(std::size_t{512} * 1024, 'z') + "\xC3\xA9" + std::string(3, '\0'),
   };
   auto inbox = make_message_recorder();
   router().attach("bytes", inbox->inbox());
