@@ -419,7 +419,7 @@ void exchange::end_span(std::string_view outcome, const method_outcome* o) noexc
 // The era chooses how a handler asks the client: a live request on a legacy session (a tools/call
 // asks on its own reply stream, HTTP: the POST's SSE stream; other requests on the session's
 // stream, HTTP: GET); on 2026-07-28 a multi-round trip answered from inputResponses / requestState
-// or stopping the run (engine/input_round.hpp). Methods that cannot answer input_required get no
+// or stopping the run (core/input_round.hpp). Methods that cannot answer input_required get no
 // hook, and an empty hook makes every ask refuse with client_capability_error.
 void exchange::install_ask_hooks(context_hooks& hooks, bool modern) const {
   if (!modern && inline_tool_ != nullptr) {
@@ -435,7 +435,13 @@ void exchange::install_ask_hooks(context_hooks& hooks, bool modern) const {
     return;
   }
   if (!modern) {
-    hooks.ask = legacy_ask_hook(session_, method_ == "tools/call" ? route_.sink : nullptr, token_);
+    // One raw pointer: no allocation per request, and no asking code runs until the handler asks
+    // (hooks.owner keeps the exchange alive as long as the context).
+    const exchange* x = this;
+    hooks.ask = [x](const client_request& q) {
+      return legacy_ask(x->session_, x->method_ == "tools/call" ? x->route_.sink : nullptr,
+                        x->token_, q);
+    };
     return;
   }
   hooks.ask = nullptr;

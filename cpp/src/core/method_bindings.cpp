@@ -13,10 +13,6 @@ namespace mcpcxx::detail {
 
 namespace {
 
-std::size_t index_of(const method_info& row) {
-  return static_cast<std::size_t>(&row - all_methods().data());
-}
-
 // A row with no handler is a server bug: logged with a reference, answered as internal.
 method_outcome unbound(const method_info& row, const exchange& ex) {
   const std::string ref = server_log::new_reference();
@@ -36,17 +32,14 @@ void method_bindings::put(std::string_view method, slot s) {
   slots_[index_of(*row)] = s;
 }
 
-method_outcome method_bindings::serve(const method_info& row,
-                                      const std::shared_ptr<exchange>& ex) const {
+method_outcome method_bindings::serve_after_checks(const method_info& row,
+                                                   const std::shared_ptr<exchange>& ex) const {
   const slot& s = slots_[index_of(row)];
   if (s.serve == nullptr) return unbound(row, *ex);
-  // 2026-07-28: a method that may answer input_required first opens the request's
-  // inputResponses and requestState; a state that does not open for it is refused here.
-  if ((row.flags & may_ask) != 0 && ex->facts.modern) {
-    auto opened = input_round::open(ex);
-    if (auto* refusal = std::get_if<method_outcome>(&opened)) return std::move(*refusal);
-    ex->set_input_round(std::get<std::shared_ptr<input_round>>(std::move(opened)));
-  }
+  // A state that does not open for this request is refused before the handler runs.
+  auto opened = input_round::open(ex);
+  if (auto* refusal = std::get_if<method_outcome>(&opened)) return std::move(*refusal);
+  ex->set_input_round(std::get<std::shared_ptr<input_round>>(std::move(opened)));
   return s.serve(s.service, ex);
 }
 

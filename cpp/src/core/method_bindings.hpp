@@ -52,7 +52,11 @@ class method_bindings {
     put(method, {&typed_call<H>, &service});
   }
   /// Runs the handler bound to `row` (the P24 internal-error outcome when none is bound).
-  method_outcome serve(const method_info& row, const std::shared_ptr<exchange>& ex) const;
+  method_outcome serve(const method_info& row, const std::shared_ptr<exchange>& ex) const {
+    const slot& s = slots_[index_of(row)];
+    if (s.serve == nullptr || opens_round(row, *ex)) return serve_after_checks(row, ex);
+    return s.serve(s.service, ex);
+  }
 
  private:
   struct slot {
@@ -60,6 +64,16 @@ class method_bindings {
     void* service = nullptr;
   };
   void put(std::string_view method, slot s);
+  static std::size_t index_of(const method_info& row) noexcept {
+    return static_cast<std::size_t>(&row - all_methods().data());
+  }
+  // 2026-07-28: a method that may answer input_required opens the request's round first.
+  static bool opens_round(const method_info& row, const exchange& ex) noexcept {
+    return (row.flags & may_ask) != 0 && ex.facts.modern;
+  }
+  // serve() when no handler is bound or the request's input round must open first.
+  method_outcome serve_after_checks(const method_info& row,
+                                    const std::shared_ptr<exchange>& ex) const;
 
   std::array<slot, k_max_rows> slots_{};
 };

@@ -10,44 +10,7 @@
 
 namespace mcpcxx::detail {
 
-namespace {
-
-constexpr unsigned both = in_legacy | in_modern;
-
-constexpr std::array<method_info, 20> k_methods{{
-    {"initialize", in_legacy | before_init | not_cancellable, ""},
-    {"ping", in_legacy | before_init, ""},
-    {"server/discover", in_modern, ""},
-    {"logging/setLevel", in_legacy, "logging"},
-    {"tools/list", both, "tools"},
-    {"tools/call", both | on_worker | may_ask, "tools"},
-    {"resources/list", both, "resources"},
-    {"resources/templates/list", both, "resources"},
-    {"resources/read", both | on_worker | may_ask, "resources"},
-    {"resources/subscribe", in_legacy, "resources"},
-    {"resources/unsubscribe", in_legacy, "resources"},
-    {"prompts/list", both, "prompts"},
-    {"prompts/get", both | on_worker | may_ask, "prompts"},
-    {"completion/complete", both | on_worker, "completions"},
-    // tasks (tasks/task_methods.cpp): 2025-11-25 core, 2026-07-28 the tasks extension
-    {"tasks/get", both, "tasks"},
-    {"tasks/result", in_legacy | on_worker, "tasks"},
-    {"tasks/list", in_legacy, "tasks"},
-    {"tasks/cancel", both, "tasks"},
-    {"tasks/update", in_modern, "tasks"},
-    {"subscriptions/listen", in_modern, ""},
-}};
-
-}  // namespace
-
-const method_info* find_method(std::string_view name) noexcept {
-  for (const auto& m : k_methods) {
-    if (m.name == name) return &m;
-  }
-  return nullptr;
-}
-
-std::span<const method_info> all_methods() noexcept { return k_methods; }
+namespace {}  // namespace
 
 // ---- params decoders ----
 namespace {
@@ -126,22 +89,6 @@ decode_result decode(json& params, std::string_view, list_params& out) {
   if (c == nullptr) return std::nullopt;
   if (!c->is_string()) return invalid("cursor", "a string taken from a previous nextCursor");
   out.cursor = c->get<std::string>();
-  return std::nullopt;
-}
-
-decode_result decode(json& params, std::string_view, tools_call_params& out) {
-  auto name = params.find("name");
-  if (name == params.end() || !name->is_string()) {
-    return method_outcome::protocol(situation::P16_tool_name_missing);
-  }
-  auto args = params.find("arguments");
-  if (args != params.end() && !args->is_object() && !args->is_null()) {
-    return method_outcome::protocol(situation::P16a_tool_arguments_not_object,
-                                    {{"type", args->type_name()}});
-  }
-  static const json no_arguments = json::object();
-  out.name = name->get<std::string>();
-  out.arguments = args != params.end() && args->is_object() ? &*args : &no_arguments;
   return std::nullopt;
 }
 

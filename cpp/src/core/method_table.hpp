@@ -10,6 +10,7 @@
 // arguments; the table renders the text. The decoders are pure functions.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -44,12 +45,6 @@ struct set_level_params {
 struct list_params {
   std::optional<std::string> cursor;
 };
-/// tools/call; `arguments` points into the request's params (which outlive the handler), or to
-/// a shared empty object when they are absent or null.
-struct tools_call_params {
-  std::string name;
-  const json* arguments = nullptr;
-};
 /// resources/read, resources/subscribe, resources/unsubscribe.
 struct uri_params {
   std::string uri;
@@ -70,7 +65,6 @@ decode_result decode(json& params, std::string_view method, no_params& out);
 decode_result decode(json& params, std::string_view method, initialize_params& out);
 decode_result decode(json& params, std::string_view method, set_level_params& out);
 decode_result decode(json& params, std::string_view method, list_params& out);
-decode_result decode(json& params, std::string_view method, tools_call_params& out);
 decode_result decode(json& params, std::string_view method, uri_params& out);
 decode_result decode(json& params, std::string_view method, prompts_get_params& out);
 decode_result decode(json& params, std::string_view method, complete_params& out);
@@ -107,9 +101,42 @@ struct method_info {
   std::string_view capability;
 };
 
+namespace method_rows {
+inline constexpr unsigned both = in_legacy | in_modern;
+
+inline constexpr std::array<method_info, 20> k_methods{{
+    {"initialize", in_legacy | before_init | not_cancellable, ""},
+    {"ping", in_legacy | before_init, ""},
+    {"server/discover", in_modern, ""},
+    {"logging/setLevel", in_legacy, "logging"},
+    {"tools/list", both, "tools"},
+    {"tools/call", both | on_worker | may_ask, "tools"},
+    {"resources/list", both, "resources"},
+    {"resources/templates/list", both, "resources"},
+    {"resources/read", both | on_worker | may_ask, "resources"},
+    {"resources/subscribe", in_legacy, "resources"},
+    {"resources/unsubscribe", in_legacy, "resources"},
+    {"prompts/list", both, "prompts"},
+    {"prompts/get", both | on_worker | may_ask, "prompts"},
+    {"completion/complete", both | on_worker, "completions"},
+    // tasks (tasks/task_methods.hpp): 2025-11-25 core, 2026-07-28 the tasks extension
+    {"tasks/get", both, "tasks"},
+    {"tasks/result", in_legacy | on_worker, "tasks"},
+    {"tasks/list", in_legacy, "tasks"},
+    {"tasks/cancel", both, "tasks"},
+    {"tasks/update", in_modern, "tasks"},
+    {"subscriptions/listen", in_modern, ""},
+}};
+}  // namespace method_rows
+
 /// The row for `name`; nullptr when the engine has no such method.
-const method_info* find_method(std::string_view name) noexcept;
+inline const method_info* find_method(std::string_view name) noexcept {
+  for (const auto& m : method_rows::k_methods) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
 /// Every row, in table order (metrics label the methods by it).
-std::span<const method_info> all_methods() noexcept;
+inline std::span<const method_info> all_methods() noexcept { return method_rows::k_methods; }
 
 }  // namespace mcpcxx::detail

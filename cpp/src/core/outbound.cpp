@@ -137,17 +137,22 @@ std::size_t outbound_requests::pending() const {
 
 namespace mcpcxx::detail {
 
+json legacy_ask(const std::shared_ptr<session_state>& s, const std::shared_ptr<frame_sink>& to,
+                const cancellation_token& token, const client_request& r) {
+  if (r.method == "elicitation/create" && r.params.value("mode", "") == "url") {
+    s->core().elicitations().remember(r.params.value("elicitationId", ""), s);
+  }
+  const outbound_writer write = [&s, &to](std::string frame, frame_kind kind) {
+    s->send(to, std::move(frame), {kind});
+  };
+  return s->outbound().ask(r, write, s->core().options().client_request_timeout, token);
+}
+
 std::function<json(const client_request&)> legacy_ask_hook(std::shared_ptr<session_state> s,
                                                            std::shared_ptr<frame_sink> to,
                                                            cancellation_token token) {
   return [s = std::move(s), to = std::move(to), token = std::move(token)](const client_request& r) {
-    if (r.method == "elicitation/create" && r.params.value("mode", "") == "url") {
-      s->core().elicitations().remember(r.params.value("elicitationId", ""), s);
-    }
-    const outbound_writer write = [&s, &to](std::string frame, frame_kind kind) {
-      s->send(to, std::move(frame), {kind});
-    };
-    return s->outbound().ask(r, write, s->core().options().client_request_timeout, token);
+    return legacy_ask(s, to, token, r);
   };
 }
 

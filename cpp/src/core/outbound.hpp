@@ -65,6 +65,11 @@ class outbound_requests {
   std::unordered_map<std::int64_t, std::shared_ptr<waiter>> pending_;
 };
 
+/// One legacy question: request `r` on session `s`, written to `to` (null = the session's sink),
+/// waiting at most the server's client_request_timeout and giving up when `token` is cancelled.
+json legacy_ask(const std::shared_ptr<session_state>& s, const std::shared_ptr<frame_sink>& to,
+                const cancellation_token& token, const client_request& r);
+
 /// The legacy era's context_hooks::ask: a live request on session `s`, written to `to` (the
 /// tools/call's own reply sink; null = the session's sink), waiting at most the server's
 /// client_request_timeout and giving up when `token` (the asking request's) is cancelled.

@@ -13,6 +13,15 @@
 
 namespace mcpcxx::detail {
 
+/// tools/call; `arguments` points into the request's params (which outlive the handler), or to
+/// a shared empty object when they are absent or null.
+struct tools_call_params {
+  std::string name;
+  const json* arguments = nullptr;
+};
+/// Decodes the tools/call envelope (rows P16, P16a).
+decode_result decode(json& params, std::string_view method, tools_call_params& out);
+
 /// Binds the rows of the primitives' methods to `core`.
 void bind_primitive_methods(method_bindings& methods, server_core& core);
 

@@ -1,6 +1,6 @@
 // The tools/call pipeline (issue 2 §7) as one linear function over small steps:
 // lookup -> arguments -> deadline -> handler -> output check -> outcome. The envelope (7a) is
-// decoded by the method table (tools_call_params); exceptions go through the one classifier.
+// decoded here (tools_call_params, rows P16 and P16a); exceptions go through the one classifier.
 #include <cxxabi.h>
 
 #include "mcpcxx/json_schema.hpp"
@@ -198,6 +198,22 @@ std::optional<method_outcome> run_steps(server_core& e, const exchange_ptr& ex,
 }
 
 }  // namespace
+
+decode_result decode(json& params, std::string_view, tools_call_params& out) {
+  auto name = params.find("name");
+  if (name == params.end() || !name->is_string()) {
+    return method_outcome::protocol(situation::P16_tool_name_missing);
+  }
+  auto args = params.find("arguments");
+  if (args != params.end() && !args->is_object() && !args->is_null()) {
+    return method_outcome::protocol(situation::P16a_tool_arguments_not_object,
+                                    {{"type", args->type_name()}});
+  }
+  static const json no_arguments = json::object();
+  out.name = name->get<std::string>();
+  out.arguments = args != params.end() && args->is_object() ? &*args : &no_arguments;
+  return std::nullopt;
+}
 
 method_outcome handle_tools_call(server_core& e, const exchange_ptr& ex, tools_call_params& p) {
   ex->set_tool(p.name);

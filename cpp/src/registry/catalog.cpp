@@ -211,11 +211,6 @@ void catalog::set_completion_handler(completion_handler handler) {
   completion_ = std::move(handler);
 }
 
-std::shared_ptr<const tool_entry> catalog::find_tool(std::string_view name) const {
-  std::shared_lock lock(mutex_);
-  return tools_.find(name);
-}
-
 std::shared_ptr<const resource_entry> catalog::find_resource(std::string_view uri) const {
   std::shared_lock lock(mutex_);
   return resources_.find(uri);

@@ -71,7 +71,10 @@ class catalog {
   bool remove_extension(std::string_view id);
 
   /// The tool `name`; null when absent.
-  std::shared_ptr<const tool_entry> find_tool(std::string_view name) const;
+  std::shared_ptr<const tool_entry> find_tool(std::string_view name) const {
+    std::shared_lock lock(mutex_);
+    return tools_.find(name);
+  }
   /// The resource `uri`; null when absent.
   std::shared_ptr<const resource_entry> find_resource(std::string_view uri) const;
   /// The first template matching `uri`, with its variables.

@@ -17,7 +17,7 @@ bool ordered_registry<Entry>::add(const std::string& key, std::shared_ptr<const 
 
 template <class Entry>
 bool ordered_registry<Entry>::remove(std::string_view key) {
-  auto it = index_.find(std::string(key));
+  auto it = index_.find(key);
   if (it == index_.end()) return false;
   const std::size_t pos = it->second;
   index_.erase(it);
@@ -27,12 +27,6 @@ bool ordered_registry<Entry>::remove(std::string_view key) {
     if (i > pos) --i;
   }
   return true;
-}
-
-template <class Entry>
-std::shared_ptr<const Entry> ordered_registry<Entry>::find(std::string_view key) const {
-  auto it = index_.find(std::string(key));
-  return it == index_.end() ? nullptr : items_[it->second];
 }
 
 template <class Entry>

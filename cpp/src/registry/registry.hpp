@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -56,6 +57,14 @@ struct prompt_entry {
   json listed;
 };
 
+/// Hashes std::string and std::string_view alike, so a lookup by string_view allocates nothing.
+struct transparent_string_hash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept {
+    return std::hash<std::string_view>{}(s);
+  }
+};
+
 /// One page of a listing.
 template <class Entry>
 struct page {
@@ -72,7 +81,10 @@ class ordered_registry {
   /// Removes; returns false when absent.
   bool remove(std::string_view key);
   /// Finds by key; null when absent.
-  std::shared_ptr<const Entry> find(std::string_view key) const;
+  std::shared_ptr<const Entry> find(std::string_view key) const {
+    auto it = index_.find(key);
+    return it == index_.end() ? nullptr : items_[it->second];
+  }
   /// All entries in order.
   const std::vector<std::shared_ptr<const Entry>>& all() const noexcept { return items_; }
   /// Keys in order.
@@ -86,7 +98,7 @@ class ordered_registry {
  private:
   std::vector<std::string> keys_;
   std::vector<std::shared_ptr<const Entry>> items_;
-  std::unordered_map<std::string, std::size_t> index_;
+  std::unordered_map<std::string, std::size_t, transparent_string_hash, std::equal_to<>> index_;
 };
 
 /// Encodes a cursor pointing at position `index` whose key is `key`.
