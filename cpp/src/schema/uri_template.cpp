@@ -30,7 +30,7 @@ bool is_unreserved(char c) {
          c == '.' || c == '_' || c == '~';
 }
 
-int hex_value(char c) {
+int pct_hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
@@ -112,8 +112,9 @@ std::string percent_decode(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
+    if (s[i] == '%' && i + 2 < s.size() && pct_hex_value(s[i + 1]) >= 0 &&
+        pct_hex_value(s[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(pct_hex_value(s[i + 1]) * 16 + pct_hex_value(s[i + 2])));
       i += 2;
     } else {
       out.push_back(s[i]);
@@ -155,7 +156,7 @@ bool in_expansion(char op, char c) {
 
 using bindings = std::vector<std::pair<std::string, std::string>>;
 
-std::vector<std::string_view> split(std::string_view s, char sep) {
+std::vector<std::string_view> split_exploded(std::string_view s, char sep) {
   std::vector<std::string_view> out;
   std::size_t start = 0;
   while (true) {
@@ -174,7 +175,7 @@ bool fits(const uri_template::variable& v, const std::string& value) {
 std::optional<bindings> bind_positional(const uri_template::part& p, std::string_view text) {
   const char sep = separator_of(p.op);
   const bool single = p.variables.size() == 1;
-  const auto pieces = single ? std::vector<std::string_view>{text} : split(text, sep);
+  const auto pieces = single ? std::vector<std::string_view>{text} : split_exploded(text, sep);
   if (pieces.size() > p.variables.size()) return std::nullopt;
   bindings out;
   for (std::size_t i = 0; i < pieces.size(); ++i) {
@@ -189,7 +190,7 @@ std::optional<bindings> bind_positional(const uri_template::part& p, std::string
 /// The variables of a named expression (;, ?, &): name=value pieces in any order, each named.
 std::optional<bindings> bind_named(const uri_template::part& p, std::string_view text) {
   bindings out;
-  for (std::string_view piece : split(text, separator_of(p.op))) {
+  for (std::string_view piece : split_exploded(text, separator_of(p.op))) {
     const auto eq = piece.find('=');
     const std::string_view name = piece.substr(0, eq);
     const uri_template::variable* v = nullptr;
@@ -287,8 +288,8 @@ std::string encode(const std::string& value, bool allow_reserved) {
   std::string out;
   for (std::size_t i = 0; i < value.size(); ++i) {
     const char c = value[i];
-    const bool triplet = c == '%' && i + 2 < value.size() && hex_value(value[i + 1]) >= 0 &&
-                         hex_value(value[i + 2]) >= 0;
+    const bool triplet = c == '%' && i + 2 < value.size() && pct_hex_value(value[i + 1]) >= 0 &&
+                         pct_hex_value(value[i + 2]) >= 0;
     if (is_unreserved(c) ||
         (allow_reserved && (triplet || k_reserved_chars.find(c) != std::string_view::npos))) {
       out.push_back(c);
