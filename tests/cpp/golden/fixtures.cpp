@@ -23,7 +23,7 @@ std::string env_or(const char* name, const std::string& fallback) {
 // put on PYTHONPATH, or "" when this build has no extension. Safe to run from several test
 // processes at once: it only ever adds missing links.
 std::string stage_dev_package() {
-  const fs::path build = fs::path(MCPCXX_EXAMPLE_SERVER).parent_path().parent_path().parent_path();
+  const fs::path build = MCPCXX_BINARY_DIR;
   const fs::path ext_dir = build / "python" / "bindings" / "pkg" / "mcpcxx";
   const fs::path sources = fs::path(MCPCXX_SOURCE_DIR) / "python" / "mcpcxx";
   std::error_code ec;
