@@ -32,9 +32,11 @@ install(FILES ${PROJECT_BINARY_DIR}/mcpcxxConfig.cmake ${PROJECT_BINARY_DIR}/mcp
 # pkg-config: libraries highest layer first, as a static link needs them; prefix found relative
 # to the .pc file so `cmake --install --prefix` anywhere gives a working file.
 set(MCPCXX_PC_LIBS "")
-foreach(layer http stdio engine state schema jsonrpc wire errors llhttp)
-  if(TARGET mcpcxx_${layer})
-    string(APPEND MCPCXX_PC_LIBS " -lmcpcxx_${layer}")
+get_property(MCPCXX_PC_LAYERS GLOBAL PROPERTY MCPCXX_LAYER_TARGETS)  # lowest first
+list(REVERSE MCPCXX_PC_LAYERS)
+foreach(target IN LISTS MCPCXX_PC_LAYERS ITEMS mcpcxx_llhttp)
+  if(TARGET ${target})
+    string(APPEND MCPCXX_PC_LIBS " -l${target}")
   endif()
 endforeach()
 if(MCPCXX_LAZY_LIBCRYPTO)
