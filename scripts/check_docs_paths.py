@@ -268,12 +268,17 @@ class Checker:
             return True
         if any(c in tok for c in "*?[<"):
             return False
-        ignored = subprocess.run(
-            ["git", "-C", str(self.root), "check-ignore", "-q", "--no-index", tok],
-            capture_output=True,
-            check=False,
+        # A path that does not exist yet cannot show git it is a folder, and a pattern such as
+        # ".build/" matches folders only: ask for the folder form too.
+        return any(
+            subprocess.run(
+                ["git", "-C", str(self.root), "check-ignore", "-q", "--no-index", candidate],
+                capture_output=True,
+                check=False,
+            ).returncode
+            == 0
+            for candidate in (tok, tok.rstrip("/") + "/")
         )
-        return ignored.returncode == 0
 
     def check_build_path(self, where: str, tok: str) -> None:
         """build/<dir>/<folder>/<target>: the folder must exist and build that target."""
