@@ -120,8 +120,8 @@ struct router_replica {
 
   explicit router_replica(std::shared_ptr<detail::request_router> router)
       : srv(server_options{.log_requests = false}),
-        ctx(std::make_shared<http::transport_context>(srv, http_options{},
-                                                      http::transport_stores{{}, {}, router})),
+        ctx(std::make_shared<http::transport_context>(
+            srv, http_options{}, http::transport_stores{{}, {}, std::move(router)})),
         ep(ctx) {}
   router_replica(const router_replica&) = delete;
   router_replica& operator=(const router_replica&) = delete;
@@ -171,7 +171,7 @@ std::string open_router_session(router_replica& r) {
                                .dump();
   const reply init_reply = parse_router_wire(r.reply_bytes(r.send("POST", {}, init)));
   EXPECT_EQ(init_reply.status, 200) << init_reply.body;
-  const std::string sid = init_reply.header("mcp-session-id");
+  std::string sid = init_reply.header("mcp-session-id");
   const reply ready = parse_router_wire(
       r.reply_bytes(r.send("POST", router_session_headers(sid),
                            R"({"jsonrpc":"2.0","method":"notifications/initialized"})")));

@@ -210,7 +210,7 @@ detail::request_router::inbox session_table::inbox_for(
     const std::shared_ptr<http_session>& s) const {
   // What post_legacy does with a body of responses/notifications for a known session, minus
   // the HTTP reply: a routed message has none of its own.
-  return [weak = std::weak_ptr<http_session>(s), limits = limits_](std::string message) {
+  return [weak = std::weak_ptr<http_session>(s), limits = limits_](const std::string& message) {
     auto live = weak.lock();
     if (!live) return;
     jsonrpc::message msg = jsonrpc::parse(message, limits);
