@@ -38,8 +38,6 @@ class engine {
   catalog& registry() noexcept { return core_->registry(); }
   /// Legacy sessions, for list_changed and resources/updated.
   legacy_broadcast& legacy_sessions() noexcept { return *legacy_; }
-  /// The open subscriptions/listen streams.
-  listener_registry& listeners() noexcept { return *listeners_; }
 
   /// Sends notifications/resources/updated for `uri` to whoever follows it.
   void notify_resource_updated(std::string_view uri);
