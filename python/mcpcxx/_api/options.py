@@ -249,7 +249,10 @@ def takes_options_of(
         params = inspect.signature(options).parameters.values()
         target = cast("Any", init)
         target.__signature__ = inspect.Signature([self_param, *params], return_annotation=None)
-        args = textwrap.dedent((options.__doc__ or "").partition("    Args:")[2]).strip("\n")
+        # cleandoc first: Python 3.13 strips docstring indentation at compile time, older ones
+        # keep it, so the heading is found on the cleaned text in both.
+        doc = inspect.cleandoc(options.__doc__ or "")
+        args = textwrap.dedent(doc.partition("\nArgs:\n")[2]).strip("\n")
         summary = inspect.cleandoc(init.__doc__ or "")
         target.__doc__ = f"{summary}\n\nArgs:\n{textwrap.indent(args, '    ')}"
         return cast("Callable[Concatenate[Any, P], None]", init)
