@@ -1,8 +1,14 @@
 # Third-party dependencies, all from Debian packages (see scripts/setup.sh). Nothing is downloaded.
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED)
-# libcrypto (libssl-dev) seals requestState with AES-256-GCM (cpp/src/state).
-find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+# libcrypto (libssl-dev) seals requestState with AES-256-GCM (cpp/src/state); libssl is the TLS of
+# rediss:// (cpp/src/redis).
+find_package(OpenSSL REQUIRED COMPONENTS Crypto SSL)
+
+# hiredis (libhiredis-dev), only its RESP codec (cpp/src/redis): the static archive, linked into
+# the redis layer privately, so nothing built from this tree needs libhiredis.so at run time.
+find_path(MCPCXX_HIREDIS_INCLUDE_DIR hiredis/hiredis.h REQUIRED)
+find_library(MCPCXX_HIREDIS_ARCHIVE NAMES libhiredis.a REQUIRED)
 
 # Standalone asio (libasio-dev) ships headers only.
 find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)

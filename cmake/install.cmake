@@ -39,6 +39,10 @@ foreach(target IN LISTS MCPCXX_PC_LAYERS ITEMS mcpcxx_llhttp)
     string(APPEND MCPCXX_PC_LIBS " -l${target}")
   endif()
 endforeach()
+# The redis layer's hiredis codec and TLS (linked privately, so a static link names them).
+if(TARGET mcpcxx_redis)
+  string(APPEND MCPCXX_PC_LIBS " -lhiredis -lssl")
+endif()
 if(MCPCXX_LAZY_LIBCRYPTO)
   if(CMAKE_DL_LIBS)  # dlopen; libcrypto itself is loaded at run time
     string(APPEND MCPCXX_PC_LIBS " -l${CMAKE_DL_LIBS}")

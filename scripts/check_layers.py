@@ -33,6 +33,12 @@ PROBES = [
     ("jsonrpc/*.cpp", "mcpcxx/errors.hpp", ["core", "mcpcxx/server.hpp"]),
     ("schema/*.cpp", "mcpcxx/json.hpp", ["core", "jsonrpc", "mcpcxx/errors.hpp"]),
     ("state/*.cpp", "mcpcxx/json.hpp", ["core", "jsonrpc", "wire", "mcpcxx/server.hpp"]),
+    # The Redis client sees nothing of the engine (nor any public header).
+    (
+        "redis/*.cpp",
+        "redis",
+        ["errors", "core", "engine", "transport/http", "mcpcxx/json.hpp", "mcpcxx/server.hpp"],
+    ),
     # The engine's layers: the core sees no feature, a feature no later one, and only the
     # engine (the assembly) sees them all.
     ("observability/*.cpp", "mcpcxx/server.hpp", ["registry", "core", "tasks", "engine"]),
@@ -61,7 +67,7 @@ ENGINE_LAYERS = [
     "asking",
     "engine",
 ]
-LOW_LAYERS = ["errors", "wire", "jsonrpc", "schema", "state", "model", *ENGINE_LAYERS]
+LOW_LAYERS = ["errors", "wire", "jsonrpc", "schema", "state", "redis", "model", *ENGINE_LAYERS]
 FOREIGN = re.compile(r'#\s*include\s*[<"](asio|llhttp|pybind11)')
 
 

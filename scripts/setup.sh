@@ -6,7 +6,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 apt_packages=(build-essential cmake ninja-build pkg-config libasio-dev nlohmann-json3-dev libssl-dev
               libgtest-dev libgmock-dev libbenchmark-dev node-llhttp clang-format clang-tidy
-              ccache clang-14 libclang-rt-14-dev)
+              ccache clang-14 libclang-rt-14-dev libhiredis-dev redis-server nginx-light)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
