@@ -8,11 +8,17 @@ input_required round on 2026-07-28). Run it over stdio:
 
     python examples/issue_tracker/server.py            # or: python -m mcpcxx run ...
 
-The database lives at $ISSUE_TRACKER_DB (default: issue_tracker.db in the temp directory).
+or over Streamable HTTP on 127.0.0.1:PORT (0: any free port; the URL is printed on stderr):
+
+    python examples/issue_tracker/server.py --http PORT
+
+The database lives at $ISSUE_TRACKER_DB (default: issue_tracker.db in the temp directory); several
+processes may share it (scripts/cluster-demo.sh runs three replicas on one file).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import sqlite3
@@ -69,7 +75,8 @@ def db() -> Iterator[sqlite3.Connection]:
             "version TEXT NOT NULL, environment TEXT NOT NULL, reason TEXT)"
         )
         if conn.execute("SELECT COUNT(*) FROM issues").fetchone()[0] == 0:
-            conn.executemany("INSERT INTO issues VALUES (?, ?, ?, ?)", SEED)
+            # OR IGNORE: replicas sharing the file may seed it at the same moment.
+            conn.executemany("INSERT OR IGNORE INTO issues VALUES (?, ?, ?, ?)", SEED)
             conn.commit()
         with conn:  # commits on success, rolls back on an exception
             yield conn
@@ -312,4 +319,7 @@ def sync_mirror(ctx: Context) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(server.run())
+    parser = argparse.ArgumentParser(description="The issue tracker MCP server (stdio by default).")
+    parser.add_argument("--http", type=int, metavar="PORT", help="serve HTTP on 127.0.0.1:PORT")
+    port = parser.parse_args().http
+    sys.exit(server.run() if port is None else server.run("http", host="127.0.0.1", port=port))

@@ -1,0 +1,141 @@
+"""One replica of the cluster tests' server (tests/cluster): N copies run behind nginx on one Redis.
+
+Every copy is the same code; the environment tells them apart and joins them:
+  MCPCXX_CLUSTER_REPLICA  this replica's name ("r1"), in every tool result and server-log line
+  MCPCXX_CLUSTER_DIR      a folder the test reads (markers a cancelled task leaves there)
+  MCPCXX_STORE_URL        the shared store (redis://127.0.0.1:<port>/0), read by run("http")
+  MCPCXX_REQUEST_STATE_KEY the requestState key every replica shares, read by run("http")
+The engine has no response header naming the replica that served a request, so each tool says
+it in its result and each server-log line starts with "[<replica>]"; nginx adds X-Replica from
+the upstream address it used (tests/cluster/nginx.conf.in).
+
+Run: python cluster_server.py [--port 0] (prints the served URL on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import sys
+import time
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from mcpcxx import Context, Server
+
+REPLICA = os.environ.get("MCPCXX_CLUSTER_REPLICA", "r?")
+MARKERS = pathlib.Path(os.environ.get("MCPCXX_CLUSTER_DIR", "."))
+
+
+def log_line(line: str) -> None:
+    """Every server-log line names this replica, so a log shows who served what."""
+    sys.stderr.write(f"[{REPLICA}] {line}\n")
+    sys.stderr.flush()
+
+
+server = Server(
+    "cluster-test",
+    "1.0.0",
+    workers=8,
+    max_workers=64,
+    tasks={"poll_interval_ms": 100},
+    client_request_timeout=20,  # a legacy question nobody answers fails the test in 20 s, not 5 min
+    log_writer=log_line,
+)
+
+
+def me(**extra: Any) -> dict[str, Any]:
+    """The replica's identity, merged into a tool's structured result."""
+    return {"replica": REPLICA, "pid": os.getpid(), **extra}
+
+
+@server.tool(annotations={"read_only_hint": True})
+def whoami() -> dict[str, Any]:
+    """Which replica served this call."""
+    return me()
+
+
+@server.tool(annotations={"read_only_hint": True})
+def echo(text: str) -> dict[str, Any]:
+    """Returns `text` and the replica that served it."""
+    return me(text=text)
+
+
+@server.tool(annotations={"read_only_hint": True})
+def sleep(seconds: float, ctx: Context) -> dict[str, Any]:
+    """Sleeps `seconds` (until cancelled), then says which replica slept."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not ctx.cancelled:
+        time.sleep(0.01)
+    return me(slept=seconds, cancelled=ctx.cancelled)
+
+
+@server.tool(annotations={"read_only_hint": True})
+def chatter(count: int, interval: float, ctx: Context) -> dict[str, Any]:
+    """Reports progress `count` times, `interval` seconds apart (SSE events to resume)."""
+    for i in range(count):
+        ctx.report_progress(i + 1, count, f"{REPLICA} step {i + 1}")
+        time.sleep(interval)
+    return me(count=count)
+
+
+@server.tool(annotations={"read_only_hint": True})
+def say(ctx: Context) -> dict[str, Any]:
+    """Logs one info and one error message (notifications/message, filtered by setLevel)."""
+    ctx.info(f"info from {REPLICA}")
+    ctx.error(f"error from {REPLICA}")
+    return me()
+
+
+class Answer(BaseModel):
+    """What `ask` asks the user."""
+
+    text: str = Field(description="Your answer")
+
+
+@server.tool
+def ask(question: str, ctx: Context) -> dict[str, Any]:
+    """Asks the user (legacy: elicitation/create; 2026-07-28: input_required) and returns it."""
+    answer = ctx.elicit_sync(question, Answer)
+    text = answer.content.text if answer.content is not None else None
+    return me(action=answer.action, text=text)
+
+
+@server.tool(task="optional")
+def job(seconds: float, tag: str, ctx: Context) -> dict[str, Any]:
+    """Works `seconds` (a task when the client declares the tasks extension); on cancel it
+    leaves the marker file cancelled-<tag> naming this replica."""
+    end = time.monotonic() + seconds
+    step = 0
+    while time.monotonic() < end:
+        if ctx.cancelled:
+            (MARKERS / f"cancelled-{tag}").write_text(REPLICA)
+            return me(tag=tag, cancelled=True)
+        step += 1
+        if step % 20 == 0:
+            ctx.report_progress(step, None, f"{REPLICA} working on {tag}")
+        time.sleep(0.01)
+    return me(tag=tag, cancelled=False)
+
+
+@server.resource("cluster://doc/{name}", mime_type="text/plain")
+def doc(name: str) -> str:
+    """A document; `touch` announces that it changed."""
+    return f"document {name}, read on {REPLICA}"
+
+
+@server.tool
+def touch(uri: str) -> dict[str, Any]:
+    """Announces that resource `uri` changed (notifications/resources/updated)."""
+    server.notify_resource_updated(uri)
+    return me(uri=uri)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    log_line(f"replica {REPLICA} starting, pid {os.getpid()}")
+    sys.exit(server.run("http", host="127.0.0.1", port=args.port))
