@@ -2,7 +2,8 @@
 # Sets everything up and runs every test: the -Werror build and the GoogleTest suite, the consumer tests of the installed library, the address+undefined sanitizer
 # build with the whole C++ suite again, the ThreadSanitizer build (clang 14) with the threaded suites
 # (engine, stdio, HTTP, golden transcripts against the example server), lint (with the layer rules), the release wheels for CPython 3.10-3.13 (manylinux,
-# each tested in a fresh venv), the full Python suite, the sdist, and (when present) the HTTP
+# each tested in a fresh venv), the full Python suite, the scale-out tests (tests/cluster: three
+# replicas behind nginx on a private Redis), the sdist, and (when present) the HTTP
 # conformance and interop suites, the fuzzers and the wire-text check. Exits non-zero on the first
 # failure and prints each stage's time. Compiles go through ccache when it is installed (its cache
 # survives between runs on one machine; a fresh machine simply compiles everything).
@@ -128,6 +129,9 @@ if [[ -f pyproject.toml ]]; then
 
   stage "Python package and tests (full suite on CPython $full)"
   MCPCXX_WHEEL="${wheel:+$root/$wheel}" bash scripts/test-python.sh
+
+  stage "scale-out tests (Redis, nginx, three replicas; the venv test-python.sh made)"
+  bash scripts/test-cluster.sh
 
   stage "sdist (builds and installs from the unpacked archive)"
   bash scripts/test-sdist.sh
