@@ -85,7 +85,10 @@ class task_store {
   /// The record `task_id` when it exists, has not expired and belongs to `owner`.
   virtual std::optional<task_record> get(std::string_view task_id, std::string_view owner) = 0;
   /// Applies `change` to record `task_id` atomically (no other update interleaves) and returns
-  /// the record as changed; nullopt when it is gone. `change` must not call the store.
+  /// the record as changed; nullopt when it is gone. `change` must not call the store. A shared
+  /// store may run `change` more than once (each time on the record as it is then, after another
+  /// replica's conflicting update): only the last run counts, so it must not move from what it
+  /// captures.
   virtual std::optional<task_record> update(std::string_view task_id,
                                             const std::function<void(task_record&)>& change) = 0;
   /// Up to `limit` of `owner`'s live records, oldest first, from `cursor` (a next_cursor of an

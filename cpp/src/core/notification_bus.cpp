@@ -15,8 +15,8 @@ namespace mcpcxx::detail {
 
 namespace {
 
-// One subscriber list per change_kind; task_status is the last kind.
-constexpr std::size_t k_kinds = static_cast<std::size_t>(change_kind::task_status) + 1;
+// One subscriber list per change_kind.
+constexpr std::size_t k_kinds = k_change_kind_count;
 
 struct subscriber {
   subscriber(notification_bus::subscription i, notification_bus::handler h,

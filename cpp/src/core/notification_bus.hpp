@@ -20,6 +20,7 @@
 // subscribe or unsubscribe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -35,7 +36,12 @@ enum class change_kind : std::uint8_t {
   list_changed,      ///< subject: the family ("tools", "resources", "prompts")
   resource_updated,  ///< subject: the resource URI
   task_status,       ///< subject: the task id; payload: the task as tasks/get shows it now
+  task_control,      ///< subject: the task id; payload: a control (tasks/task_control.hpp)
 };
+
+/// How many change kinds there are (task_control is the last).
+inline constexpr std::size_t k_change_kind_count =
+    static_cast<std::size_t>(change_kind::task_control) + 1;
 
 /// One change, as data (it may cross processes).
 struct change_event {

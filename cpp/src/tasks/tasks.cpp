@@ -160,9 +160,8 @@ std::optional<task_record> task_manager::apply(const std::string& task_id,
                                                const std::function<void(task_record&)>& fn) {
   bool applied = false;
   auto after = store_->update(task_id, [&](task_record& r) {
-    if (is_terminal(r.status)) return;
-    fn(r);
-    applied = true;
+    applied = !is_terminal(r.status);  // set on every run: a shared store may retry the change
+    if (applied) fn(r);
   });
   if (!applied) return std::nullopt;
   return after;
@@ -189,12 +188,13 @@ void task_manager::set_status_listener(status_listener fn) {
 
 void task_manager::settle(const std::string& task_id, task_status status, json result, json error) {
   bool done = false;
+  // A shared store may run the change again after a conflict: it copies what it sets.
   const auto after = store_->update(task_id, [&](task_record& r) {
-    if (is_terminal(r.status)) return;
-    done = true;
+    done = !is_terminal(r.status);
+    if (!done) return;
     r.status = status;
-    r.result = std::move(result);
-    r.error = std::move(error);
+    r.result = result;
+    r.error = error;
     r.input_requests = json::object();
     r.last_updated_at = sys_clock::now();
   });
@@ -207,7 +207,7 @@ void task_manager::settle(const std::string& task_id, task_status status, json r
 
 void task_manager::set_message(const std::string& task_id, std::string message) {
   changed(apply(task_id, [&](task_record& r) {
-    r.status_message = std::move(message);
+    r.status_message = message;
     r.last_updated_at = sys_clock::now();
   }));
 }
@@ -226,6 +226,8 @@ std::optional<task_record> task_manager::cancel(const std::string& task_id,
   if (auto l = live(task_id)) {
     l->token().cancel();
     l->wake();
+  } else if (after) {
+    forward(task_id, {{"op", "cancel"}});
   }
   changed(after);
   return before;
@@ -254,16 +256,51 @@ void task_manager::set_input(const std::string& task_id, const json& pending) {
 
 bool task_manager::answer(const std::string& task_id, const std::string& owner,
                           const json& responses) {
-  if (!store_->get(task_id, owner)) return false;
-  auto l = live(task_id);
-  if (!l) return true;  // terminal or running elsewhere: acknowledged, nothing waits here
-  const auto taken = l->deliver(responses);
-  if (!taken.empty()) {
-    changed(apply(task_id, [&](task_record& r) {
-      for (const auto& k : taken) r.input_requests.erase(k);
-      r.last_updated_at = sys_clock::now();
-    }));
+  const auto r = store_->get(task_id, owner);
+  if (!r) return false;
+  if (auto l = live(task_id)) {
+    deliver(task_id, *l, responses);
+  } else if (!is_terminal(r->status)) {  // running elsewhere: acknowledged, handed on
+    forward(task_id, {{"op", "answer"}, {"responses", responses}});
   }
+  return true;
+}
+
+void task_manager::deliver(const std::string& task_id, live_task& l, const json& responses) {
+  const auto taken = l.deliver(responses);
+  if (taken.empty()) return;
+  changed(apply(task_id, [&](task_record& r) {
+    for (const auto& k : taken) r.input_requests.erase(k);
+    r.last_updated_at = sys_clock::now();
+  }));
+}
+
+void task_manager::set_control_forwarder(control_forwarder fn) {
+  std::lock_guard lock(mutex_);
+  forwarder_ = std::move(fn);
+}
+
+void task_manager::forward(const std::string& task_id, const json& control) {
+  control_forwarder fn;
+  {
+    std::lock_guard lock(mutex_);
+    fn = forwarder_;
+  }
+  if (fn) fn(task_id, control);
+}
+
+bool task_manager::apply_control(const std::string& task_id, const json& control) {
+  auto l = live(task_id);
+  if (!l || !control.is_object()) return false;
+  const std::string op = control.value("op", "");
+  if (op == "cancel") {
+    l->token().cancel();
+    l->wake();
+    return true;
+  }
+  const auto responses = control.find("responses");
+  if (op != "answer" || responses == control.end() || !responses->is_object()) return false;
+  deliver(task_id, *l, *responses);
   return true;
 }
 

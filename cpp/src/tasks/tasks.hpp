@@ -7,6 +7,10 @@
 // questions as inputRequests, and the handler blocks until tasks/update (2026-07-28) or the live
 // legacy answer delivers every answer, or the task is cancelled.
 //
+// With several replicas, tasks/cancel and tasks/update may reach one that does not run the task:
+// the record changes in the shared store, and the control is forwarded (set_control_forwarder)
+// to the replica running it, which applies it (apply_control).
+//
 // Thread-safety: every member may be called from any thread. `mutex_` guards the live map; each
 // live task has its own mutex for its answers. Store calls never happen under `mutex_`.
 #pragma once
@@ -110,6 +114,16 @@ class task_manager {
   /// Empty: none.
   using status_listener = std::function<void(const task_record&)>;
   void set_status_listener(status_listener fn);
+  /// Hands a control of a task that does not run here ({"op": "cancel"}, or {"op": "answer",
+  /// "responses": {...}} from tasks/update) to the replica running it (tasks/task_control.hpp);
+  /// called on the requesting thread, outside the manager's locks.
+  using control_forwarder = std::function<void(const std::string& task_id, const json& control)>;
+  /// Installs the forwarder; empty (the default): controls of tasks not running here are
+  /// dropped, as with one process every unfinished task runs here.
+  void set_control_forwarder(control_forwarder fn);
+  /// Applies a control another replica forwarded: cancel fires the handler's token, answer hands
+  /// the responses to the waiting handler. False (nothing done) when the task does not run here.
+  bool apply_control(const std::string& task_id, const json& control);
   /// Cancels every live task (server stop) and stops the task threads.
   void stop(std::chrono::milliseconds grace);
 
@@ -119,6 +133,10 @@ class task_manager {
   std::optional<task_record> apply(const std::string& task_id,
                                    const std::function<void(task_record&)>& fn);
   void changed(const std::optional<task_record>& after);
+  /// Forwards `control` of `task_id` when a forwarder is installed.
+  void forward(const std::string& task_id, const json& control);
+  /// Hands `responses` to the live task `l` and removes the answered keys from its record.
+  void deliver(const std::string& task_id, live_task& l, const json& responses);
 
   task_options options_;
   std::shared_ptr<task_store> store_;
@@ -126,6 +144,7 @@ class task_manager {
   std::condition_variable changed_cv_;  // any record changed (tasks/result waiters)
   std::unordered_map<std::string, std::shared_ptr<live_task>> live_;
   status_listener listener_;
+  control_forwarder forwarder_;
   std::mutex publish_mutex_;  // one status notification at a time (see changed())
   worker_pool pool_;
 };
