@@ -57,8 +57,12 @@ class Client:
         conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
         if self.session:
             headers = {**headers, "Mcp-Session-Id": self.session, "MCP-Protocol-Version": LEGACY}
-        conn.request(verb, self.path, None if body is None else json.dumps(body), headers)
-        return conn, conn.getresponse()
+        try:
+            conn.request(verb, self.path, None if body is None else json.dumps(body), headers)
+            return conn, conn.getresponse()
+        except BaseException:
+            conn.close()
+            raise
 
     def send(self, verb: str, headers: dict[str, str], body: Any = None) -> Reply:
         """One request, read to its end."""

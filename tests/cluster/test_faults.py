@@ -226,17 +226,18 @@ def test_a_replica_killed_under_load(own_cluster: Cluster) -> None:
     )
     for s in other_listens:
         s.close()
-    acknowledged(listen)
-    session = LegacySession(ep)
-    try:
-        session.initialize()
-    except AssertionError as e:
-        problems.append(f"legacy session could not start: {e}")
-    with Load(ep) as load:
-        time.sleep(2)
-        killed_at = cluster.kill(VICTIM)  # when it was dead: requests sent before may fail
-        ended = stream_ends(listen, 10)
-        time.sleep(max(0.0, killed_at + 3 - time.monotonic()))
+    with listen:
+        acknowledged(listen)
+        session = LegacySession(ep)
+        try:
+            session.initialize()
+        except AssertionError as e:
+            problems.append(f"legacy session could not start: {e}")
+        with Load(ep) as load:
+            time.sleep(2)
+            killed_at = cluster.kill(VICTIM)  # when it was dead: requests sent before may fail
+            ended = stream_ends(listen, 10)
+            time.sleep(max(0.0, killed_at + 3 - time.monotonic()))
     lines, found = classify(cluster, load, killed_at)
     problems += found
     state, after, wrong = wait_failed(ep, task_id, killed_at)

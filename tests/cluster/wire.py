@@ -176,6 +176,12 @@ class Stream:
         """Closes the connection (the client goes away)."""
         self.conn.close()
 
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 class Endpoint:
     """The MCP endpoint (nginx, or a replica directly)."""
@@ -192,8 +198,12 @@ class Endpoint:
         rid = request_id()
         conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         data = None if body is None else json.dumps(body).encode()
-        conn.request(method, self.path, data, {**headers, "X-Request-Id": rid})
-        return Stream(conn, rid)
+        try:
+            conn.request(method, self.path, data, {**headers, "X-Request-Id": rid})
+            return Stream(conn, rid)
+        except BaseException:
+            conn.close()  # a refused or cut connection leaves no socket behind
+            raise
 
     def exchange(self, method: str, headers: dict[str, str], body: Any = None) -> Reply:
         """Sends one request and reads the whole reply (every SSE event to the stream's end)."""
