@@ -275,8 +275,8 @@ class LegacySession:
             h.update({"Mcp-Session-Id": self.session_id, "MCP-Protocol-Version": LEGACY})
         return h
 
-    def initialize(self) -> Reply:
-        """initialize, then notifications/initialized; keeps the session id."""
+    def start(self) -> Reply:
+        """initialize alone; keeps the session id."""
         params = {
             "protocolVersion": LEGACY,
             "capabilities": self.caps,
@@ -286,6 +286,11 @@ class LegacySession:
         reply = self.endpoint.exchange("POST", self.headers(), body)
         assert reply.status == 200, f"initialize: {reply.status} {reply.body!r}"
         self.session_id = reply.headers["mcp-session-id"]
+        return reply
+
+    def initialize(self) -> Reply:
+        """initialize, then notifications/initialized (202 expected); keeps the session id."""
+        reply = self.start()
         done = self.notify("notifications/initialized")
         assert done.status == 202, f"notifications/initialized: {done.status} {done.body!r}"
         return reply
