@@ -2,10 +2,13 @@
 // are formatted and replies parsed by hiredis (libhiredis-dev); the socket I/O is ours, so one
 // code path serves TCP, Unix sockets and TLS (rediss://, OpenSSL) with the same deadlines.
 //
-// Failure model: every call has a deadline (options::command_timeout). A connection that fails
-// or times out is closed and the call throws redis::unavailable; the next call reconnects, but
-// not before the backoff since the last failed attempt has passed (it throws at once while
-// backing off), so a stopped Redis costs callers one fast exception each, never a hang.
+// Failure model: every call has a deadline (options::command_timeout; connecting has
+// options::connect_timeout, DNS included). A connection that fails or times out is closed, with
+// the idle pooled ones, and the call throws redis::unavailable; the next call reconnects, but not
+// before the backoff since the last failed connect has passed (it throws at once while backing
+// off, and while another caller's reconnect is under way), so a stopped Redis costs callers one
+// fast exception each, never a hang. A pooled connection the server closed while idle (a restart)
+// is replaced silently.
 // Thread-safety: every member may be called from any thread at once; commands go over a small
 // pool of connections (options::pool_size), each used by one caller at a time.
 #pragma once
@@ -86,15 +89,18 @@ using command = std::vector<std::string>;
 /// A pooled, reconnecting Redis client (see the file comment).
 class client {
  public:
+  /// A client of o.url; it connects on first use (or check()), never in the constructor.
   explicit client(options o);
-  ~client();
+  ~client();  ///< closes the pooled connections
   client(const client&) = delete;
   client& operator=(const client&) = delete;
 
-  /// Connects, authenticates, selects the db and PINGs within connect_timeout; throws
-  /// unavailable (unreachable, refused authentication, not Redis) naming the redacted URL.
+  /// Connects, authenticates, selects the db and PINGs within connect_timeout (whatever the
+  /// backoff; success ends it and pools the connection); throws unavailable (unreachable, refused
+  /// authentication, not Redis) naming the redacted URL.
   void check();
-  /// Runs one command; throws unavailable or command_error (an error reply).
+  /// Runs one command; throws unavailable, command_error (an error reply) or
+  /// std::invalid_argument (an empty command).
   reply run(const command& c);
   /// Runs several commands in one round trip (not atomic: wrap in MULTI/EXEC for that); the
   /// replies in order, error replies included (never thrown). Throws unavailable.
@@ -102,7 +108,8 @@ class client {
   /// EVALSHA of `script` (loading it with SCRIPT LOAD on NOSCRIPT); throws like run().
   reply eval(const std::string& script, const std::vector<std::string>& keys,
              const std::vector<std::string>& args);
-  /// True after the last command or connect succeeded; false after one failed (for /healthz).
+  /// True after the last command or connect succeeded; false after one failed, and before the
+  /// first success (call check() at start-up; for /healthz).
   bool healthy() const noexcept;
   /// The options given at construction.
   const options& config() const noexcept;
@@ -115,14 +122,19 @@ class client {
 /// Receives messages of subscribed channels: (channel, payload), on the subscriber's thread.
 using message_handler = std::function<void(std::string_view channel, std::string_view payload)>;
 
-/// A SUBSCRIBE connection with its own reader thread. It reconnects with backoff after a failure
-/// and subscribes again to every channel; `on_state(false)` runs when the connection is lost and
-/// `on_state(true)` once it is subscribed again (messages published in between are lost: a
-/// caller that cannot lose them reads the state from the store after on_state(true)).
+/// A SUBSCRIBE connection with its own reader thread, which connects at construction. It
+/// reconnects with backoff after a failure and subscribes again to every channel; `on_state(false)`
+/// runs when the connection is lost (or the first connect fails) and `on_state(true)` once every
+/// channel is subscribed again (the first time too), each only on a change (messages published in
+/// between are lost: a caller that cannot lose them reads the state from the store after
+/// on_state(true)). A connection silent for 2 s is PINGed, so a hung Redis counts as lost after
+/// command_timeout more. After unsubscribe() returns, a channel's messages are no longer
+/// delivered (except one whose delivery had already begun). Exceptions from handlers are swallowed.
 /// Thread-safety: subscribe/unsubscribe/stop from any thread; handlers run on the reader thread
-/// one at a time and must not call stop().
+/// one at a time and must not call stop() nor destroy the subscriber.
 class subscriber {
  public:
+  /// Starts the reader thread, which connects to o.url (throws std::system_error when it cannot).
   subscriber(options o, message_handler on_message, std::function<void(bool up)> on_state = {});
   ~subscriber();  ///< stops
   subscriber(const subscriber&) = delete;
@@ -134,7 +146,8 @@ class subscriber {
   void unsubscribe(const std::string& channel);
   /// Waits until every channel asked for so far is subscribed or `timeout` passes; true if so.
   bool wait_subscribed(std::chrono::milliseconds timeout);
-  /// Ends the reader thread; no handler runs after it returns.
+  /// Ends the reader thread (waiting for a connect under way, connect_timeout at most); no
+  /// handler runs after it returns. Idempotent.
   void stop();
 
  private:

@@ -3,7 +3,6 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
-#include <cstdint>
 #include <cstring>
 #include <openssl/bio.h>
 #include <openssl/err.h>
@@ -18,7 +17,8 @@ namespace mcpcxx::redis::detail {
 
 namespace {
 
-int fd_of(BIO* b) { return static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(b))); }
+// The BIO's data is the tls_session's fd member, which outlives the BIO (SSL_free frees it).
+int fd_of(BIO* b) { return *static_cast<const int*>(BIO_get_data(b)); }
 
 bool would_block(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
 
@@ -92,13 +92,13 @@ tls_context::tls_context(const std::string& ca_file) : ctx_(SSL_CTX_new(TLS_clie
 tls_context::~tls_context() { SSL_CTX_free(ctx_); }
 
 tls_session::tls_session(const tls_context& ctx, int fd, const std::string& host)
-    : ssl_(SSL_new(ctx.get())) {
+    : ssl_(SSL_new(ctx.get())), fd_(fd) {
   BIO* bio = ssl_ != nullptr ? BIO_new(socket_bio_method()) : nullptr;
   if (bio == nullptr) {
     SSL_free(ssl_);
     throw io_error("TLS: " + openssl_reason("SSL_new failed"), false);
   }
-  BIO_set_data(bio, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)));
+  BIO_set_data(bio, &fd_);
   SSL_set_bio(ssl_, bio, bio);
   SSL_set_connect_state(ssl_);
   // An IP literal is checked against the certificate's IP addresses and sends no SNI.

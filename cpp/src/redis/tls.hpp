@@ -56,6 +56,7 @@ class tls_session {
 
  private:
   ssl_st* ssl_ = nullptr;
+  int fd_;  ///< the socket, which the BIO reads through a pointer to this member
 };
 
 }  // namespace mcpcxx::redis::detail

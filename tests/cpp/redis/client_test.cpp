@@ -98,7 +98,7 @@ TEST_F(RedisClient, ValuesAreBinarySafe) {
   c.run({"SET", key, value});
   EXPECT_EQ(c.run({"GET", key}).str, value);
   EXPECT_EQ(c.run({"STRLEN", key}).integer, static_cast<long long>(value.size()));
-  const std::string big(3 * 1024 * 1024 + 7, '\xfe');  // many reads and writes
+  const std::string big((std::size_t{3} << 20) + 7, '\xfe');  // many reads and writes
   c.run({"SET", "big", big});
   EXPECT_EQ(c.run({"GET", "big"}).str, big);
   c.run({"SET", "empty", ""});
@@ -126,6 +126,7 @@ TEST_F(RedisClient, PipelineRepliesInOrderWithErrorsIncluded) {
   EXPECT_TRUE(rs[5].is_nil());
   EXPECT_TRUE(c.pipeline({}).empty());
   std::vector<command> many;
+  many.reserve(2000);
   for (int i = 0; i < 2000; ++i) many.push_back({"INCR", "counter"});
   const std::vector<reply> counted = c.pipeline(many);
   ASSERT_EQ(counted.size(), 2000u);
@@ -206,6 +207,7 @@ TEST_F(RedisClient, PoolServesManyThreadsWithAtMostPoolSizeConnections) {
   o.pool_size = 2;
   client c(o);
   std::vector<std::thread> threads;
+  threads.reserve(8);
   std::atomic<int> failures{0};
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&] {

@@ -74,9 +74,10 @@ std::uint16_t closed_port() {
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  const bool bound = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+                     ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0;
   ::close(fd);
+  if (!bound) throw std::runtime_error("closed_port: no free port");
   return ntohs(a.sin_port);
 }
 
@@ -194,6 +195,7 @@ TEST(RedisFailure, PooledConnectionsClosedByARestartAreReplacedSilently) {
   o.pool_size = 3;
   client c(o);
   std::vector<std::thread> ts;  // three connections in the pool
+  ts.reserve(3);
   for (int i = 0; i < 3; ++i) ts.emplace_back([&] { c.run({"INCR", "n"}); });
   for (auto& t : ts) t.join();
   server.restart();  // every pooled connection is now closed by the server

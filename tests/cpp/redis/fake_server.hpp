@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <netinet/in.h>
+#include <stdexcept>
 #include <string>
 #include <sys/socket.h>
 #include <thread>
@@ -16,15 +17,18 @@ namespace mcpcxx::testing {
 /// Answers the first connection with `answer` (see the file comment).
 class fake_server {
  public:
-  /// Listens on a free port and serves one connection in the background.
+  /// Listens on a free port and serves one connection in the background; throws
+  /// std::runtime_error when it cannot listen.
   explicit fake_server(std::string answer) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof a;
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    ::listen(fd_, 4);
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0 || ::listen(fd_, 4) != 0) {
+      ::close(fd_);
+      throw std::runtime_error("fake_server: cannot listen on 127.0.0.1");
+    }
     port_ = ntohs(a.sin_port);
     thread_ = std::thread([this, answer = std::move(answer)] {
       const int c = ::accept(fd_, nullptr, nullptr);

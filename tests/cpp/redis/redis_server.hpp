@@ -248,6 +248,7 @@ class redis_server {
 
   static pid_t spawn(const char* path, const std::vector<std::string>& args) {
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (const auto& s : args) argv.push_back(const_cast<char*>(s.c_str()));
     argv.push_back(nullptr);
     posix_spawn_file_actions_t fa;

@@ -66,7 +66,7 @@ TEST(RedisTls, RoundTripWithTheCaOfTheUrl) {
   c.check();
   c.run({"SET", "secure", "yes"});
   EXPECT_EQ(c.run({"GET", "secure"}).str, "yes");
-  const std::string big(1024 * 1024, 'x');  // many TLS records
+  const std::string big(std::size_t{1} << 20, 'x');  // many TLS records
   c.run({"SET", "big", big});
   EXPECT_EQ(c.run({"GET", "big"}).str, big);
   EXPECT_EQ(c.pipeline({{"INCR", "n"}, {"INCR", "n"}}).back().integer, 2);
