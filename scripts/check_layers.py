@@ -37,17 +37,31 @@ PROBES = [
     (
         "redis/*.cpp",
         "redis",
-        ["errors", "core", "engine", "transport/http", "mcpcxx/json.hpp", "mcpcxx/server.hpp"],
+        [
+            "errors",
+            "core",
+            "store",
+            "engine",
+            "transport/http",
+            "mcpcxx/json.hpp",
+            "mcpcxx/server.hpp",
+        ],
     ),
     # The engine's layers: the core sees no feature, a feature no later one, and only the
     # engine (the assembly) sees them all.
     ("observability/*.cpp", "mcpcxx/server.hpp", ["registry", "core", "tasks", "engine"]),
     ("registry/*.cpp", "schema", ["observability", "core", "methods", "tasks", "engine"]),
-    ("core/*.cpp", "registry", ["methods", "tasks", "listen", "asking", "engine"]),
+    ("core/*.cpp", "registry", ["methods", "tasks", "listen", "asking", "store", "engine"]),
     ("methods/*.cpp", "core", ["tasks", "listen", "asking", "engine"]),
-    ("tasks/*.cpp", "methods", ["listen", "asking", "engine"]),
+    ("tasks/*.cpp", "methods", ["listen", "asking", "store", "engine"]),
     ("listen/*.cpp", "tasks", ["asking", "engine"]),
     ("asking/*.cpp", "core", ["methods", "tasks", "listen", "engine"]),
+    # The Redis stores: the core's seams on the Redis client; no feature, no engine, no transport.
+    (
+        "store/*.cpp",
+        "redis",
+        ["methods", "tasks", "listen", "asking", "engine", "transport/http", "mcpcxx/http.hpp"],
+    ),
     ("engine/*.cpp", "listen", ["transport/stdio_*", "transport/http", "mcpcxx/http.hpp"]),
     ("transport/stdio_*.cpp", "engine", ["transport/http", "mcpcxx/http.hpp"]),
     ("transport/http/*.cpp", "engine", ["transport/stdio_*", "mcpcxx/stdio.hpp"]),
@@ -67,7 +81,17 @@ ENGINE_LAYERS = [
     "asking",
     "engine",
 ]
-LOW_LAYERS = ["errors", "wire", "jsonrpc", "schema", "state", "redis", "model", *ENGINE_LAYERS]
+LOW_LAYERS = [
+    "errors",
+    "wire",
+    "jsonrpc",
+    "schema",
+    "state",
+    "redis",
+    "model",
+    "store",
+    *ENGINE_LAYERS,
+]
 FOREIGN = re.compile(r'#\s*include\s*[<"](asio|llhttp|pybind11)')
 
 
