@@ -95,9 +95,9 @@ class Resp:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         self.file = self.sock.makefile("rb")
 
-    def __call__(self, *args: str | int) -> Any:
+    def __call__(self, *args: str | int | bytes) -> Any:
         """Sends one command and returns its decoded reply (bytes for bulk strings)."""
-        parts = [str(a).encode() for a in args]
+        parts = [a if isinstance(a, bytes) else str(a).encode() for a in args]
         out = b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
         self.sock.sendall(out)
         return self._reply()

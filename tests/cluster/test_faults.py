@@ -347,7 +347,7 @@ def test_redis_stopped_then_restarted(own_cluster: Cluster) -> None:
     recovered: dict[str, float] = {}
     while len(recovered) < 3 and time.monotonic() < restarted + 30:
         reply = ep.tool("job", WITH_TASKS, seconds=0.1, tag=uuid.uuid4().hex[:8])
-        if reply.status == 200 and reply.result().get("resultType") == "task":
+        if reply.status == 200 and reply.response().get("result", {}).get("resultType") == "task":
             recovered.setdefault(reply.replica, time.monotonic() - restarted)
         else:
             recovered.pop(reply.replica, None)
