@@ -65,13 +65,16 @@ export MCPCXX_REQUEST_STATE_KEY
 export ISSUE_TRACKER_DB="$work/issue_tracker.db"
 declare -A replica_pid replica_port
 for name in r1 r2 r3; do
-  "$py" examples/issue_tracker/server.py --http 0 >"$work/replica-$name.log" 2>&1 &
-  pids+=($!)
-  replica_pid[$name]=$!
+  # In a quiet subshell: bash would print a "Killed" line for the replica killed on purpose.
+  ( "$py" examples/issue_tracker/server.py --http 0 >"$work/replica-$name.log" 2>&1 &
+    echo $! >"$work/replica-$name.pid"
+    wait $! ) 2>/dev/null &
 done
 servers="" names=""
 for name in r1 r2 r3; do
   wait_for "replica $name" grep -q "serving MCP over HTTP" "$work/replica-$name.log"
+  replica_pid[$name]="$(cat "$work/replica-$name.pid")"
+  pids+=("${replica_pid[$name]}")
   port="$(sed -n 's|.*serving MCP over HTTP at http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$work/replica-$name.log")"
   replica_port[$name]=$port
   servers+="    server 127.0.0.1:$port max_fails=1 fail_timeout=10s;\n"
