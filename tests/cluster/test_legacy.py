@@ -11,49 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import time
 import warnings
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from harness import REPLICA_NAMES, Cluster, report
+from sdk import Served, posts_of, with_sdk
 from wire import WITH_ELICITATION, Endpoint, LegacySession, Stream, structured
 
 EVERY = set(REPLICA_NAMES)
-Served = list[tuple[str, str, int, str]]
-"""What the SDK client sent: (HTTP method, JSON-RPC method or "response", status, replica)."""
-
-
-async def with_sdk(
-    url: str, served: Served, body: Callable[[Any], Awaitable[Any]], **kw: Any
-) -> Any:
-    """Runs body(client) in a legacy session of the official SDK client, recording where each
-    of its HTTP requests went (nginx's X-Replica)."""
-    import httpx2
-    from mcp import Client
-    from mcp.client.streamable_http import streamable_http_client
-
-    async def record(response: Any) -> None:
-        request = response.request
-        what = ""
-        if request.method == "POST":
-            message = json.loads(request.content or b"{}")
-            what = message.get("method", "response") if isinstance(message, dict) else "batch"
-        served.append(
-            (request.method, what, response.status_code, response.headers.get("x-replica", ""))
-        )
-
-    timeout = httpx2.Timeout(30, read=300)
-    async with httpx2.AsyncClient(timeout=timeout, event_hooks={"response": [record]}) as http:
-        transport = streamable_http_client(url, http_client=http)
-        async with Client(transport, mode="legacy", **kw) as client:
-            return await body(client)
-
-
-def posts_of(served: Served, method: str) -> list[str]:
-    """The replicas that served the POSTs of `method`."""
-    return [replica for verb, what, _, replica in served if verb == "POST" and what == method]
 
 
 def test_sdk_session_continues_over_every_replica(cluster: Cluster) -> None:

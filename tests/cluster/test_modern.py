@@ -1,19 +1,25 @@
-"""2026-07-28 across three replicas behind nginx (round robin, no affinity), raw HTTP.
+"""2026-07-28 across three replicas behind nginx (round robin, no affinity).
 
-Plain calls spread over every replica; an input_required round answered on another replica;
-a task seen, cancelled and read on every replica; a listen stream on one replica getting the
-changes made on another. The module ends by checking that every key in Redis has a TTL.
+Raw HTTP: plain calls spread over every replica; an input_required round answered on another
+replica; a task seen, cancelled and read on every replica; a listen stream on one replica
+getting the changes made on the others (resources and tasks), also past an SSE keep-alive. The
+official Python SDK client: its own input_required retry and its listen stream, across replicas.
+The module ends by checking that every key in Redis has a TTL.
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import contextlib
 import time
 import uuid
 from typing import Any
 
 from harness import REPLICA_NAMES, Cluster, report
+from sdk import Served, posts_of, with_sdk
 from wire import (
+    MODERN,
     WITH_ELICITATION,
     WITH_TASKS,
     Endpoint,
@@ -80,6 +86,71 @@ def test_input_required_answered_on_another_replica(ep: Endpoint) -> None:
     assert result.get("resultType") == "complete", result
     out = structured(result)
     assert (out["action"], out["text"], out["replica"]) == ("accept", "blue", retry.replica)
+
+
+def test_sdk_input_required_retried_on_another_replica(cluster: Cluster) -> None:
+    """The official client answers input_required itself; its retry lands on the next replica."""
+    from mcp import types
+
+    served: Served = []
+
+    async def on_elicit(context: Any, params: Any) -> Any:
+        return types.ElicitResult(action="accept", content={"text": "green"})
+
+    async def body(client: Any) -> Any:
+        return await client.call_tool("ask", {"question": "Which colour?"})
+
+    result = asyncio.run(
+        with_sdk(cluster.url, served, body, mode=MODERN, elicitation_callback=on_elicit)
+    )
+    calls = posts_of(served, "tools/call")
+    report(f"2026-07-28 SDK input_required round: tools/call on {calls}")
+    assert not result.is_error, result
+    out = result.structured_content
+    assert (out["action"], out["text"]) == ("accept", "green")
+    assert len(calls) == 2 and calls[0] != calls[1], f"first call and retry on {calls}"
+    assert out["replica"] == calls[1]
+
+
+def test_sdk_listen_gets_updates_published_on_other_replicas(
+    cluster: Cluster, ep: Endpoint
+) -> None:
+    """The official client's listen stream on one replica, touches made through the others."""
+    from mcp.client.subscriptions import ResourceUpdated
+
+    served: Served = []
+    uris = [f"cluster://doc/sdk-{uuid.uuid4().hex[:8]}-{i}" for i in range(len(REPLICA_NAMES))]
+    got: set[str] = set()
+
+    async def body(client: Any) -> dict[str, str]:
+        async with client.listen(resource_subscriptions=uris) as subscription:
+            touched = {}
+            for uri in uris:  # the raw client, through the same nginx: the next replicas
+                touched[uri] = (await asyncio.to_thread(ep.tool, "touch", uri=uri)).replica
+
+            async def collect() -> None:
+                async for event in subscription:
+                    if isinstance(event, ResourceUpdated):
+                        got.add(event.uri)
+                        if got >= set(uris):
+                            return
+
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(collect(), 10)
+            return touched
+
+    touched = asyncio.run(with_sdk(cluster.url, served, body, mode=MODERN))
+    listener = posts_of(served, "subscriptions/listen")
+    report(
+        f"2026-07-28 SDK listen on {listener}: resources/updated published on "
+        + ", ".join(
+            f"{r} {'delivered' if u in got else 'NOT delivered'}" for u, r in touched.items()
+        )
+    )
+    assert set(touched.values()) == EVERY
+    assert got == set(uris), (
+        f"missed what {[r for u, r in touched.items() if u not in got]} published"
+    )
 
 
 def test_a_task_is_seen_cancelled_and_read_on_every_replica(cluster: Cluster, ep: Endpoint) -> None:
