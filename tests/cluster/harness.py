@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import ctypes
 import os
 import pathlib
 import pwd
@@ -41,6 +42,17 @@ def report(line: str) -> None:
     """Records a line for the run's summary (and prints it, for -s runs)."""
     REPORT.append(line)
     print(line)
+
+
+def die_with_parent() -> None:
+    """In a child before exec: SIGKILL when the test process dies, even without its teardown
+    (prctl PR_SET_PDEATHSIG), so that no replica, nginx or Redis outlives a killed run."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+
+
+def spawn(argv: list[str], **kw: Any) -> subprocess.Popen[bytes]:
+    """Popen with stdin closed and die_with_parent()."""
+    return subprocess.Popen(argv, stdin=subprocess.DEVNULL, preexec_fn=die_with_parent, **kw)
 
 
 def free_port() -> int:
@@ -148,7 +160,7 @@ class Redis:
             argv = [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1"]
             argv += ["--save", "", "--appendonly", "no", "--daemonize", "no"]
             argv += ["--dir", str(self.folder), "--logfile", str(self.folder / "redis.log")]
-            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL)
+            self.proc = spawn(argv)
             try:
                 wait_until("redis-server", self._answers, 10, self.proc)
                 return
@@ -274,9 +286,8 @@ class Cluster:
         env.update(self.env)
         log = self.folder / f"replica-{name}.log"
         with log.open("wb") as out:
-            proc = subprocess.Popen(
+            proc = spawn(
                 [sys.executable, str(SERVER), "--port", "0"],
-                stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=env,
@@ -308,7 +319,7 @@ class Cluster:
             conf.write_text(self.nginx_conf())
             argv = [NGINX, "-p", str(self.folder), "-c", str(conf)]
             argv += ["-e", str(self.folder / "nginx-error.log")]
-            self.nginx = subprocess.Popen(argv, stdin=subprocess.DEVNULL)
+            self.nginx = spawn(argv)
             try:
                 wait_until("nginx", self._nginx_listens, 10, self.nginx)
                 return
