@@ -39,9 +39,13 @@ foreach(target IN LISTS MCPCXX_PC_LAYERS ITEMS mcpcxx_llhttp)
     string(APPEND MCPCXX_PC_LIBS " -l${target}")
   endif()
 endforeach()
-# The redis layer's hiredis codec and TLS (linked privately, so a static link names them).
+# The redis layer's hiredis codec (linked privately, so a static link names it), and its TLS
+# library unless that is loaded on first use (MCPCXX_LAZY_LIBCRYPTO).
 if(TARGET mcpcxx_redis)
-  string(APPEND MCPCXX_PC_LIBS " -lhiredis -lssl")
+  string(APPEND MCPCXX_PC_LIBS " -lhiredis")
+  if(NOT MCPCXX_LAZY_LIBCRYPTO)
+    string(APPEND MCPCXX_PC_LIBS " -lssl")
+  endif()
 endif()
 if(MCPCXX_LAZY_LIBCRYPTO)
   if(CMAKE_DL_LIBS)  # dlopen; libcrypto itself is loaded at run time

@@ -1,5 +1,6 @@
-// TLS for rediss:// with OpenSSL's libssl on our non-blocking sockets: the server certificate is
-// verified against the system CAs (or the URL's ?ca= file) and its name against the URL's host.
+// TLS for rediss:// with OpenSSL's libssl (loaded on first use in lazy builds, redis/libssl.hpp)
+// on our non-blocking sockets: the server certificate is verified against the system CAs (or the
+// URL's ?ca= file) and its name against the URL's host.
 // The socket BIO writes with MSG_NOSIGNAL, so a peer that went away is an error, not SIGPIPE.
 // Thread-safety: a tls_context may be shared by threads once made; a tls_session is used by one
 // thread at a time.
@@ -16,7 +17,8 @@ namespace mcpcxx::redis::detail {
 /// Trust settings shared by a client's TLS connections (an SSL_CTX).
 class tls_context {
  public:
-  /// Loads `ca_file`, or the system CAs when it is empty; throws io_error naming the failure.
+  /// Loads `ca_file`, or the system CAs when it is empty (and libssl itself in lazy builds);
+  /// throws io_error naming the failure.
   explicit tls_context(const std::string& ca_file);
   ~tls_context();
   tls_context(const tls_context&) = delete;

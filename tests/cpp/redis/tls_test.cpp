@@ -2,15 +2,19 @@
 // redis/redis_server.hpp makes a self-signed certificate with the openssl CLI): round trips, AUTH
 // over TLS, a subscriber, and every handshake failure (untrusted CA, name mismatch, a plain
 // server, a plain-text answer, a missing CA file, a hung server), each unavailable naming the
-// redacted URL.
+// redacted URL; and that a lazy build maps OpenSSL only once a TLS connection is made.
 #include <atomic>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <unistd.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "redis/client.hpp"
 #include "redis/fake_server.hpp"
+#include "redis/libssl.hpp"
 #include "redis/redis_server.hpp"
 #include "support/wait.hpp"
 
@@ -183,6 +187,35 @@ TEST(RedisTls, SubscriberOverTls) {
   client pub(tls_options(server.url()));
   EXPECT_EQ(pub.run({"PUBLISH", "s", "tls message"}).integer, 1);
   EXPECT_TRUE(testing::wait_until([&] { return got.load() == 1; }));
+}
+
+bool maps_openssl() {
+  std::ifstream maps("/proc/self/maps");
+  std::stringstream text;
+  text << maps.rdbuf();
+  return text.str().find("libssl.so") != std::string::npos ||
+         text.str().find("libcrypto.so") != std::string::npos;
+}
+
+// In a fresh process: 0 when OpenSSL is mapped by the first rediss:// connection and not before
+// (neither at start nor by a plain connection); the step that went wrong otherwise.
+int openssl_mapped_only_for_tls() {
+  if (maps_openssl()) return 1;
+  redis_server plain;
+  client c(tls_options(plain.url()));
+  c.check();
+  if (maps_openssl()) return 2;
+  redis_server secure = tls_server();
+  client t(tls_options(secure.url()));
+  t.check();
+  return maps_openssl() ? 0 : 3;
+}
+
+TEST(RedisTlsDeathTest, OpenSslIsMappedOnlyByTheFirstTlsConnection) {
+  if (!detail::libssl_is_lazy())
+    GTEST_SKIP() << "this build links libssl (MCPCXX_LAZY_LIBCRYPTO=OFF)";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process, nothing loaded yet
+  EXPECT_EXIT(::_exit(openssl_mapped_only_for_tls()), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
