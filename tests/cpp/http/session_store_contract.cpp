@@ -1,6 +1,7 @@
 // The session_store contract (session_store_contract.hpp says how an implementation instantiates
 // it): records round-trip, capacity and duplicate refusal, last use only moving forward, expiry
-// by cutoff honouring `active`, removal, take_all, concurrent inserts at the capacity, bytes.
+// by cutoff honouring `active`, removal, take_all, concurrent inserts at the capacity, bytes, and
+// the client state (info, log level, subscriptions) stored and updated alone.
 #include "http/session_store_contract.hpp"
 
 #include <algorithm>
@@ -52,6 +53,38 @@ TEST_P(SessionStoreContract, AStoredRecordIsFoundWithEveryField) {
   EXPECT_EQ(found->last_used_ns, 12345);
   EXPECT_FALSE(store->find(http::mint_session_id()));
   EXPECT_EQ(store->size(), 1u);
+}
+
+TEST_P(SessionStoreContract, TheClientStateIsStoredAndUpdatedAlone) {
+  auto store = make_store(4);
+  session_record r = contract_record(7);
+  r.client_info = R"({"name":"c","version":"1"})";
+  r.log_level = "info";
+  r.subscriptions = {"file:///a", "file:///b"};
+  ASSERT_TRUE(store->insert(r));
+  auto found = store->find(r.id);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->client_info, R"({"name":"c","version":"1"})");
+  EXPECT_EQ(found->log_level, "info");
+  EXPECT_EQ(found->subscriptions, (std::vector<std::string>{"file:///a", "file:///b"}));
+  EXPECT_TRUE(store->update(r.id, {"error", {"file:///c", "file:///a"}, {"file:///b"}}));
+  found = store->find(r.id);
+  EXPECT_EQ(found->log_level, "error");
+  EXPECT_EQ(found->subscriptions, (std::vector<std::string>{"file:///a", "file:///c"}))
+      << "sorted, each once";
+  EXPECT_EQ(found->last_used_ns, 7) << "an update is not a use";
+  EXPECT_EQ(found->principal_key, "user:alice");
+  EXPECT_TRUE(store->update(r.id, {std::nullopt, {}, {"file:///a", "file:///z"}}));
+  found = store->use(r.id, 9);
+  ASSERT_TRUE(found) << "use() is touch() and find()";
+  EXPECT_EQ(found->log_level, "error") << "no level given: unchanged";
+  EXPECT_EQ(found->subscriptions, std::vector<std::string>{"file:///c"});
+  EXPECT_EQ(found->last_used_ns, 9);
+  const std::string gone = http::mint_session_id();
+  EXPECT_FALSE(store->update(gone, {"debug", {"file:///x"}, {}}));
+  EXPECT_FALSE(store->find(gone)) << "update creates nothing";
+  EXPECT_FALSE(store->use(gone, 10));
+  EXPECT_EQ(store->missing({r.id, gone}), std::vector<std::string>{gone});
 }
 
 TEST_P(SessionStoreContract, InsertIsRefusedWhenFullOrTheIdIsTaken) {

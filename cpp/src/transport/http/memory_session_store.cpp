@@ -8,8 +8,12 @@ namespace mcpcxx::http {
 namespace {
 
 std::size_t record_bytes(const session_record& r) {
-  return sizeof(session_record) + r.id.capacity() + r.principal_key.capacity() +
-         r.protocol_version.capacity() + r.client_capabilities.capacity();
+  std::size_t total = sizeof(session_record) + r.id.capacity() + r.principal_key.capacity() +
+                      r.protocol_version.capacity() + r.client_capabilities.capacity() +
+                      r.client_info.capacity() + r.log_level.capacity() +
+                      r.subscriptions.capacity() * sizeof(std::string);
+  for (const auto& uri : r.subscriptions) total += uri.capacity();
+  return total;
 }
 
 }  // namespace
@@ -54,6 +58,20 @@ std::vector<session_record> memory_session_store::take_expired(std::int64_t cuto
     }
   }
   return out;
+}
+
+bool memory_session_store::update(const std::string& id, const session_state_change& c) {
+  std::lock_guard g(lock_);
+  auto it = records_.find(id);
+  if (it == records_.end()) return false;
+  session_record& r = it->second;
+  if (c.log_level) r.log_level = *c.log_level;
+  for (const auto& uri : c.subscribed) {
+    auto at = std::lower_bound(r.subscriptions.begin(), r.subscriptions.end(), uri);
+    if (at == r.subscriptions.end() || *at != uri) r.subscriptions.insert(at, uri);
+  }
+  for (const auto& uri : c.unsubscribed) std::erase(r.subscriptions, uri);
+  return true;
 }
 
 std::vector<session_record> memory_session_store::take_all() {

@@ -29,6 +29,7 @@ class memory_session_store final : public session_store {
   bool full() const override;
   /// The records' strings, the map's nodes and buckets.
   std::size_t bytes() const override;
+  bool update(const std::string& id, const session_state_change& c) override;
 
  private:
   mutable std::mutex lock_;
