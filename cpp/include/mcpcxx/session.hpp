@@ -21,9 +21,12 @@ namespace mcpcxx {
 
 class server;
 
+class session;
 namespace detail {
 class session_state;
-}
+/// The core state behind `s` (internal: the transports reach session internals through it).
+std::shared_ptr<session_state> state_of(const session& s);
+}  // namespace detail
 
 /// What a frame handed to a sink is.
 enum class frame_kind {
@@ -138,6 +141,7 @@ class session {
  private:
   friend class server;
   friend class detail::session_state;  // hands itself to server_options::on_roots_list_changed
+  friend std::shared_ptr<detail::session_state> detail::state_of(const session& s);
   explicit session(std::shared_ptr<detail::session_state> state);
 
   std::shared_ptr<detail::session_state> state_;

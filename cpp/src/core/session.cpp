@@ -25,6 +25,8 @@ void frame_sink::send_pieces(std::vector<std::string> pieces, const frame_info& 
 
 session::session(std::shared_ptr<detail::session_state> state) : state_(std::move(state)) {}
 
+std::shared_ptr<detail::session_state> detail::state_of(const session& s) { return s.state_; }
+
 void session::receive(std::string_view bytes, const std::shared_ptr<frame_sink>& reply_to,
                       era_hint hint) {
   state_->receive(jsonrpc::parse(bytes, state_->core().options().limits), reply_to, hint);

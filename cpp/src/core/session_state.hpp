@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -73,11 +74,35 @@ class session_state : public std::enable_shared_from_this<session_state> {
   bool legacy_ready() const;
   /// Whether this session subscribed to `uri` (legacy resources/subscribe).
   bool subscribed(const std::string& uri) const;
-  /// Mutates the legacy state under the lock.
+  /// Mutates the legacy state under the lock, then tells the legacy observer (if any) outside it.
   template <class Fn>
   void update_legacy(Fn&& fn) {
+    std::shared_ptr<const legacy_observer> observer;
+    legacy_state now;
+    {
+      std::lock_guard lock(mutex_);
+      fn(legacy_);
+      if (!legacy_observer_) return;
+      observer = legacy_observer_;
+      now = legacy_;
+    }
+    (*observer)(now);
+  }
+  /// Receives a copy of the legacy state after each change (initialize, setLevel, subscribe...),
+  /// on the thread that changed it; what it throws reaches that request (a shared session store
+  /// that cannot record a change fails the request that made it).
+  using legacy_observer = std::function<void(const legacy_state&)>;
+  /// Installs `fn` (the HTTP transport mirrors the state into a shared session store).
+  void observe_legacy(legacy_observer fn) {
+    auto held = std::make_shared<const legacy_observer>(std::move(fn));
     std::lock_guard lock(mutex_);
-    fn(legacy_);
+    legacy_observer_ = std::move(held);
+  }
+  /// Replaces the legacy state without telling the observer (a session revived on a replica
+  /// from the record another replica stored).
+  void restore_legacy(legacy_state l) {
+    std::lock_guard lock(mutex_);
+    legacy_ = std::move(l);
   }
   /// A random id naming this session as the owner of its tasks (no principal).
   const std::string& task_scope() const noexcept { return task_scope_; }
@@ -122,6 +147,7 @@ class session_state : public std::enable_shared_from_this<session_state> {
   std::unordered_map<std::string, in_flight_entry> in_flight_;
   std::size_t running_ = 0;  ///< registered requests whose handler has not returned
   legacy_state legacy_;
+  std::shared_ptr<const legacy_observer> legacy_observer_;
   json principal_;
   std::string identity_;
   std::string task_scope_ = server_log::new_reference() + server_log::new_reference();
