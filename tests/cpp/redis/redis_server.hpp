@@ -8,9 +8,10 @@
 // returns once the server answers PING, and throws std::runtime_error (with the server's log
 // tail) otherwise. kill() (SIGKILL), stop() (SIGTERM) and freeze() (SIGSTOP: the port accepts
 // but nothing answers) take it down; restart() starts it again at the same port and folder, so
-// URLs stay valid. The destructor kills the server and removes the folder. No data survives a
-// restart. Include it as "redis/redis_server.hpp" from any suite under tests/cpp.
-// Thread-safety: none; drive one instance from one thread (the server itself serves any thread).
+// URLs stay valid. The destructor kills the server and removes the folder (only in the process
+// that made it, not in a forked child). No data survives a restart. Include it as
+// "redis/redis_server.hpp" from any suite under tests/cpp. Thread-safety: none; drive one instance
+// from one thread (the server itself serves any thread).
 #pragma once
 
 #include <arpa/inet.h>
@@ -78,6 +79,7 @@ class redis_server {
     }
   }
   ~redis_server() {
+    if (::getpid() != owner_) return;  // a forked child (a death test) leaves the parent's server
     kill();
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
@@ -315,6 +317,7 @@ class redis_server {
   std::filesystem::path dir_;
   std::uint16_t port_ = 0;
   pid_t pid_ = -1;
+  pid_t owner_ = ::getpid();
 };
 
 }  // namespace mcpcxx::testing
