@@ -158,6 +158,13 @@ struct http_options {
   bool metrics = false;
   std::string metrics_path = "/metrics";  ///< must start with '/' and differ from `path`
 
+  /// The store URL (server_options::store::url's forms), for a server created without one:
+  /// the http_server constructor attaches it (server::use_store) before serving. Empty: serve_http
+  /// reads MCPCXX_STORE_URL; with neither, state stays in this process. A server whose own store
+  /// differs is refused (std::invalid_argument). Never written by to_json (it may hold a
+  /// password).
+  std::string store;
+
   /// Enables bearer-token authorization on the MCP endpoint.
   std::optional<http_auth_options> auth;
 };

@@ -33,7 +33,13 @@ namespace mcpcxx {
 
 namespace detail {
 class engine;
-}
+struct shared_store;
+}  // namespace detail
+class server;
+namespace detail {
+/// The store `srv` shares with its replicas, or null (the HTTP transport's way in).
+std::shared_ptr<shared_store> shared_store_of(const server& srv);
+}  // namespace detail
 
 /// The server's Implementation object.
 struct server_info {
@@ -43,6 +49,23 @@ struct server_info {
   std::optional<std::string> description;
   json icons = nullptr;  ///< Icon[] or null
   std::optional<std::string> website_url;
+};
+
+/// Where the state that replicas of one server share lives (docs/scale-out.md).
+struct store_options {
+  /// "" or "memory:": in this process only (the default; one replica).
+  /// "redis://[user:password@]host[:port][/db]", "rediss://..." (TLS; "?ca=/path/ca.pem" for a
+  /// private CA) or "unix:///path[?db=N]": Redis, shared by every replica given the same URL and
+  /// key_prefix. Empty here and in http_options::store: serve_http reads MCPCXX_STORE_URL.
+  std::string url;
+  /// Prefix of every Redis key the server writes; "": "mcpcxx:<info.name>:".
+  std::string key_prefix;
+  /// Limit, row P55: one round trip to the store; past it (or with the store unreachable) what
+  /// needs the store is refused. Default 1.5 s.
+  std::chrono::milliseconds timeout{1500};
+  /// How long a task stays `working` after its replica stopped renewing it; it is then failed
+  /// (within 2 x task_lease). Default 5 s.
+  std::chrono::milliseconds task_lease{5000};
 };
 
 /// Engine configuration.
@@ -92,6 +115,10 @@ struct server_options {
   /// Earlier keys still accepted when opening a `requestState` (rotation: move the old current
   /// key here, set a new one, drop it after request_state_ttl_s). Never written by to_json.
   std::vector<std::string> request_state_previous_keys;
+  /// Where state shared between replicas lives (sessions, events, tasks, listen delivery). A
+  /// Redis store needs request_state_key (else the constructor throws std::invalid_argument);
+  /// an unreachable one makes it throw std::runtime_error within store.timeout + 2 s.
+  store_options store;
   /// Seconds a `requestState` stays valid after it is issued (> 0). Default 600.
   std::int64_t request_state_ttl_s = 600;
   /// Writes one line (no newline) to the server log; default: stderr. Called from any thread.
@@ -212,11 +239,20 @@ class server {
   /// Writes one JSON line {level, event, ...fields} to the server log (server_options::log_writer)
   /// unless `level` is below log_threshold. `level` is a log level name. Any thread.
   void write_log(std::string_view level, std::string_view event, const json& fields) const;
+  /// Moves the state replicas share onto the store at `url` (store_options::url's forms), as
+  /// server_options::store does at construction; serve_http and http_server::start call it for
+  /// http_options::store and MCPCXX_STORE_URL. "" and "memory:" change nothing. Call it before
+  /// serving. Throws like the constructor, and std::invalid_argument when the server already
+  /// uses another store.
+  void use_store(const std::string& url);
+  /// False while a configured shared store cannot be reached (readiness); true without one.
+  bool store_ready() const;
   /// Attaches `t` (null detaches): one span per request from then on (tracing.hpp). Call it
   /// before sessions serve requests; it must not race with request handling.
   void set_tracer(std::shared_ptr<tracer> t);
 
  private:
+  friend std::shared_ptr<detail::shared_store> detail::shared_store_of(const server& srv);
   std::shared_ptr<detail::engine> engine_;
 };
 

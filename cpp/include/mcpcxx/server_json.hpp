@@ -24,6 +24,9 @@ void from_json(const json& j, server_info& info);
 /// request_state_previous_keys, request_state_ttl_s}; log_writer and on_roots_list_changed have
 /// no JSON form. to_json never writes the request-state keys (secrets): it writes
 /// request_state_ttl_s and request_state_key_configured (a bool, ignored by from_json).
+/// The store: "store" (the URL; never written back, it may hold a password: to_json writes
+/// "store_configured" instead, ignored by from_json), store_key_prefix, store_timeout and
+/// task_lease (seconds).
 void to_json(json& j, const server_options& o);
 void from_json(const json& j, server_options& o);
 /// Exactly the keys from_json(server_options) accepts, in the order its refusal text names them.

@@ -12,6 +12,7 @@
 #include "core/input_round.hpp"
 #include "core/server_core.hpp"
 #include "core/session_state.hpp"
+#include "core/store_unavailable.hpp"
 #include "core/wire_errors.hpp"
 #include "observability/log_line.hpp"
 
@@ -189,6 +190,19 @@ std::optional<method_outcome> classify_asking(const std::exception& error, const
 
 }  // namespace
 
+namespace {
+
+// The shared store did not answer: nothing was done, so a retry is safe (P57, also for a call
+// that would have become a task, as P50 for a full task store).
+method_outcome store_refusal(const store_unavailable& e) {
+  method_outcome o =
+      method_outcome::protocol(situation::P57_store_unavailable, {{"reason", e.what()}});
+  o.category = "unavailable";
+  return o;
+}
+
+}  // namespace
+
 // The mappings of classify.hpp by dynamic type, in the order a catch sequence would test them.
 method_outcome classify_caught(const std::exception& error, const exchange& ex, handler_kind kind,
                                const wire::tool_facts* tool) {
@@ -208,6 +222,9 @@ method_outcome classify_caught(const std::exception& error, const exchange& ex, 
     return converted_arguments_refused(*e, *tool);
   }
   if (auto asked = classify_asking(error, ex, tool)) return std::move(*asked);
+  if (const auto* e = dynamic_cast<const store_unavailable*>(&error)) {
+    return store_refusal(*e);
+  }
   if (const auto* e = dynamic_cast<const unexpected_error*>(&error)) {
     return unexpected(ex, tool, {"unexpected_error", e->summary(), e->detail()});
   }

@@ -73,6 +73,7 @@ void engine::decorate_tool(tool_entry& e) {
 void engine::stop() {
   tasks_->stop(core_->options().stop_grace);  // cancels running tasks so their handlers return
   listeners_->close("the server is stopping");
+  store_links_.reset();  // after the drain: releases this replica's leases, stops the bridge
   core_->stop();
 }
 
@@ -97,7 +98,16 @@ std::string engine::metrics_text() const {
   g.stuck_handlers = pool.stuck();
   g.long_running_handlers = pool.long_running();
   g.worker_threads = pool.threads();
-  return core_->stats().render(g);
+  std::string text = core_->stats().render(g);
+  if (store_) {
+    // Readiness of a replica: 0 while the shared store does not answer (docs/scale-out.md).
+    text +=
+        "# HELP mcpcxx_store_up 1 when the shared store answered the last call, else 0.\n"
+        "# TYPE mcpcxx_store_up gauge\n"
+        "mcpcxx_store_up ";
+    text += store_->client->healthy() ? "1\n" : "0\n";
+  }
+  return text;
 }
 
 }  // namespace mcpcxx::detail

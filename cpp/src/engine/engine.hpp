@@ -14,6 +14,7 @@
 
 #include "core/server_core.hpp"
 #include "core/tool_step.hpp"
+#include "engine/shared_store.hpp"
 #include "listen/legacy_broadcast.hpp"
 #include "listen/list_announcer.hpp"
 #include "listen/listeners.hpp"
@@ -39,6 +40,13 @@ class engine {
   /// Legacy sessions, for list_changed and resources/updated.
   legacy_broadcast& legacy_sessions() noexcept { return *legacy_; }
 
+  /// Moves the bus's delivery, the task store and the listen registrations onto `store`, shared
+  /// with the other replicas (engine/store_wiring.cpp). Once, before serving; throws
+  /// std::logic_error when a store is attached already.
+  void attach_store(std::shared_ptr<shared_store> store);
+  /// The attached shared store, or null (state in this process only).
+  const std::shared_ptr<shared_store>& store() const noexcept { return store_; }
+
   /// Sends notifications/resources/updated for `uri` to whoever follows it.
   void notify_resource_updated(std::string_view uri);
   /// The request metrics with the handler gauges.
@@ -58,6 +66,9 @@ class engine {
   list_announcer* announcer_ = nullptr;
   std::shared_ptr<const tool_step> scope_step_;
   std::shared_ptr<const tool_step> task_step_;
+  std::shared_ptr<shared_store> store_;
+  /// What attach_store() started (bus bridge, lease renewal): stopped first by stop().
+  std::shared_ptr<void> store_links_;
 };
 
 }  // namespace mcpcxx::detail

@@ -5,11 +5,52 @@
 
 #include "core/session_state.hpp"
 #include "engine/engine.hpp"
+#include "engine/shared_store.hpp"
 
 namespace mcpcxx {
 
-server::server(server_options options)
-    : engine_(std::make_shared<detail::engine>(std::move(options))) {}
+namespace {
+
+// The store is checked and opened before the engine exists, so a misconfigured replica fails
+// at construction, before it could serve anything.
+std::shared_ptr<detail::engine> assembled(server_options options) {
+  detail::read_request_state_keys_from_env(options);
+  detail::check_store_config(options.store.url, options);
+  std::shared_ptr<detail::shared_store> store;
+  if (detail::is_shared_store_url(options.store.url)) {
+    store = detail::open_shared_store(options.store, options.info.name);
+  }
+  auto e = std::make_shared<detail::engine>(std::move(options));
+  if (store) e->attach_store(std::move(store));
+  return e;
+}
+
+}  // namespace
+
+namespace detail {
+std::shared_ptr<shared_store> shared_store_of(const server& srv) { return srv.engine_->store(); }
+}  // namespace detail
+
+server::server(server_options options) : engine_(assembled(std::move(options))) {}
+
+void server::use_store(const std::string& url) {
+  if (!detail::is_shared_store_url(url)) return;
+  if (const auto& current = engine_->store()) {
+    if (current->options.url == url) return;
+    throw std::invalid_argument(
+        "mcpcxx: this server already uses another store; give one store URL, either in "
+        "server_options::store or in http_options::store / MCPCXX_STORE_URL");
+  }
+  detail::check_store_config(url, engine_->core()->options());
+  store_options o = engine_->core()->options().store;
+  o.url = url;
+  engine_->attach_store(detail::open_shared_store(o, engine_->core()->options().info.name));
+}
+
+bool server::store_ready() const {
+  const auto& s = engine_->store();
+  return !s || s->client->healthy();
+}
 
 server::~server() { engine_->stop(); }
 

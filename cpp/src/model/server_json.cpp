@@ -62,7 +62,11 @@ void to_json(json& j, const server_options& o) {
        {"task_default_ttl_ms", o.tasks.default_ttl_ms},
        {"task_max_ttl_ms", o.tasks.max_ttl_ms},
        {"task_poll_interval_ms", o.tasks.poll_interval_ms},
-       {"task_threads", o.tasks.threads}};
+       {"task_threads", o.tasks.threads},
+       {"store_configured", !o.store.url.empty() && o.store.url != "memory:"},
+       {"store_key_prefix", o.store.key_prefix},
+       {"store_timeout", static_cast<double>(o.store.timeout.count()) / 1000.0},
+       {"task_lease", static_cast<double>(o.store.task_lease.count()) / 1000.0}};
   put(j, "instructions", o.instructions);
 }
 
@@ -102,6 +106,11 @@ constexpr std::string_view k_server_option_keys[] = {
     "task_max_ttl_ms",
     "task_poll_interval_ms",
     "task_threads",
+    "store",
+    "store_key_prefix",
+    "store_timeout",
+    "task_lease",
+    "store_configured",
 };
 
 // The tasks options as flat keys; "max_tasks" (write-only) bounds the default in-memory store.
@@ -122,6 +131,22 @@ void read_task_options(const json& j, task_options& t) {
       model::fail(what, "max_tasks", "a positive integer", m);
     }
     t.store = make_in_memory_task_store({m.get<std::size_t>()});
+  }
+}
+
+// The store's URL is written by nobody (it may hold a password): to_json says only whether one
+// is configured ("store_configured", ignored here).
+void read_store_options(const json& j, store_options& st) {
+  constexpr const char* what = "server option";
+  read(j, "store", what, st.url);
+  read(j, "store_key_prefix", what, st.key_prefix);
+  read(j, "store_timeout", what, st.timeout);
+  read(j, "task_lease", what, st.task_lease);
+  for (const char* key : {"store_timeout", "task_lease"}) {
+    const json v = model::optional_value(j, key);
+    if (!v.is_null() && !(v.is_number() && v.get<double>() > 0)) {
+      model::fail(what, key, "a positive number of seconds", v);
+    }
   }
 }
 
@@ -165,6 +190,7 @@ void from_json(const json& j, server_options& o) {
   read(j, "request_state_previous_keys", what, o.request_state_previous_keys);
   read(j, "request_state_ttl_s", what, o.request_state_ttl_s);
   read_task_options(j, o.tasks);
+  read_store_options(j, o.store);
   if (json caps = model::optional_value(j, "extra_capabilities"); !caps.is_null()) {
     if (!caps.is_object()) model::fail(what, "extra_capabilities", "an object", caps);
     o.extra_capabilities = std::move(caps);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <random>
+#include <stdexcept>
 
 namespace mcpcxx::detail {
 
@@ -179,6 +180,14 @@ void task_manager::changed(const std::optional<task_record>& after) {
   // record, one at a time, makes the last notification of a task carry its latest state.
   std::lock_guard order(publish_mutex_);
   if (const auto now = store_->get(after->task_id, after->owner)) listener(*now);
+}
+
+void task_manager::use_store(std::shared_ptr<task_store> store) {
+  std::lock_guard g(mutex_);
+  if (!live_.empty()) {
+    throw std::logic_error("mcpcxx: the task store cannot change while tasks run");
+  }
+  store_ = std::move(store);
 }
 
 void task_manager::set_status_listener(status_listener fn) {

@@ -124,6 +124,9 @@ class task_manager {
   /// Applies a control another replica forwarded: cancel fires the handler's token, answer hands
   /// the responses to the waiting handler. False (nothing done) when the task does not run here.
   bool apply_control(const std::string& task_id, const json& control);
+  /// Replaces the store with `store` (the engine's shared store, attached before serving); throws
+  /// std::logic_error while a task runs. Not safe concurrently with task calls.
+  void use_store(std::shared_ptr<task_store> store);
   /// Cancels every live task (server stop) and stops the task threads.
   void stop(std::chrono::milliseconds grace);
 

@@ -98,7 +98,7 @@ enum class situation : std::uint8_t {
   P42_listen_too_many_uris,
   P43_listen_too_many_listeners,
   P44_listen_uri_invalid,
-  // tasks (P45-P52; P53-P54 reserved for them)
+  // tasks (P45-P53; P54 reserved for them)
   P45_task_not_found,
   P46_task_cursor_invalid,
   P47_task_already_terminal,
@@ -107,8 +107,10 @@ enum class situation : std::uint8_t {
   P50_task_store_full,
   P51_task_cancelled_no_result,
   P52_listen_task_ids_invalid,
+  P53_task_replica_lost,
   P55_tool_insufficient_scope,
   P56_tool_needs_authentication,
+  P57_store_unavailable,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,
@@ -172,6 +174,7 @@ enum class situation : std::uint8_t {
   H42_tool_insufficient_scope,
   H43_auth_unavailable,
   H50_metrics_method_not_allowed,
+  H51_store_unavailable,
 };
 
 /// Which protocol eras a row applies to.

@@ -264,12 +264,18 @@ constexpr std::array k_rows{
   P(s::P52_listen_task_ids_invalid, "P52", modern, ec::invalid_params, 200, 200,
     "Invalid params: subscriptions/listen params.notifications.taskIds must be an array of non-empty task id strings, as tools/call returned them in a CreateTaskResult; {problem}. Nothing was subscribed",
     "", "2026-07-28 `subscriptions/listen` whose `taskIds` (tasks extension) is not an array of non-empty strings (`problem`: the JSON type sent, or which member is wrong)", "listen_tasks.txtar"),
+  P(s::P53_task_replica_lost, "P53", both, ec::internal_error, 200, 200,
+    "Task {taskId:json} failed: the server replica running it stopped before the task finished (it crashed, was killed or lost its store), so its outcome is unknown: the work may or may not have been applied, wholly or in part. Check the current state of what the tool changes before calling it again, so nothing is applied twice",
+    "taskId replica effect", "A task whose replica stopped renewing its lease in the shared store (`store_options::task_lease`, default 5 s): the next tasks/get, tasks/list or tasks/result on any replica marks it failed with this error (its statusMessage too; tasks/result answers it as P23); `data.effect` is \"unknown\"", ""),
   P(s::P55_tool_insufficient_scope, "P55", both, ec::invalid_params, 200, 200,
     "Invalid params: tool {name} needs the scope(s) {scopes} and the access token lacks {missing}; nothing was executed. Obtain a token that grants them (step-up authorization) and call again; the same token fails the same way",
     "name scopes missing", "`tools/call` of a tool with `scopes` by a principal lacking one, where the transport did not refuse it first with HTTP 403 (H42): a legacy batch member", "http_auth_scopes.txtar"),
   P(s::P56_tool_needs_authentication, "P56", both, ec::invalid_params, 200, 200,
     "Invalid params: tool {name} is served only to authenticated callers holding the scope(s) {scopes}, and this request carries no verified access token; nothing was executed. Call it over HTTP with a bearer access token that grants them",
     "name scopes", "`tools/call` of a tool with `scopes` without a principal (stdio, or HTTP without auth): such a tool is also left out of tools/list", "tools_scopes.txtar"),
+  P(s::P57_store_unavailable, "P57", both, ec::internal_error, 200, 200,
+    "Server unavailable: this request needs the store this server shares with its replicas, which did not answer ({reason}); nothing was changed. Retry in a few seconds: the server reconnects by itself",
+    "reason", "A request that needs the shared store (`server_options::store`, Redis) while it is unreachable or slower than `store_options::timeout`: a `tools/call` that would become a task, tasks/get, tasks/list, tasks/result, tasks/cancel, tasks/update", ""),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
     "Invalid arguments for tool {name}; nothing was executed. Fix the following and call again:\n{violations_text:bullets}",
@@ -468,6 +474,9 @@ constexpr std::array k_rows{
   H(s::H50_metrics_method_not_allowed, "H50", both, ec::invalid_request, 405,
     "Method not allowed: the metrics endpoint accepts GET",
     "", "A non-GET request for the Prometheus metrics path (http_options::metrics on; `Allow: GET`). With metrics off the path is unknown (H3)"),
+  H(s::H51_store_unavailable, "H51", legacy, ec::internal_error, 503,
+    "Service unavailable: session {sessionId} is kept in the store this server shares with its replicas, which did not answer ({reason}); nothing was done. Retry in a few seconds with the same Mcp-Session-Id",
+    "sessionId reason", "A legacy request (POST, GET or DELETE) naming a session this replica does not hold while the shared store is unreachable (`Retry-After: 2`)"),
 };
 // clang-format on
 
@@ -479,7 +488,7 @@ constexpr bool in_enum_order() {
 }
 static_assert(in_enum_order(), "k_rows must list every situation once, in enum order");
 static_assert(k_rows.size() ==
-                  static_cast<std::size_t>(situation::H50_metrics_method_not_allowed) + 1,
+                  static_cast<std::size_t>(situation::H51_store_unavailable) + 1,
               "every situation needs a row");
 
 }  // namespace

@@ -36,10 +36,9 @@ CORE_ONLY: dict[str, str] = {
     "assert_formats": "JSON Schema `format` assertion; off, as the specification advises",
     "log_requests": "one log line per request outcome; always on from Python",
     "extra_capabilities": "Server.add_extension() declares extensions instead",
-    "request_state_key": "2026-07-28 requestState sealing key; a fresh one per Server",
-    "request_state_previous_keys": "rotation of request_state_key; unused without it",
     "request_state_ttl_s": "requestState lifetime; the engine's default (600 s)",
     "request_state_key_configured": "written by the engine's to_json only (ignored on input)",
+    "store_configured": "written by the engine's to_json only (ignored on input)",
 }
 """The engine's server_options keys no Server keyword sets, with the reason."""
 
@@ -88,12 +87,40 @@ def _seconds(value: Any, where: str) -> float | None:
     return float(max(1, round(value * 1000)) / 1000)  # whole milliseconds, the engine's resolution
 
 
+def _positive_seconds(name: str) -> Convert:
+    def check(value: object, where: str) -> float | None:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+        return float(value)
+
+    return check
+
+
 def _callable(what: str) -> Convert:
     def check(value: object, where: str) -> None:
         if value is not None and not callable(value):
             raise TypeError(f"{what}, not {type(value).__name__}")
 
     return check
+
+
+def _text(what: str) -> Convert:
+    def check(value: object, where: str) -> object:
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{what}, not {type(value).__name__}")
+        return value
+
+    return check
+
+
+def _keys(value: object, where: str) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)) and all(isinstance(k, str) for k in value):
+        return [str(k) for k in value]
+    raise TypeError("request_state_previous_keys must be a list of str (base64 keys)")
 
 
 def _tasks(value: Mapping[str, object] | None, where: str) -> dict[str, int]:
@@ -143,6 +170,19 @@ class ServerOptions:
         cache_scope: 2026-07-28 cacheScope default, "public" or "private".
         tasks: Task bounds and timing: {"max_tasks", "default_ttl_ms", "max_ttl_ms",
             "poll_interval_ms", "threads"} (docs/tasks.md).
+        store: Where replicas share state: "memory:" (this process; the default),
+            "redis://[user:password@]host[:port][/db]", "rediss://..." or "unix:///path"
+            (docs/scale-out.md). None: run("http") reads MCPCXX_STORE_URL.
+        store_key_prefix: Prefix of every Redis key (default "mcpcxx:<name>:").
+        store_timeout: Seconds one store round trip may take before what needs the store is
+            refused (rows P57/T11; default 1.5).
+        task_lease: Seconds a task stays working after its replica stopped renewing it; it
+            is then failed, within twice this (default 5).
+        request_state_key: The key sealing 2026-07-28 requestState, base64 of 32 bytes
+            (`openssl rand -base64 32`); every replica needs the same one. None: the
+            environment's MCPCXX_REQUEST_STATE_KEY, else a fresh key per Server.
+        request_state_previous_keys: Earlier keys still accepted (rotation); None: the
+            environment's MCPCXX_REQUEST_STATE_PREVIOUS_KEYS (comma separated).
     """
 
     name: str = field(metadata=_core("info.name", _name))
@@ -198,6 +238,25 @@ class ServerOptions:
         default=None, metadata=_core("cache_scope", lambda v, where: cache_args(None, v, where)[1])
     )
     tasks: TaskOptions | None = field(default=None, metadata=_core(TASK_OPTION_KEYS, _tasks))
+    store: str | None = field(
+        default=None, metadata=_core("store", _text("store must be a URL str, e.g. 'redis://host'"))
+    )
+    store_key_prefix: str | None = field(
+        default=None, metadata=_core("store_key_prefix", _text("store_key_prefix must be a str"))
+    )
+    store_timeout: float | None = field(
+        default=None, metadata=_core("store_timeout", _positive_seconds("store_timeout"))
+    )
+    task_lease: float | None = field(
+        default=None, metadata=_core("task_lease", _positive_seconds("task_lease"))
+    )
+    request_state_key: str | None = field(
+        default=None,
+        metadata=_core("request_state_key", _text("request_state_key must be a base64 str")),
+    )
+    request_state_previous_keys: list[str] | None = field(
+        default=None, metadata=_core("request_state_previous_keys", _keys)
+    )
 
     def __post_init__(self) -> None:
         self.to_core()  # every option is checked when the options are built

@@ -183,10 +183,24 @@ bool transcript_shows_row(const transcript& t, const doc_row& row) {
 // Rows no transcript can show, and why (tests/golden/README.md). A listed row that a transcript
 // names fails the test, so the list cannot go stale; an id that is no documented row fails too.
 // Each exemption says why no transcript can show the row and names the test that asserts it.
-// None today: the lockstep runner answers server-to-client requests and carries a requestState
-// from one reply to a later request (stdio), and the HTTP runner carries one between requests.
+// (The lockstep runner answers server-to-client requests and carries a requestState from one
+// reply to a later request (stdio), and the HTTP runner carries one between requests.)
 const std::map<std::string, std::string>& rows_without_transcript() {
-  static const std::map<std::string, std::string> m = {};
+  static const std::map<std::string, std::string> m = {
+      {"P53",
+       "a task fails this way only when the replica running it stops while another replica "
+       "shares its Redis store; tests/cpp/store/task_store_redis_test.cpp "
+       "(RedisTaskReplicas.ATaskWhoseReplicaDiedFailsWithTheOutcomeUnknown) asserts its code and "
+       "text"},
+      {"P57",
+       "the shared store must be down while the server runs; tests/cpp/replicas/replicas_test.cpp "
+       "(replicas.with_redis_down_plain_calls_go_on_and_task_calls_get_the_documented_rows) "
+       "kills a real redis-server and asserts its code and text"},
+      {"H51",
+       "a legacy session held by another replica while the shared store is down; "
+       "tests/cpp/http/redis_revival_test.cpp asserts its status and text with a real "
+       "redis-server that it stops"},
+  };
   return m;
 }
 

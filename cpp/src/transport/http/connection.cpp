@@ -148,7 +148,7 @@ void connection::process() {
       dispatch_request();
       continue;
     }
-    if (parser_.take_continue()) enqueue("HTTP/1.1 100 Continue\r\n\r\n");
+    if (parser_.take_continue()) enqueue_own("HTTP/1.1 100 Continue\r\n\r\n");
     phase p = parser_.in_body()        ? phase::body
               : parser_.started()      ? phase::head
               : phase_ == phase::fresh ? phase::fresh
@@ -163,7 +163,7 @@ void connection::process() {
 // is really gone (its kernel resets the connection) from one that half-closed.
 void connection::on_peer_eof() {
   peer_eof_ = true;
-  enqueue(streaming_ ? chunk(":\n\n") : std::string(k_probe));
+  enqueue_own(streaming_ ? chunk(":\n\n") : std::string(k_probe));
   watch_for_reset();
 }
 
@@ -197,7 +197,7 @@ void connection::dispatch_request() {
 
 void connection::reject_request(const problem& p) {
   arm_timer(phase::busy);
-  enqueue(serialize(row_response(p), false));
+  enqueue_own(serialize(row_response(p), false));
   close_after_write_ = true;
 }
 
@@ -233,6 +233,13 @@ void connection::deliver_on_strand(std::uint64_t request_no, std::string bytes, 
     process();
     do_read();
   }
+}
+
+// Bytes the connection writes on its own (keep-alive comments, probes, refusals): counted in
+// unwritten_ like deliver()'s, since on_write() subtracts every byte written.
+void connection::enqueue_own(std::string bytes) {
+  unwritten_ += bytes.size();
+  enqueue(std::move(bytes));
 }
 
 void connection::enqueue(std::string bytes) {
@@ -394,7 +401,7 @@ void connection::on_timer() {
       break;
     case phase::busy:
       if (streaming_) {
-        enqueue(chunk(":\n\n"));
+        enqueue_own(chunk(":\n\n"));
         arm_timer(phase::busy);
       }
       break;

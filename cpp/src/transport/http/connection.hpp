@@ -100,6 +100,8 @@ class connection : public reply_target, public std::enable_shared_from_this<conn
   /// Answers a request the parser or a timer refused, then closes the connection.
   void reject_request(const problem& p);
   void enqueue(std::string bytes);
+  /// enqueue() of bytes deliver() did not count (the connection's own): counts them first.
+  void enqueue_own(std::string bytes);
   void do_write();
   void on_write(const asio::error_code& ec, std::size_t n);
   void arm_timer(phase p);

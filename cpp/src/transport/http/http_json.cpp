@@ -36,7 +36,8 @@ void to_json(json& j, const http_options& o) {
        {"sse_keepalive", seconds(o.sse_keepalive)},
        {"expose_headers", o.expose_headers},
        {"metrics", o.metrics},
-       {"metrics_path", o.metrics_path}};
+       {"metrics_path", o.metrics_path},
+       {"store_configured", !o.store.empty() && o.store != "memory:"}};
 }
 
 void from_json(const json& j, http_options& o) {
@@ -70,7 +71,9 @@ void from_json(const json& j, http_options& o) {
                          "sse_keepalive",
                          "expose_headers",
                          "metrics",
-                         "metrics_path"});
+                         "metrics_path",
+                         "store",
+                         "store_configured"});
   read(j, "host", what, o.host);
   read(j, "port", what, o.port);
   read(j, "path", what, o.path);
@@ -99,6 +102,7 @@ void from_json(const json& j, http_options& o) {
   read(j, "expose_headers", what, o.expose_headers);
   read(j, "metrics", what, o.metrics);
   read(j, "metrics_path", what, o.metrics_path);
+  read(j, "store", what, o.store);
 }
 
 void to_json(json& j, const http_stats& s) {

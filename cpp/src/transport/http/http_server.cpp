@@ -375,6 +375,7 @@ http_server::http_server(server& srv, http_options options) {
     throw std::invalid_argument("http_options.auth needs at least one authorization server");
   }
   if (options.auth) http::check_identity_claims(*options.auth);
+  srv.use_store(options.store);  // before the transport's stores are chosen from it
   impl_ = std::make_unique<detail::http_server_impl>(srv, std::move(options));
 }
 

@@ -1,5 +1,6 @@
 // serve_http: run an http_server until SIGINT or SIGTERM, then stop gracefully.
 #include <cstdio>
+#include <cstdlib>
 #include <pthread.h>
 #include <signal.h>
 
@@ -37,9 +38,18 @@ class stop_signals_blocked {
   sigset_t old_{};
 };
 
+// http_options::store, else MCPCXX_STORE_URL (a deployment sets it per replica).
+http_options with_store_from_env(http_options o) {
+  if (o.store.empty()) {
+    if (const char* url = std::getenv("MCPCXX_STORE_URL"); url != nullptr) o.store = url;
+  }
+  return o;
+}
+
 }  // namespace
 
-int serve_http(server& srv, const http_options& options) {
+int serve_http(server& srv, const http_options& given) {
+  const http_options options = with_store_from_env(given);
   const stop_signals_blocked blocked;  // before the server: its threads inherit the mask
   http_server http(srv, options);
   http.start();

@@ -1,0 +1,98 @@
+// engine::attach_store: moves what replicas share onto the Redis store (docs/scale-out.md).
+// The bus keeps delivering in this process and a bridge carries its events to the other
+// replicas (list changes, resource updates, task status, task controls); tasks live in the
+// Redis task store, with leases for the ones this replica runs.
+#include <stdexcept>
+
+#include "core/store_unavailable.hpp"
+#include "engine/engine.hpp"
+#include "store/redis_stores.hpp"
+#include "tasks/task_calls.hpp"
+#include "tasks/task_control.hpp"
+
+namespace mcpcxx::detail {
+
+namespace {
+
+// The task store as the engine sees it: Redis trouble becomes store_unavailable, which the
+// classifier answers with row P57 (nothing was done, retry later), instead of an unexpected
+// failure with a reference id.
+class store_task_store final : public task_store {
+ public:
+  explicit store_task_store(std::shared_ptr<leased_task_store> inner) : inner_(std::move(inner)) {}
+
+  bool create(const task_record& r) override {
+    return guarded([&] { return inner_->create(r); });
+  }
+  std::optional<task_record> get(std::string_view id, std::string_view owner) override {
+    return guarded([&] { return inner_->get(id, owner); });
+  }
+  std::optional<task_record> update(std::string_view id,
+                                    const std::function<void(task_record&)>& change) override {
+    return guarded([&] { return inner_->update(id, change); });
+  }
+  std::optional<task_page> list(std::string_view owner, const std::optional<std::string>& cursor,
+                                std::size_t limit) override {
+    return guarded([&] { return inner_->list(owner, cursor, limit); });
+  }
+
+ private:
+  template <class F>
+  static auto guarded(F&& f) -> decltype(f()) {
+    try {
+      return f();
+    } catch (const redis::unavailable& e) {
+      throw store_unavailable(e.what());
+    }
+  }
+
+  std::shared_ptr<leased_task_store> inner_;
+};
+
+// What attach_store() started; destroyed by engine::stop() in this order: the leases are
+// released (this replica's unfinished tasks read as failed elsewhere), then the bridge and the
+// control link stop carrying events.
+struct store_links {
+  std::shared_ptr<leased_task_store> tasks;
+  std::shared_ptr<void> control;
+  std::unique_ptr<bus_bridge> bridge;
+
+  ~store_links() {
+    try {
+      if (tasks) tasks->release();
+    } catch (const redis::unavailable&) {  // NOLINT(bugprone-empty-catch): leases expire alone
+    }
+    control.reset();
+    bridge.reset();
+  }
+};
+
+}  // namespace
+
+void engine::attach_store(std::shared_ptr<shared_store> store) {
+  if (store_) throw std::logic_error("mcpcxx: a shared store is attached to this server already");
+  server_core& core = *core_;
+  const redis_scope scope{store->client, store->connection, store->key_prefix, store->replica_id};
+  auto trouble = [&core](std::string_view what) {
+    core.log().write("warning", "store_trouble", {{"what", std::string(what)}});
+  };
+  auto links = std::make_shared<store_links>();
+  redis_task_store_options t;
+  t.lease = store->options.task_lease;
+  t.on_lost = [bus = &core.bus()](const task_record& r) { publish_task_status(*bus, r); };
+  t.on_trouble = trouble;
+  links->tasks = make_redis_task_store(scope, t);
+  tasks_->use_store(std::make_shared<store_task_store>(links->tasks));
+  links->control = connect_task_control(*tasks_, core.bus());
+  bus_bridge_options b;
+  b.on_trouble = trouble;
+  links->bridge = make_redis_bus_bridge(core.bus(), scope, b);
+  store_links_ = std::move(links);
+  store_ = std::move(store);
+  core.log().write("info", "store_attached",
+                   {{"store", store_->connection.url.redacted()},
+                    {"keyPrefix", store_->key_prefix},
+                    {"replica", store_->replica_id}});
+}
+
+}  // namespace mcpcxx::detail
