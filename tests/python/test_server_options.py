@@ -85,6 +85,12 @@ EVERY_OPTION: dict[str, Any] = {
         "poll_interval_ms": 14,
         "threads": 1,
     },
+    "store": "memory:",
+    "store_key_prefix": "every:",
+    "store_timeout": 2.0,
+    "task_lease": 3.0,
+    "request_state_key": "q9Tt3n3oJ5Q0R0m1f2yYxQ0y8kTqG4sQmV1oZr7b0cA=",
+    "request_state_previous_keys": ["AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="],
 }
 
 

@@ -374,6 +374,9 @@ class Server:
         seconds header_timeout, body_timeout, idle_timeout, session_idle_timeout, sse_keepalive;
         expose_headers=["authorization", ...] lets handlers read those credential headers in
         ctx.headers (withheld by default).
+        store="redis://host:6379/0" shares sessions, events, tasks and listen delivery with the
+        other replicas given the same URL (docs/scale-out.md); without it the environment's
+        MCPCXX_STORE_URL is read, and with neither state stays in this process.
         auth=mcpcxx.auth.BearerAuth(verifier, ...) (or a JWTVerifier alone) requires a bearer
         access token on every request and serves the RFC 9728 metadata (docs/auth.md).
         The lifespan (if any) starts before serving (LifespanError, nothing served, when it
