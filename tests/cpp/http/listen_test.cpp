@@ -71,6 +71,33 @@ TEST(HttpListen, StreamCarriesNotificationsAndStopEndsItWithTheResult) {
   EXPECT_TRUE(next_listen_event(c).is_null()) << "the stream ends after the result (no cancelled)";
 }
 
+// A keep-alive comment is the connection's own write: it must not upset the count of bytes
+// waiting to be written, or every later notification on the stream would wait behind a backlog
+// that never drains (the stream went quiet after its first keep-alive).
+TEST(HttpListen, NotificationsStillArriveAfterKeepAliveComments) {
+  http_options o;
+  o.sse_keepalive = std::chrono::milliseconds(50);
+  http_fixture f(o);
+  f.srv->add_resource({.uri = "memo://a", .name = "a"}, text_of);
+  client c(f.port());
+  json ack = open_listen(c, 3, {{"resourceSubscriptions", {"memo://a"}}});
+  ASSERT_EQ(ack["method"], "notifications/subscriptions/acknowledged");
+  for (int i = 0; i < 2; ++i) {
+    auto comment = c.next_chunk();
+    ASSERT_TRUE(comment) << "no keep-alive comment on the idle listen stream";
+    ASSERT_EQ(*comment, ":\n\n");
+  }
+  f.srv->notify_resource_updated("memo://a");
+  json updated;
+  for (int i = 0; i < 20 && updated.is_null(); ++i) {  // skip further keep-alive comments
+    auto chunk = c.next_chunk();
+    ASSERT_TRUE(chunk) << "the stream ended";
+    auto events = split_events(*chunk, false);
+    if (!events.empty()) updated = json::parse(events.front());
+  }
+  EXPECT_EQ(updated["method"], "notifications/resources/updated") << updated;
+}
+
 TEST(HttpListen, ClientDisconnectCancelsTheListen) {
   http_fixture f;
   f.srv->add_resource({.uri = "memo://a", .name = "a"}, text_of);
