@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/store_unavailable.hpp"
 #include "observability/server_log.hpp"
 #include "transport/http/security.hpp"
 #include "wire/era.hpp"
@@ -127,7 +128,14 @@ std::shared_ptr<http_session> endpoint::legacy_session(
     error = row_response({situation::H13_session_id_missing}, id);
     return nullptr;
   }
-  auto s = ctx_->sessions.find(*sid);
+  std::shared_ptr<http_session> s;
+  try {
+    s = ctx_->sessions.find_or_revive(*sid, who.identity,
+                                      [this](const auto& hs) { return open_engine(hs); });
+  } catch (const detail::store_unavailable& e) {
+    error = store_unavailable(*sid, e.what(), id);
+    return nullptr;
+  }
   // Bound to the creator's identity: a refreshed token of the same user keeps the session.
   if (!s || s->principal_key() != who.identity) {
     error = row_response({situation::H14_session_not_found}, id);
@@ -137,8 +145,34 @@ std::shared_ptr<http_session> endpoint::legacy_session(
     error = std::move(e);
     return nullptr;
   }
-  s->touch();
+  try {
+    if (!s->touch()) {  // ended on another replica
+      retire(*sid);
+      error = row_response({situation::H14_session_not_found}, id);
+      return nullptr;
+    }
+  } catch (const detail::store_unavailable& e) {
+    error = store_unavailable(*sid, e.what(), id);
+    return nullptr;
+  }
   return s;
+}
+
+response endpoint::store_unavailable(const std::string& sid, const std::string& why,
+                                     const std::optional<jsonrpc::request_id>& id) {
+  ctx_->log_event("warning", "http_store_unavailable", {{"reason", why}});
+  response r = row_response(
+      {situation::H51_store_unavailable, {{"sessionId", printable_header(sid)}, {"reason", why}}},
+      id);
+  r.headers.emplace_back("Retry-After", "2");
+  return r;
+}
+
+void endpoint::retire(const std::string& sid) {
+  if (auto gone = ctx_->sessions.drop(sid)) {
+    gone->close_get();
+    gone->engine().shutdown(std::chrono::milliseconds(0));
+  }
 }
 
 std::optional<response> endpoint::check_legacy_version(
@@ -171,7 +205,11 @@ void endpoint::handle_delete(request& req, const std::shared_ptr<reply_channel>&
   std::optional<response> error;
   auto s = legacy_session(req, auth.who, error);
   if (!s) return out->send(*error);
-  ctx_->sessions.remove(s->id());
+  try {
+    ctx_->sessions.remove(s->id());
+  } catch (const detail::store_unavailable& e) {
+    return out->send(store_unavailable(s->id(), e.what(), std::nullopt));
+  }
   s->close_get();
   s->engine().shutdown(std::chrono::milliseconds(0));
   response r;

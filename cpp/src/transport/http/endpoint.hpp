@@ -79,6 +79,14 @@ class endpoint {
   /// Row H40/H15 when the MCP-Protocol-Version header does not fit session `s` (echoing `id`).
   std::optional<response> check_legacy_version(const request& req, http_session& s,
                                                const std::optional<jsonrpc::request_id>& id);
+  /// The engine session of legacy session `hs` (its server-initiated frames go to its GET
+  /// stream), for initialize and for a session revived from a shared store.
+  mcpcxx::session open_engine(const std::shared_ptr<http_session>& hs);
+  /// Row H51 (Retry-After) for session `sid` when the shared store did not answer (`why`).
+  response store_unavailable(const std::string& sid, const std::string& why,
+                             const std::optional<jsonrpc::request_id>& id);
+  /// Lets go of this replica's copy of session `sid`, whose record is gone.
+  void retire(const std::string& sid);
 };
 
 }  // namespace mcpcxx::http

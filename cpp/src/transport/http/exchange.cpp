@@ -1,5 +1,6 @@
 #include "transport/http/exchange.hpp"
 
+#include "core/store_unavailable.hpp"
 #include "wire/situation.hpp"
 
 namespace mcpcxx::http {
@@ -81,10 +82,15 @@ bool post_exchange::register_session_locked(bool initialized) {
     setup_.legacy.reset();  // initialize failed: no session is created
     return true;
   }
-  if (ctx_->sessions.insert(setup_.legacy)) return true;
+  problem refusal{situation::H17_too_many_sessions};
+  try {
+    if (ctx_->sessions.insert(setup_.legacy)) return true;
+  } catch (const detail::store_unavailable& e) {
+    refusal = {situation::P57_store_unavailable, {{"reason", e.what()}}};
+  }
   setup_.legacy->engine().shutdown(std::chrono::milliseconds(0));
   setup_.legacy.reset();
-  out_->send(row_response({situation::H17_too_many_sessions}, setup_.id));
+  out_->send(row_response(refusal, setup_.id));
   finish_locked();
   return false;
 }

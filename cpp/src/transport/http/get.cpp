@@ -1,5 +1,6 @@
 // GET on the MCP endpoint (legacy sessions only): the session's server-initiated SSE stream, and
 // resumption of any of its streams with Last-Event-ID from the bounded replay buffer.
+#include "core/store_unavailable.hpp"
 #include "transport/http/endpoint.hpp"
 #include "transport/http/security.hpp"
 #include "wire/era.hpp"
@@ -29,6 +30,12 @@ void guard_stream(const std::shared_ptr<http_session>& s,
   });
 }
 
+// Ends a stream whose replay the shared store could not serve (its head is already sent).
+void end_unserved(const std::shared_ptr<reply_channel>& out) {
+  out->write(": the event store did not answer; resume again with the same Last-Event-ID\n\n");
+  out->end_stream();
+}
+
 }  // namespace
 
 void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& out) {
@@ -48,12 +55,20 @@ void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& ou
   const std::string* last = req.header("last-event-id");
   if (last != nullptr) {
     auto pos = parse_event_id(*last);
-    if (!pos || !s->issued(*pos)) {
-      return out->send(row_response({mcpcxx::wire::situation::H11_bad_last_event_id}));
+    bool known = false;
+    try {
+      known = pos && s->issued(*pos);
+    } catch (const detail::store_unavailable& e) {
+      return out->send(store_unavailable(s->id(), e.what(), std::nullopt));
     }
+    if (!known) return out->send(row_response({mcpcxx::wire::situation::H11_bad_last_event_id}));
     if (pos->stream != 0) {
       out->open_stream(200, headers);
-      if (s->resume_stream(*pos, out)) guard_stream(s, out);
+      try {
+        if (s->resume_stream(*pos, out)) guard_stream(s, out);
+      } catch (const detail::store_unavailable&) {
+        end_unserved(out);
+      }
       return;
     }
   }
@@ -66,7 +81,13 @@ void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& ou
   if (last != nullptr) after = parse_event_id(*last);
   const bool priming =
       mcpcxx::wire::has(s->engine().negotiated_version(), mcpcxx::wire::feature::sse_priming);
-  if (!s->attach_get(out, after, priming)) {
+  bool attached = false;
+  try {
+    attached = s->attach_get(out, after, priming);
+  } catch (const detail::store_unavailable&) {
+    return end_unserved(out);
+  }
+  if (!attached) {
     out->write(": another GET stream is open for this session\n\n");
     out->end_stream();
     return;

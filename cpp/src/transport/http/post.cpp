@@ -2,6 +2,7 @@
 // stateless engine session (2026-07-28) or to the caller's legacy session.
 #include <algorithm>
 
+#include "core/store_unavailable.hpp"
 #include "transport/http/endpoint.hpp"
 #include "transport/http/exchange.hpp"
 #include "transport/http/handler_headers.hpp"
@@ -82,11 +83,12 @@ response legacy_post_accepted(const std::string& session_id) {
 }
 
 // True when the POST names a session this process does not hold and the request router
-// delivered its body (responses/notifications only) to the process that does.
-bool post_routed_to_holder(transport_context& ctx, const request& req) {
+// delivered its body (responses/notifications only) to the process that does, whose owner is
+// `who` as far as the session store knows. Throws detail::store_unavailable.
+bool post_routed_to_holder(transport_context& ctx, const request& req, const caller& who) {
   const std::string* sid = req.header("mcp-session-id");
   if (sid == nullptr || sid->empty()) return false;
-  return ctx.sessions.route_elsewhere(*sid, req.body);
+  return ctx.sessions.route_elsewhere(*sid, req.body, who.identity);
 }
 
 }  // namespace
@@ -161,15 +163,19 @@ void endpoint::post_legacy(request& req, jsonrpc::message msg, caller who,
   }
   bool is_request = msg.kind == message_kind::request ||
                     (msg.kind == message_kind::batch && batch_has_requests(msg));
-  std::optional<response> error;
-  auto s = legacy_session(req, who, error, request_id_of(msg));
-  if (!s) {
-    // A request cannot be routed: its reply stream is this connection.
-    if (!is_request && post_routed_to_holder(*ctx_, req)) {
+  // A request cannot be routed: its reply stream is this connection. Responses and
+  // notifications go to the holder first, which may await them (before a shared store would
+  // revive the session here).
+  try {
+    if (!is_request && post_routed_to_holder(*ctx_, req, who)) {
       return out->send(legacy_post_accepted(*req.header("mcp-session-id")));
     }
-    return out->send(*error);
+  } catch (const detail::store_unavailable& e) {
+    return out->send(store_unavailable(*req.header("mcp-session-id"), e.what(), std::nullopt));
   }
+  std::optional<response> error;
+  auto s = legacy_session(req, who, error, request_id_of(msg));
+  if (!s) return out->send(*error);
   // The current token's principal: scopes are checked against it, the identity is unchanged.
   if (!who.principal.is_null()) {
     s->engine().set_principal(std::move(who.principal), std::move(who.identity));
@@ -190,13 +196,17 @@ void endpoint::post_legacy(request& req, jsonrpc::message msg, caller who,
 
 void endpoint::post_initialize(jsonrpc::message msg, caller who,
                                const std::shared_ptr<reply_channel>& out) {
-  if (ctx_->sessions.full()) {
-    return out->send(row_response({situation::H17_too_many_sessions}, msg.id));
+  std::shared_ptr<http_session> hs;
+  try {
+    if (ctx_->sessions.full()) {
+      return out->send(row_response({situation::H17_too_many_sessions}, msg.id));
+    }
+    hs = ctx_->sessions.create(who.identity, msg.params);
+  } catch (const detail::store_unavailable& e) {
+    return out->send(
+        row_response({situation::P57_store_unavailable, {{"reason", e.what()}}}, msg.id));
   }
-  auto hs = ctx_->sessions.create(who.identity, msg.params);
-  hs->set_engine(ctx_->srv.open_session(
-      std::make_shared<legacy_sink>(hs),
-      session_options{.inline_dispatch = ctx_->opts.inline_dispatch, .id = hs->id()}));
+  hs->set_engine(open_engine(hs));
   if (!who.principal.is_null()) {
     hs->engine().set_principal(std::move(who.principal), std::move(who.identity));
   }
@@ -207,6 +217,12 @@ void endpoint::post_initialize(jsonrpc::message msg, caller who,
   auto ex = std::make_shared<post_exchange>(ctx_, out, std::move(setup), hs->engine());
   ex->begin();
   hs->engine().receive(std::move(msg), ex, era_hint::legacy);
+}
+
+mcpcxx::session endpoint::open_engine(const std::shared_ptr<http_session>& hs) {
+  return ctx_->srv.open_session(
+      std::make_shared<legacy_sink>(hs),
+      session_options{.inline_dispatch = ctx_->opts.inline_dispatch, .id = hs->id()});
 }
 
 }  // namespace mcpcxx::http

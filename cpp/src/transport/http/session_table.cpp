@@ -5,6 +5,7 @@
 #include <sys/random.h>
 #include <system_error>
 
+#include "core/store_unavailable.hpp"
 #include "transport/http/wire.hpp"
 
 namespace mcpcxx::http {
@@ -18,10 +19,10 @@ std::string cancelled_event(const jsonrpc::request_id& id) {
                        id, mcpcxx::wire::render(mcpcxx::wire::situation::H41_request_cancelled)));
 }
 
-// initialize's params.capabilities as the session record keeps them ("" when absent).
-std::string capabilities_text(const json& initialize_params) {
+// initialize's params.<member> as the session record keeps it ("" when absent).
+std::string param_text(const json& initialize_params, const char* member) {
   if (!initialize_params.is_object()) return {};
-  auto it = initialize_params.find("capabilities");
+  auto it = initialize_params.find(member);
   if (it == initialize_params.end()) return {};
   return it->dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -57,25 +58,52 @@ std::string mint_session_id() {
 
 http_session::http_session(std::string id, std::string principal_key,
                            std::string client_capabilities, std::shared_ptr<session_events> events,
-                           std::shared_ptr<session_store> records)
+                           std::shared_ptr<session_store> records, std::string client_info)
     : id_(std::move(id)),
       principal_key_(std::move(principal_key)),
       client_capabilities_(std::move(client_capabilities)),
+      client_info_(std::move(client_info)),
       events_(std::move(events)),
       records_(std::move(records)) {}
 
-session_record http_session::to_record(std::int64_t now_ns) const {
-  return {id_, principal_key_, engine_ ? engine_->negotiated_version() : std::string(),
-          client_capabilities_, now_ns};
+bool http_session::touch() {
+  if (!records_->shared()) {
+    records_->touch(id_, records_->clock_ns());
+    return true;
+  }
+  auto r = records_->use(id_, records_->clock_ns());
+  if (!r) return false;
+  adopt_client_state(*r);
+  return true;
 }
 
-void http_session::touch() { records_->touch(id_, session_clock_ns()); }
+std::uint64_t http_session::new_stream() {
+  std::uint64_t n = k_unstored_stream;
+  try {
+    n = events_->open_stream();
+  } catch (const detail::store_unavailable&) {
+    return n;  // the stream is still answered, with unnumbered events
+  }
+  std::lock_guard g(lock_);
+  local_streams_.push_back(n);
+  return n;
+}
 
-std::uint64_t http_session::new_stream() { return events_->open_stream(); }
+std::string http_session::append_locked(std::uint64_t stream, std::string_view frame,
+                                        bool priming) {
+  if (stream != k_unstored_stream) {
+    try {
+      return priming ? events_->append_priming(stream) : events_->append(stream, frame);
+    } catch (const detail::store_unavailable&) {
+      // The client still gets the event live; it cannot be resumed.
+    }
+  }
+  return priming ? std::string() : sse_event({}, frame);
+}
 
 std::string http_session::record(std::uint64_t stream, std::string_view frame) {
   std::lock_guard g(lock_);
-  std::string text = events_->append(stream, frame);
+  std::string text = append_locked(stream, frame, false);
   for (const auto& [s, ch] : resumed_) {
     if (s == stream) ch->write(text);
   }
@@ -84,7 +112,7 @@ std::string http_session::record(std::uint64_t stream, std::string_view frame) {
 
 std::string http_session::prime(std::uint64_t stream) {
   std::lock_guard g(lock_);
-  return events_->append_priming(stream);
+  return append_locked(stream, {}, true);
 }
 
 http_session::resumed_channels http_session::take_resumed_locked(std::uint64_t stream) {
@@ -104,7 +132,12 @@ void http_session::finish_stream(std::uint64_t stream) {
   resumed_channels ended;
   {
     std::lock_guard g(lock_);
-    events_->finish(stream);
+    std::erase(local_streams_, stream);
+    try {
+      if (stream != k_unstored_stream) events_->finish(stream);
+    } catch (const detail::store_unavailable&) {
+      // Left running in the store: a resume elsewhere replays it and ends (not run here).
+    }
     ended = take_resumed_locked(stream);
   }
   for (auto& [s, ch] : ended) ch->end_stream();
@@ -114,7 +147,12 @@ void http_session::cancel_stream(std::uint64_t stream, const jsonrpc::request_id
   resumed_channels ended;
   {
     std::lock_guard g(lock_);
-    events_->cancel(stream, id);
+    std::erase(local_streams_, stream);
+    try {
+      if (stream != k_unstored_stream) events_->cancel(stream, id);
+    } catch (const detail::store_unavailable&) {
+      // As in finish_stream(): the marker is lost, a resume ends without row H41.
+    }
     ended = take_resumed_locked(stream);
     // A client that resumed the stream while the request still ran gets the same definite end.
     if (!ended.empty()) {
@@ -140,7 +178,7 @@ bool http_session::attach_get(std::shared_ptr<reply_channel> ch,
   if (after) {
     events_->replay(*after, [&](std::string_view text) { ch->write(text); });
   } else if (prime) {
-    ch->write(events_->append_priming(0));
+    ch->write(append_locked(0, {}, true));
   }
   get_stream_ = std::move(ch);
   return true;
@@ -150,9 +188,16 @@ bool http_session::resume_stream(event_position after, const std::shared_ptr<rep
   std::unique_lock g(lock_);
   events_->replay(after, [&](std::string_view text) { ch->write(text); });
   stream_state st = events_->state(after.stream);
-  if (st.now != stream_state::phase::running) {
+  const bool here =
+      std::find(local_streams_.begin(), local_streams_.end(), after.stream) != local_streams_.end();
+  if (st.now != stream_state::phase::running || !here) {
     // A definite end, never 200-then-nothing: a cancelled request's stream says so (H41).
     if (st.now == stream_state::phase::cancelled) ch->write(cancelled_event(st.request));
+    if (st.now == stream_state::phase::running) {
+      ch->write(
+          ": the request of this stream runs on another replica; resume again with the "
+          "last event id received\n\n");
+    }
     g.unlock();
     ch->end_stream();
     return false;
@@ -176,7 +221,7 @@ void http_session::detach(const reply_channel* ch) {
 
 void http_session::push_server_frame(std::string_view frame) {
   std::lock_guard g(lock_);
-  std::string text = events_->append(0, frame);
+  std::string text = append_locked(0, frame, false);
   if (get_stream_) get_stream_->write(text);
 }
 
@@ -194,7 +239,7 @@ void http_session::close_get() {
 
 std::size_t http_session::bytes() const {
   return sizeof(*this) + id_.capacity() + principal_key_.capacity() +
-         client_capabilities_.capacity() + events_->bytes();
+         client_capabilities_.capacity() + client_info_.capacity() + events_->bytes();
 }
 
 session_table::session_table(std::shared_ptr<session_store> records,
@@ -215,7 +260,11 @@ detail::request_router::inbox session_table::inbox_for(
     if (!live) return;
     jsonrpc::message msg = jsonrpc::parse(message, limits);
     if (msg.kind == jsonrpc::message_kind::invalid) return;
-    live->touch();
+    try {
+      live->touch();
+    } catch (const detail::store_unavailable&) {
+      // Delivered all the same: the holder awaits it, and the next request touches again.
+    }
     live->engine().receive(std::move(msg), nullptr, era_hint::legacy);
   };
 }
@@ -228,9 +277,9 @@ std::shared_ptr<http_session> session_table::create(std::string principal_key,
                                                     const json& initialize_params) {
   std::string id = mint_session_id();
   auto events = events_->open(id);
-  return std::make_shared<http_session>(std::move(id), std::move(principal_key),
-                                        capabilities_text(initialize_params), std::move(events),
-                                        records_);
+  return std::make_shared<http_session>(
+      std::move(id), std::move(principal_key), param_text(initialize_params, "capabilities"),
+      std::move(events), records_, param_text(initialize_params, "clientInfo"));
 }
 
 bool session_table::insert(std::shared_ptr<http_session> s) {
@@ -238,7 +287,7 @@ bool session_table::insert(std::shared_ptr<http_session> s) {
   // a session, the router reaches it. The id reaches the client only after insert() returns.
   std::string key = s->id();
   router_->attach(key, inbox_for(s));
-  session_record r = s->to_record(session_clock_ns());
+  session_record r = s->to_record(records_->clock_ns());
   {
     std::lock_guard g(lock_);
     if (records_->insert(std::move(r))) {
@@ -262,17 +311,22 @@ std::shared_ptr<http_session> session_table::remove(const std::string& id) {
     std::lock_guard g(lock_);
     auto it = live_.find(id);
     if (it == live_.end()) return nullptr;
-    s = std::move(it->second);
-    live_.erase(it);
+    // The stores first: a shared store that fails leaves the session as it was.
     records_->remove(id);
     events_->forget(id);
+    s = std::move(it->second);
+    live_.erase(it);
   }
   router_->detach(id);
   return s;
 }
 
-bool session_table::route_elsewhere(const std::string& id, std::string message) {
+bool session_table::route_elsewhere(const std::string& id, std::string message,
+                                    const std::string& principal_key) {
   if (find(id)) return false;
+  // A store that holds the record of a session held elsewhere (a shared one) names its owner.
+  auto r = records_->find(id);
+  if (r && r->principal_key != principal_key) return false;
   return router_->route(id, std::move(message));
 }
 
@@ -290,7 +344,8 @@ std::vector<std::shared_ptr<http_session>> session_table::release_locked(
 
 std::vector<std::shared_ptr<http_session>> session_table::take_expired(
     std::chrono::nanoseconds timeout) {
-  std::int64_t cutoff = session_clock_ns() - timeout.count();
+  std::int64_t cutoff = records_->clock_ns() - timeout.count();
+  if (records_->shared()) return take_expired_shared(cutoff);
   std::vector<std::shared_ptr<http_session>> out;
   {
     std::lock_guard g(lock_);
@@ -308,11 +363,12 @@ std::vector<std::shared_ptr<http_session>> session_table::take_all() {
   std::vector<std::shared_ptr<http_session>> out;
   {
     std::lock_guard g(lock_);
-    records_->take_all();
+    const bool local = !records_->shared();  // shared records outlive this process's copies
+    if (local) records_->take_all();
     out.reserve(live_.size());
     for (auto& [id, s] : live_) {
       out.push_back(std::move(s));
-      events_->forget(id);
+      if (local) events_->forget(id);
     }
     live_.clear();
   }
