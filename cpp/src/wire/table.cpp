@@ -487,8 +487,7 @@ constexpr bool in_enum_order() {
   return true;
 }
 static_assert(in_enum_order(), "k_rows must list every situation once, in enum order");
-static_assert(k_rows.size() ==
-                  static_cast<std::size_t>(situation::H51_store_unavailable) + 1,
+static_assert(k_rows.size() == static_cast<std::size_t>(situation::H51_store_unavailable) + 1,
               "every situation needs a row");
 
 }  // namespace
