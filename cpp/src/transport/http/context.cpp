@@ -5,10 +5,13 @@
 #include <sys/resource.h>
 #include <vector>
 
+#include "engine/shared_store.hpp"
 #include "observability/server_log.hpp"
+#include "store/redis_stores.hpp"
 #include "transport/http/handler_headers.hpp"
 #include "transport/http/memory_event_store.hpp"
 #include "transport/http/memory_session_store.hpp"
+#include "transport/http/redis_transport_stores.hpp"
 
 namespace mcpcxx::http {
 
@@ -22,10 +25,28 @@ origin_policy make_policy(const http_options& o) {
   return p;
 }
 
+// A server whose replicas share a store keeps its legacy sessions, their events and the routes
+// of their settling messages there (docs/scale-out.md); members given by the caller stay.
+transport_stores shared_transport_stores(const detail::shared_store& shared, const http_options& o,
+                                         transport_stores given) {
+  std::shared_ptr<detail::request_router> router = given.router;
+  if (!router) {
+    router = detail::make_redis_request_router(
+        {shared.client, shared.connection, shared.key_prefix, shared.replica_id});
+  }
+  transport_stores out =
+      make_redis_transport_stores(shared.client, shared.key_prefix, o, std::move(router));
+  if (given.events) out.events = std::move(given.events);
+  return out;
+}
+
 // The one place the in-memory stores and router are created: what legacy sessions use unless
 // the transport is given others. Routed messages are parsed with the server's limits, as POSTs.
 session_table session_table_over(const server& srv, const http_options& o,
                                  transport_stores stores) {
+  if (const auto shared = detail::shared_store_of(srv); shared && !stores.sessions) {
+    stores = shared_transport_stores(*shared, o, std::move(stores));
+  }
   if (!stores.sessions) stores.sessions = std::make_shared<memory_session_store>(o.max_sessions);
   if (!stores.events) stores.events = std::make_shared<memory_event_store>(o.replay_buffer_events);
   if (!stores.router) stores.router = detail::make_memory_request_router();
