@@ -266,7 +266,10 @@ TEST_F(RedisTaskReplicas, ATaskWhoseReplicaDiedFailsWithTheOutcomeUnknown) {
   EXPECT_NE(message.find("outcome is unknown"), std::string::npos) << message;
   EXPECT_NE(message.find("may or may not have been applied"), std::string::npos) << message;
   EXPECT_NE(message.find("Check the current state"), std::string::npos) << message;
-  EXPECT_EQ(r->error.at("data").at("effect"), "unknown");
+  EXPECT_EQ(r->error.at("data"),
+            (json{{"taskId", "orphan"}, {"replica", "dead-replica"}, {"effect", "unknown"}}));
+  EXPECT_EQ(message.rfind("Task \"orphan\" failed: the server replica running it stopped", 0), 0u)
+      << "row P53 of the situation table";
   EXPECT_EQ(r->status_message, message) << "legacy tasks/get shows only the status message";
   const auto again = a_->get("orphan", "alice");
   ASSERT_TRUE(again);
