@@ -35,11 +35,20 @@ SKIP = ("#", "//", "/*", "*", "}", "template", "TEST", "using namespace", "stati
 OVERLOADED = {"PrintTo"}
 
 
+# A raw string literal R"delim( ... )delim" (embedded Lua scripts, SQL): not C++ declarations.
+RAW_STRING = re.compile(r'R"(?P<delim>[^()\\ ]{0,16})\((?:.|\n)*?\)(?P=delim)"')
+
+
+def without_raw_strings(text: str) -> str:
+    """`text` with each raw string literal's body dropped (its line breaks kept)."""
+    return RAW_STRING.sub(lambda m: 'R""' + "\n" * m.group(0).count("\n"), text)
+
+
 def anonymous_names(source: Path) -> set[str]:
     """Names declared at the top level of `source`'s anonymous namespaces."""
     names: set[str] = set()
     stack: list[bool] = []  # one entry per open namespace: True for an anonymous one
-    for line in source.read_text(errors="replace").splitlines():
+    for line in without_raw_strings(source.read_text(errors="replace")).splitlines():
         if OPEN_ANON.match(line):
             stack.append(True)
             continue
@@ -54,6 +63,8 @@ def anonymous_names(source: Path) -> set[str]:
         if line.startswith(SKIP) and not line.startswith("template <"):
             continue
         m = TYPE.match(line) or ALIAS.match(line) or DECL.match(line)
+        if m and line[: m.start(1)].endswith("::"):
+            continue  # a member of a class defined out of line: qualified, so it cannot clash
         if m and m.group(1) not in OVERLOADED and not m.group(1).isupper():
             names.add(m.group(1))
     return names

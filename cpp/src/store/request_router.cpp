@@ -31,7 +31,7 @@ return redis.call('PUBLISH', ARGV[2] .. holder, ARGV[3])
 
 // KEYS: route keys this replica holds; ARGV: this replica, the TTL in ms. A key another replica
 // took (the session moved) is left alone; a lost one (Redis restarted) is written again.
-constexpr const char* k_renew_script = R"lua(
+constexpr const char* k_holder_renew_script = R"lua(
 for _, key in ipairs(KEYS) do
   local holder = redis.call('GET', key)
   if not holder then
@@ -198,7 +198,7 @@ class redis_router final : public request_router {
       if (stopping_) return;
       renew_now_ = false;
       g.unlock();
-      run_batched(k_renew_script, {scope_.replica_id, ttl_ms_}, attached_ids());
+      run_batched(k_holder_renew_script, {scope_.replica_id, ttl_ms_}, attached_ids());
       g.lock();
     }
   }

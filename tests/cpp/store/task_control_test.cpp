@@ -88,7 +88,6 @@ void answers_reach_the_owner(task_manager& a, task_manager& b) {
   a.settle(r->task_id, task_status::completed, json::object(), nullptr);
 }
 
-}  // namespace
 
 TEST(TaskControlMemory, CancelOnAnotherManagerFiresTheOwnersToken) {
   auto store = make_in_memory_task_store();
@@ -214,4 +213,5 @@ TEST_F(TaskControlRedis, AStatusChangeOnOneReplicaIsPublishedToTheOthers) {
   EXPECT_TRUE(wait_until([&] { return seen->load() == 1; }, 10s));
 }
 
+}  // namespace
 }  // namespace mcpcxx::testing::contract
