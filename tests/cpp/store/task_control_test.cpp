@@ -88,7 +88,6 @@ void answers_reach_the_owner(task_manager& a, task_manager& b) {
   a.settle(r->task_id, task_status::completed, json::object(), nullptr);
 }
 
-
 TEST(TaskControlMemory, CancelOnAnotherManagerFiresTheOwnersToken) {
   auto store = make_in_memory_task_store();
   auto bus = detail::make_memory_notification_bus({});
