@@ -175,7 +175,7 @@ struct revival_cluster {
   revival_replica a;
   revival_replica b;
 
-  explicit revival_cluster(const std::string& url, http_options opts = {})
+  explicit revival_cluster(const std::string& url, const http_options& opts = {})
       : client(std::make_shared<redis::client>(redis_test_options(url))),
         a(std::make_shared<redis::client>(redis_test_options(url)), prefix, router, opts),
         b(std::make_shared<redis::client>(redis_test_options(url)), prefix, router, opts) {}
@@ -194,7 +194,7 @@ std::string open_session(revival_replica& r) {
                                .dump();
   const reply got = parse_wire(r.bytes(r.send("POST", {}, init)));
   EXPECT_EQ(got.status, 200) << got.body;
-  const std::string sid = got.header("mcp-session-id");
+  std::string sid = got.header("mcp-session-id");
   EXPECT_EQ(r.post(sid, R"({"jsonrpc":"2.0","method":"notifications/initialized"})").status, 202);
   return sid;
 }
