@@ -154,7 +154,8 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
             "assert_formats, log_requests, log_threshold, logging, extra_capabilities, "
             "client_request_timeout, request_state_key, request_state_previous_keys, "
             "request_state_ttl_s, request_state_key_configured, max_tasks, task_default_ttl_ms, "
-            "task_max_ttl_ms, task_poll_interval_ms, task_threads");
+            "task_max_ttl_ms, task_poll_interval_ms, task_threads, store, store_key_prefix, "
+            "store_timeout, task_lease, store_configured");
   const json timeout = {{"client_request_timeout", 2.5}};
   EXPECT_EQ(timeout.get<server_options>().client_request_timeout, std::chrono::milliseconds(2500));
   const auto batch = json{{"max_batch_members", 5}}.get<server_options>();
