@@ -60,7 +60,7 @@ struct store_options {
   std::string url;
   /// Prefix of every Redis key the server writes; "": "mcpcxx:<info.name>:".
   std::string key_prefix;
-  /// Limit, row P55: one round trip to the store; past it (or with the store unreachable) what
+  /// Limit, rows P57/H51: one round trip to the store; past it (or with the store unreachable) what
   /// needs the store is refused. Default 1.5 s.
   std::chrono::milliseconds timeout{1500};
   /// How long a task stays `working` after its replica stopped renewing it; it is then failed

@@ -175,7 +175,7 @@ class ServerOptions:
             (docs/scale-out.md). None: run("http") reads MCPCXX_STORE_URL.
         store_key_prefix: Prefix of every Redis key (default "mcpcxx:<name>:").
         store_timeout: Seconds one store round trip may take before what needs the store is
-            refused (rows P57/T11; default 1.5).
+            refused (row P57; default 1.5).
         task_lease: Seconds a task stays working after its replica stopped renewing it; it
             is then failed, within twice this (default 5).
         request_state_key: The key sealing 2026-07-28 requestState, base64 of 32 bytes
