@@ -40,7 +40,7 @@ std::string encode_record(const task_record& r) {
             {"ttl", r.ttl_ms},
             {"poll", r.poll_interval_ms},
             {"result", r.result},
-            {"error", r.error},
+            {"failure", r.error},
             {"input", r.input_requests}};
   if (r.status_message) j["message"] = *r.status_message;
   // Records hold what arrived as JSON, so replacement never happens in practice; it beats
@@ -61,7 +61,7 @@ task_record decode_record(std::string_view text) {
   r.ttl_ms = j.at("ttl").get<std::int64_t>();
   r.poll_interval_ms = j.at("poll").get<std::int64_t>();
   r.result = j.at("result");
-  r.error = j.at("error");
+  r.error = j.at("failure");
   r.input_requests = j.at("input");
   return r;
 }
