@@ -65,7 +65,9 @@ def echo(text: str) -> dict[str, Any]:
 
 @server.tool(annotations={"read_only_hint": True})
 def sleep(seconds: float, ctx: Context) -> dict[str, Any]:
-    """Sleeps `seconds` (until cancelled), then says which replica slept."""
+    """Sleeps `seconds` (until cancelled), then says which replica slept; a progress
+    notification first tells a client that asked for progress that it started."""
+    ctx.report_progress(0, seconds, f"{REPLICA} sleeping")
     end = time.monotonic() + seconds
     while time.monotonic() < end and not ctx.cancelled:
         time.sleep(0.01)

@@ -96,17 +96,6 @@ def test_sdk_log_level_and_subscriptions_hold_on_every_replica(cluster: Cluster)
     assert set(updates) == set(uris), f"updates missed: {sorted(set(uris) - set(updates))}"
 
 
-# Known gap (issue 31, docs/scale-out.md "Limits"): the answer to a server-to-client request is
-# routed to the replica that holds the session now, which after a revival elsewhere is not the
-# replica whose handler waits for it. Strict: these fail the run once they pass.
-ANSWER_ROUTING_GAP = pytest.mark.xfail(
-    strict=True,
-    reason="answers to server-to-client requests are routed by session holder, not by the "
-    "replica that sent the request (docs/scale-out.md, Limits)",
-)
-
-
-@ANSWER_ROUTING_GAP
 def test_sdk_answers_an_elicitation(cluster: Cluster) -> None:
     from mcp import types
 
@@ -135,7 +124,6 @@ def initialized(ep: Endpoint, caps: dict[str, Any] | None = None) -> LegacySessi
     return session
 
 
-@ANSWER_ROUTING_GAP
 def test_elicitation_answered_through_another_replica(ep: Endpoint) -> None:
     session = initialized(ep, WITH_ELICITATION)
     call = session.open("tools/call", {"name": "ask", "arguments": {"question": "Which colour?"}})
@@ -152,6 +140,37 @@ def test_elicitation_answered_through_another_replica(ep: Endpoint) -> None:
         _, response = call.until(lambda m: "result" in m or "error" in m, 15)
         out = structured(response["result"])
         assert (out["action"], out["text"], out["replica"]) == ("accept", "red", call.replica)
+    finally:
+        call.close()
+
+
+def test_cancel_reaches_the_replica_running_the_request(ep: Endpoint) -> None:
+    session = initialized(ep)
+    # Every replica holds a copy of the session: the one a cancel lands on holds it too, yet
+    # must not be the only one to see it.
+    warmed = {session.request("tools/list").replica for _ in range(len(REPLICA_NAMES))}
+    assert warmed == set(REPLICA_NAMES), f"round robin reached only {sorted(warmed)}"
+    params = {"name": "sleep", "arguments": {"seconds": 20}, "_meta": {"progressToken": "p"}}
+    body = session.body("tools/call", params)
+    started = time.monotonic()
+    call = ep.open("POST", session.headers(), body)
+    try:
+        assert call.status == 200, f"tools/call on {call.replica}: {call.status} {call.body!r}"
+        call.until(lambda m: m.get("method") == "notifications/progress", 10)  # it runs
+        cancel = session.notify(
+            "notifications/cancelled", {"requestId": body["id"], "reason": "no longer needed"}
+        )
+        assert cancel.status == 202, f"the cancel on {cancel.replica}: {cancel.body!r}"
+        assert cancel.replica != call.replica, "round robin sent the cancel to the same replica"
+        # A cancelled request gets no response: its stream ends, long before the 20 s sleep.
+        while call.next_event(10) is not None:
+            pass
+        elapsed = time.monotonic() - started
+        report(
+            f"legacy cancel: tool on {call.replica}, notifications/cancelled POSTed to "
+            f"{cancel.replica}, the stream ended after {elapsed:.2f} s"
+        )
+        assert elapsed < 10, f"the request ran on for {elapsed:.1f} s after its cancel"
     finally:
         call.close()
 

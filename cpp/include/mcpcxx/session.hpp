@@ -83,6 +83,10 @@ struct session_options {
   /// The session's id in request log lines and spans (mcp.session.id); the HTTP transport sets
   /// the Mcp-Session-Id of a legacy session. Empty: none.
   std::string id;
+  /// The ids of requests this session sends its client (elicitation, sampling, roots): empty,
+  /// integers from 1; else strings "<prefix><n>", which the HTTP transport sets when replicas
+  /// share a store, so that an answer arriving at any replica finds the one that asked.
+  std::string request_id_prefix;
 };
 
 /// Handle to a session; cheap to copy, all copies refer to the same session.

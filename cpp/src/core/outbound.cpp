@@ -1,6 +1,8 @@
 // The pending table of server-to-client requests (see outbound.hpp).
 #include "core/outbound.hpp"
 
+#include <charconv>
+
 #include "mcpcxx/errors.hpp"
 
 #include "core/server_core.hpp"
@@ -10,13 +12,13 @@ namespace mcpcxx::detail {
 
 namespace {
 
-std::string request_frame(std::int64_t id, const client_request& r) {
+std::string request_frame(const json& id, const client_request& r) {
   json frame = {{"jsonrpc", "2.0"}, {"id", id}, {"method", r.method}};
   if (!r.params.is_null()) frame["params"] = r.params;
   return frame.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string cancelled_frame(std::int64_t id, std::string_view reason) {
+std::string cancelled_frame(const json& id, std::string_view reason) {
   return jsonrpc::serialize_notification("notifications/cancelled",
                                          {{"requestId", id}, {"reason", std::string(reason)}});
 }
@@ -39,6 +41,29 @@ std::string cancelled_frame(std::int64_t id, std::string_view reason) {
 }
 
 }  // namespace
+
+json outbound_requests::wire_id(std::int64_t n) const {
+  if (id_prefix_.empty()) return n;
+  return id_prefix_ + std::to_string(n);
+}
+
+std::optional<std::int64_t> outbound_requests::number_of(const jsonrpc::request_id& id) const {
+  if (id_prefix_.empty()) {
+    const auto* n = std::get_if<std::int64_t>(&id);
+    return n ? std::optional(*n) : std::nullopt;
+  }
+  const auto* text = std::get_if<std::string>(&id);
+  if (text == nullptr || text->size() <= id_prefix_.size() ||
+      text->compare(0, id_prefix_.size(), id_prefix_) != 0) {
+    return std::nullopt;
+  }
+  std::int64_t n = 0;
+  const char* first = text->data() + id_prefix_.size();
+  const char* last = text->data() + text->size();
+  const auto r = std::from_chars(first, last, n);
+  if (r.ec != std::errc{} || r.ptr != last) return std::nullopt;
+  return n;
+}
 
 std::shared_ptr<outbound_requests::waiter> outbound_requests::enter(std::int64_t& id) {
   std::lock_guard lock(mutex_);
@@ -69,7 +94,7 @@ json outbound_requests::ask(const client_request& request, const outbound_writer
       live->cv.notify_all();
     }
   });
-  write(request_frame(id, request), frame_kind::request);
+  write(request_frame(wire_id(id), request), frame_kind::request);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::unique_lock lock(w->mutex);
   const bool settled = w->cv.wait_until(lock, deadline, [&] { return w->answered || w->woken; });
@@ -87,18 +112,19 @@ json outbound_requests::ask(const client_request& request, const outbound_writer
   // Not answered: the entry may still be pending; a response racing in now is dropped as unknown.
   leave(id);
   if (!settled) {
-    write(cancelled_frame(id, "timed out after " + std::to_string(timeout.count()) +
-                                  " ms waiting for the answer"),
+    write(cancelled_frame(wire_id(id), "timed out after " + std::to_string(timeout.count()) +
+                                           " ms waiting for the answer"),
           frame_kind::notification);
     throw client_request_timeout(request.method, timeout);
   }
-  write(cancelled_frame(id, "the request that asked was cancelled"), frame_kind::notification);
+  write(cancelled_frame(wire_id(id), "the request that asked was cancelled"),
+        frame_kind::notification);
   throw request_cancelled(request.method);
 }
 
 outbound_requests::routed outbound_requests::resolve(const jsonrpc::message& response) {
-  const auto* id = response.id ? std::get_if<std::int64_t>(&*response.id) : nullptr;
-  if (id == nullptr) return routed::unknown_id;
+  const auto id = response.id ? number_of(*response.id) : std::nullopt;
+  if (!id) return routed::unknown_id;
   std::shared_ptr<waiter> w;
   {
     std::lock_guard lock(mutex_);

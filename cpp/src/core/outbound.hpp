@@ -1,10 +1,11 @@
 // detail::outbound_requests: the requests a legacy session sends to its client (elicitation,
 // sampling, roots). Each gets an id from the session's own id space (integers from 1, unrelated to
-// the client's ids), waits in the pending table until the client's response is routed back by
-// session_state::receive, and gives up on timeout or cancellation of the waiting request, telling
-// the client with notifications/cancelled.
-// Thread-safety: ask() blocks its calling (handler) thread; resolve() runs on the transport's
-// receiving thread; close() on any thread. The pending table is guarded by one mutex.
+// the client's ids; strings "<prefix><n>" when the session has a request_id_prefix), waits in the
+// pending table until the client's response is routed back by session_state::receive, and gives up
+// on timeout or cancellation of the waiting request, telling the client with
+// notifications/cancelled. Thread-safety: ask() blocks its calling (handler) thread; resolve() runs
+// on the transport's receiving thread; close() on any thread. The pending table is guarded by one
+// mutex.
 #pragma once
 
 #include <chrono>
@@ -34,6 +35,9 @@ class outbound_requests {
   /// What resolve() did with a response.
   enum class routed { answered, unknown_id };
 
+  /// A table whose request ids are integers (empty `id_prefix`) or "<id_prefix><n>" strings.
+  explicit outbound_requests(std::string id_prefix = {}) : id_prefix_(std::move(id_prefix)) {}
+
   /// Sends `request` through `write`, then blocks until the client answers, `timeout` passes or
   /// `token` is cancelled. Returns the result object. Throws client_request_error (the client's
   /// error), client_answer_invalid (a result that is not an object), client_request_timeout or
@@ -58,7 +62,10 @@ class outbound_requests {
   };
   std::shared_ptr<waiter> enter(std::int64_t& id);
   bool leave(std::int64_t id);
+  json wire_id(std::int64_t n) const;
+  std::optional<std::int64_t> number_of(const jsonrpc::request_id& id) const;
 
+  const std::string id_prefix_;
   mutable std::mutex mutex_;
   std::int64_t next_id_ = 1;
   bool closed_ = false;

@@ -40,6 +40,21 @@ class memory_router final : public request_router {
   }
 
   bool route(const std::string& session_id, std::string message) override {
+    return deliver_here(session_id, message);
+  }
+
+  // One process: the only origin is this one (named by the empty string).
+  bool route_to(const std::string& origin, const std::string& session_id,
+                std::string message) override {
+    if (!origin.empty()) return false;
+    deliver_here(session_id, message);
+    return true;
+  }
+
+  void broadcast(const std::string& /*session_id*/, std::string /*message*/) override {}
+
+ private:
+  bool deliver_here(const std::string& session_id, const std::string& message) {
     // An inbox replaced (the session moved) between the lookup and the call refuses it: look
     // again, so a session attached throughout never misses a message.
     for (std::shared_ptr<guarded_inbox> in = find(session_id); in; in = find(session_id)) {
@@ -48,7 +63,6 @@ class memory_router final : public request_router {
     return false;
   }
 
- private:
   std::shared_ptr<guarded_inbox> find(const std::string& session_id) {
     std::lock_guard g(mutex_);
     auto it = inboxes_.find(session_id);

@@ -260,7 +260,10 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
 
 session_state::session_state(std::shared_ptr<server_core> core, std::shared_ptr<frame_sink> sink,
                              session_options options)
-    : core_(std::move(core)), sink_(std::move(sink)), options_(std::move(options)) {}
+    : core_(std::move(core)),
+      sink_(std::move(sink)),
+      options_(std::move(options)),
+      outbound_(options_.request_id_prefix) {}
 
 void session_state::send(const std::shared_ptr<frame_sink>& to, std::string frame,
                          const frame_info& info) {

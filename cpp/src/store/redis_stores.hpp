@@ -11,7 +11,8 @@
 //   task-index           zset id -> expiry (ms), the max_tasks bound; PXAT the latest expiry
 //   task-owner:<owner>   zset id -> creation sequence (tasks/list pages); PXAT the latest expiry
 //   task-seq             counter of the creation sequence; PXAT the latest expiry
-// Channels: bus (every bridge), replica:<id> (the router of replica <id>).
+// Channels: bus (every bridge), replica:<id> (the router of replica <id>), sessions (every
+// router: broadcast()).
 //
 // Redis failures: a call that needs Redis while it is unreachable throws redis::unavailable
 // unless its contract says otherwise (the bus bridge and the router keep serving locally).
@@ -94,7 +95,9 @@ struct redis_router_options {
 /// A request_router over Redis: attach() records the session under route:<session> (this
 /// replica) and keeps it alive; route() delivers locally when the session is attached here,
 /// else looks the holder up and PUBLISHes to its replica channel in one round trip (false when
-/// no replica holds it or Redis is down). A message routed to a replica whose session detached
+/// no replica holds it or Redis is down). route_to() PUBLISHes to the named replica's channel
+/// (origin() is the scope's replica id); broadcast() to the sessions channel, which every router
+/// hears and the sender ignores. A message routed to a replica whose session detached
 /// while it travelled is dropped there. Redis down: attach/detach still work locally (the key
 /// is written again once Redis is back), route() of a session held elsewhere returns false.
 std::unique_ptr<request_router> make_redis_request_router(redis_scope scope,

@@ -60,12 +60,21 @@ class redis_router final : public request_router {
         options_(std::move(options)),
         key_prefix_(scope_.key_prefix + "route:"),
         channel_prefix_(scope_.key_prefix + "replica:"),
+        broadcast_channel_(scope_.key_prefix + "sessions"),
         ttl_ms_(std::to_string(std::max<std::int64_t>(3, options_.holder_ttl.count()))),
         trouble_(options_.on_trouble, "request router") {
     subscriber_ = std::make_unique<redis::subscriber>(
-        scope_.connection, [this](std::string_view, std::string_view payload) { arrive(payload); },
+        scope_.connection,
+        [this](std::string_view channel, std::string_view payload) {
+          if (channel == broadcast_channel_) {
+            arrive_broadcast(payload);
+          } else {
+            arrive(payload);
+          }
+        },
         [this](bool up) { on_state(up); });
     subscriber_->subscribe(channel_prefix_ + scope_.replica_id);
+    subscriber_->subscribe(broadcast_channel_);
     subscriber_->wait_subscribed(options_.subscribe_wait);
     try {
       renewer_ = std::thread([this] { renew_loop(); });
@@ -139,7 +148,36 @@ class redis_router final : public request_router {
     }
   }
 
+  std::string origin() const override { return scope_.replica_id; }
+
+  bool route_to(const std::string& origin, const std::string& session_id,
+                std::string message) override {
+    if (origin == scope_.replica_id) {
+      deliver_here(session_id, message);
+      return true;
+    }
+    return publish(channel_prefix_ + origin, encode_routed(session_id, message));
+  }
+
+  void broadcast(const std::string& session_id, std::string message) override {
+    publish(broadcast_channel_,
+            encode_routed(scope_.replica_id, encode_routed(session_id, message)));
+  }
+
  private:
+  // Redis trouble is reported, not thrown: the message is lost, as one routed to a replica that
+  // died would be (its waiting request times out and says so).
+  bool publish(const std::string& channel, const std::string& payload) {
+    try {
+      scope_.client->run({"PUBLISH", channel, payload});
+      trouble_.ok();
+      return true;
+    } catch (const std::exception& x) {
+      trouble_.failed(x.what());
+      return false;
+    }
+  }
+
   // An inbox replaced (the session moved) between the lookup and the call refuses it: look
   // again, so a session attached throughout never misses a message.
   bool deliver_here(const std::string& session_id, const std::string& message) {
@@ -175,6 +213,17 @@ class redis_router final : public request_router {
       return;
     }
     deliver_here(routed->first, routed->second);
+  }
+
+  // A broadcast: "<origin><routed message>" (encode_routed twice); this replica's own is skipped.
+  void arrive_broadcast(std::string_view payload) {
+    auto outer = decode_routed(payload);
+    auto routed = outer ? decode_routed(outer->second) : std::nullopt;
+    if (!routed) {
+      trouble_.report("an unreadable broadcast message arrived");
+      return;
+    }
+    if (outer->first != scope_.replica_id) deliver_here(routed->first, routed->second);
   }
 
   void on_state(bool up) {
@@ -234,6 +283,7 @@ class redis_router final : public request_router {
   redis_router_options options_;
   const std::string key_prefix_;
   const std::string channel_prefix_;
+  const std::string broadcast_channel_;
   const std::string ttl_ms_;
   trouble_reporter trouble_;
   std::array<std::mutex, 32> stripes_;  // see attach()

@@ -25,7 +25,7 @@ const json k_schema = {{"type", "object"},
 struct client {
   std::shared_ptr<collecting_sink> sink = std::make_shared<collecting_sink>();
   session s;
-  explicit client(server& srv) : s(srv.open_session(sink, {})) {}
+  explicit client(server& srv, session_options o = {}) : s(srv.open_session(sink, std::move(o))) {}
 
   void initialize(const json& caps, const std::string& version = "2025-11-25") {
     s.receive(request(0, "initialize",
@@ -295,6 +295,48 @@ TEST_F(client_requests_test, ids_are_the_servers_own_and_increase) {
   EXPECT_EQ(second["id"], 2);
   c.answer(second, {{"roots", json::array({{{"uri", "file:///x"}}})}});
   EXPECT_EQ(text_of(c.reply_to(1)), "1");
+}
+
+// Replicas sharing a store name themselves in the ids they send (request_id_prefix), so an
+// answer reaching any replica finds the one that asked; only the exact id settles a request.
+TEST_F(client_requests_test, a_request_id_prefix_makes_string_ids_that_only_match_exactly) {
+  client c(srv, {.request_id_prefix = "replica7-"});
+  c.initialize(k_every_capability);
+  c.call(1, "ask_twice");
+  json first = c.server_request("roots/list");
+  ASSERT_FALSE(first.is_null());
+  EXPECT_EQ(first["id"], "replica7-1");
+  c.sink->clear();
+  // Neither the bare number, another replica's id nor trailing bytes settle it.
+  for (const json& wrong : {json(1), json("replica8-1"), json("replica7-1x"), json("replica7-")}) {
+    c.s.receive(
+        json{{"jsonrpc", "2.0"}, {"id", wrong}, {"result", {{"roots", json::array()}}}}.dump());
+  }
+  c.answer(first, {{"roots", json::array()}});
+  json second = c.server_request("roots/list");
+  ASSERT_FALSE(second.is_null());
+  EXPECT_EQ(second["id"], "replica7-2");
+  c.answer(second, {{"roots", json::array({{{"uri", "file:///x"}}})}});
+  EXPECT_EQ(text_of(c.reply_to(1)), "1");
+  auto lines = log.snapshot();
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                          [](const std::string& l) {
+                            return l.find("unexpected_response") != std::string::npos;
+                          }),
+            4);
+}
+
+TEST_F(client_requests_test, a_timeout_cancels_the_prefixed_id) {
+  client c(srv, {.request_id_prefix = "r-"});
+  c.initialize(k_every_capability);
+  c.call(1, "roots");
+  json req = c.server_request("roots/list");
+  ASSERT_FALSE(req.is_null());
+  EXPECT_EQ(c.reply_to(1)["result"]["isError"], true);
+  json cancelled =
+      c.wait([](const json& f) { return f.value("method", "") == "notifications/cancelled"; });
+  ASSERT_FALSE(cancelled.is_null());
+  EXPECT_EQ(cancelled["params"]["requestId"], "r-1");
 }
 
 TEST_F(client_requests_test, nothing_is_sent_without_the_capability) {

@@ -34,6 +34,12 @@ class counting_router final : public detail::request_router {
     ++routes;
     return inner_->route(id, std::move(message));
   }
+  bool route_to(const std::string& origin, const std::string& id, std::string message) override {
+    return inner_->route_to(origin, id, std::move(message));
+  }
+  void broadcast(const std::string& id, std::string message) override {
+    inner_->broadcast(id, std::move(message));
+  }
   std::atomic<int> routes{0};
 
  private:

@@ -37,6 +37,15 @@ class recording_request_router final : public detail::request_router {
     note("route " + session_id);
     return inner_->route(session_id, std::move(message));
   }
+  bool route_to(const std::string& origin, const std::string& session_id,
+                std::string message) override {
+    note("route_to " + session_id);
+    return inner_->route_to(origin, session_id, std::move(message));
+  }
+  void broadcast(const std::string& session_id, std::string message) override {
+    note("broadcast " + session_id);
+    inner_->broadcast(session_id, std::move(message));
+  }
   /// The calls so far ("attach <id>", "detach <id>", "route <id>"), in order.
   std::vector<std::string> calls() const {
     std::lock_guard g(lock_);

@@ -336,4 +336,82 @@ TEST_P(RequestRouterContract, RoutesFromAnotherReplicaReachTheHolder) {
   EXPECT_EQ(inbox->count(), 1u);
 }
 
+TEST_P(RequestRouterContract, RouteToThisOriginDeliversHereOnce) {
+  auto inbox = make_message_recorder();
+  router().attach("s", inbox->inbox());
+  EXPECT_TRUE(router().route_to(router().origin(), "s", "answer"));
+  ASSERT_TRUE(route_fence(router(), "s", inbox));
+  EXPECT_EQ(inbox->payload_messages(), std::vector<std::string>{"answer"});
+}
+
+TEST_P(RequestRouterContract, RouteToAnUnknownOriginDeliversNothing) {
+  auto inbox = make_message_recorder();
+  router().attach("s", inbox->inbox());
+  router().route_to(router().origin() + "-elsewhere", "s", "lost");
+  ASSERT_TRUE(route_fence(router(), "s", inbox));
+  EXPECT_EQ(inbox->count(), 0u);
+}
+
+TEST_P(RequestRouterContract, BroadcastNeverReachesTheSendersOwnInbox) {
+  auto inbox = make_message_recorder();
+  router().attach("s", inbox->inbox());
+  router().broadcast("s", "cancel");
+  // A distributed router hears its own broadcast: a message it publishes to itself afterwards
+  // arrives after that, so once it is in, the broadcast has been skipped.
+  EXPECT_TRUE(router().route_to(router().origin(), "s", "after"));
+  if (GetParam().make_peer) {
+    auto peer = GetParam().make_peer(router());
+    ASSERT_NE(peer, nullptr);
+    EXPECT_TRUE(peer->route_to(router().origin(), "s", "router-fence#self"));
+    ASSERT_TRUE(eventually([&] { return inbox->saw("router-fence#self"); }));
+  }
+  EXPECT_EQ(inbox->payload_messages(), std::vector<std::string>{"after"});
+}
+
+// Two replicas hold copies of one session (a revival): the route names the last to attach, yet
+// an answer addressed to the other copy's origin reaches that copy and only it.
+TEST_P(RequestRouterContract, RouteToReachesTheNamedCopyNotTheHolder) {
+  if (!GetParam().make_peer) GTEST_SKIP() << "a single-process router has no other replica";
+  auto peer = GetParam().make_peer(router());
+  ASSERT_NE(peer, nullptr);
+  ASSERT_NE(peer->origin(), router().origin());
+  auto first = make_message_recorder();
+  auto second = make_message_recorder();
+  router().attach("shared", first->inbox());
+  peer->attach("shared", second->inbox());
+  EXPECT_TRUE(peer->route_to(router().origin(), "shared", "to the first copy"));
+  EXPECT_TRUE(router().route_to(peer->origin(), "shared", "to the second copy"));
+  ASSERT_TRUE(eventually([&] { return first->count() == 1 && second->count() == 1; }));
+  // Sent after the others by the same senders: once in, nothing else of theirs is on its way.
+  ASSERT_TRUE(peer->route_to(router().origin(), "shared", "router-fence#first"));
+  ASSERT_TRUE(router().route_to(peer->origin(), "shared", "router-fence#second"));
+  ASSERT_TRUE(eventually(
+      [&] { return first->saw("router-fence#first") && second->saw("router-fence#second"); }));
+  EXPECT_EQ(first->payload_messages(), std::vector<std::string>{"to the first copy"});
+  EXPECT_EQ(second->payload_messages(), std::vector<std::string>{"to the second copy"});
+}
+
+TEST_P(RequestRouterContract, BroadcastReachesEveryOtherCopyOnce) {
+  if (!GetParam().make_peer) GTEST_SKIP() << "a single-process router has no other replica";
+  auto peer = GetParam().make_peer(router());
+  auto third = GetParam().make_peer(router());
+  ASSERT_TRUE(peer && third);
+  auto here = make_message_recorder();
+  auto there = make_message_recorder();
+  auto unrelated = make_message_recorder();
+  router().attach("shared", here->inbox());
+  peer->attach("shared", there->inbox());
+  third->attach("other", unrelated->inbox());
+  router().broadcast("shared", "cancel 7");
+  ASSERT_TRUE(eventually([&] { return there->count() == 1; }));
+  // Sent after the broadcast reached the peer, through the sender's own channel: once it is in,
+  // the sender has seen (and skipped) its own broadcast.
+  ASSERT_TRUE(route_fence(*peer, "shared", there));
+  EXPECT_TRUE(peer->route_to(router().origin(), "shared", "fence here"));
+  ASSERT_TRUE(eventually([&] { return here->saw("fence here"); }));
+  EXPECT_EQ(there->payload_messages(), std::vector<std::string>{"cancel 7"});
+  EXPECT_EQ(here->payload_messages(), std::vector<std::string>{"fence here"});
+  EXPECT_EQ(unrelated->count(), 0u);
+}
+
 }  // namespace mcpcxx::testing::contract

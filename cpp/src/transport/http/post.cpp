@@ -85,10 +85,42 @@ response legacy_post_accepted(const std::string& session_id) {
 // True when the POST names a session this process does not hold and the request router
 // delivered its body (responses/notifications only) to the process that does, whose owner is
 // `who` as far as the session store knows. Throws detail::store_unavailable.
-bool post_routed_to_holder(transport_context& ctx, const request& req, const caller& who) {
+bool post_routed_to_holder(transport_context& ctx, const request& req, std::string body,
+                           const caller& who) {
   const std::string* sid = req.header("mcp-session-id");
   if (sid == nullptr || sid->empty()) return false;
-  return ctx.sessions.route_elsewhere(*sid, req.body, who.identity);
+  return ctx.sessions.route_elsewhere(*sid, std::move(body), who.identity);
+}
+
+// What route_settling_elsewhere left for this process.
+enum class settled { elsewhere, partly, not_at_all };
+
+// Answers to requests another replica's copy of the session sent, and cancellations, go to
+// where they settle something (session_table::route_settling); `msg` keeps the rest. Throws
+// detail::store_unavailable.
+settled route_settling_elsewhere(transport_context& ctx, const request& req, jsonrpc::message& msg,
+                                 const caller& who) {
+  const std::string* sid = req.header("mcp-session-id");
+  if (sid == nullptr || sid->empty()) return settled::not_at_all;
+  const std::size_t before = msg.body.is_array() ? msg.body.size() : 1;
+  auto rest = ctx.sessions.route_settling(*sid, std::move(msg), who.identity);
+  if (!rest) return settled::elsewhere;
+  msg = std::move(*rest);
+  const std::size_t after = msg.body.is_array() ? msg.body.size() : 1;
+  return after == before ? settled::not_at_all : settled::partly;
+}
+
+// True when no part of `msg` (responses/notifications) is left for this process: what settles
+// another copy's request went there, and the rest to the session's holder when this process
+// does not hold it. Throws detail::store_unavailable.
+bool routed_elsewhere(transport_context& ctx, const request& req, jsonrpc::message& msg,
+                      const caller& who) {
+  const settled where = route_settling_elsewhere(ctx, req, msg, who);
+  if (where == settled::elsewhere) return true;
+  std::string body = where == settled::partly
+                         ? msg.body.dump(-1, ' ', false, json::error_handler_t::replace)
+                         : req.body;
+  return post_routed_to_holder(ctx, req, std::move(body), who);
 }
 
 }  // namespace
@@ -167,7 +199,7 @@ void endpoint::post_legacy(request& req, jsonrpc::message msg, caller who,
   // notifications go to the holder first, which may await them (before a shared store would
   // revive the session here).
   try {
-    if (!is_request && post_routed_to_holder(*ctx_, req, who)) {
+    if (!is_request && routed_elsewhere(*ctx_, req, msg, who)) {
       return out->send(legacy_post_accepted(*req.header("mcp-session-id")));
     }
   } catch (const detail::store_unavailable& e) {
@@ -222,7 +254,9 @@ void endpoint::post_initialize(jsonrpc::message msg, caller who,
 mcpcxx::session endpoint::open_engine(const std::shared_ptr<http_session>& hs) {
   return ctx_->srv.open_session(
       std::make_shared<legacy_sink>(hs),
-      session_options{.inline_dispatch = ctx_->opts.inline_dispatch, .id = hs->id()});
+      session_options{.inline_dispatch = ctx_->opts.inline_dispatch,
+                      .id = hs->id(),
+                      .request_id_prefix = ctx_->sessions.request_id_prefix()});
 }
 
 }  // namespace mcpcxx::http

@@ -200,6 +200,18 @@ class session_table {
   /// session gets), or when nobody holds it. Throws detail::store_unavailable.
   bool route_elsewhere(const std::string& id, std::string message,
                        const std::string& principal_key);
+  /// Sends what in `msg` (a POST of responses/notifications for session `id`) belongs to other
+  /// processes through the router (settling_routes.cpp): an answer whose id names another
+  /// replica goes to that replica's copy of the session, notifications/cancelled to every other
+  /// copy. Returns what is left for this process (nullopt: nothing); `msg` itself when nothing
+  /// was routed: a router reaching this process only, nothing of another's, or a session that
+  /// is not `principal_key`'s (the caller refuses it as any request). Throws
+  /// detail::store_unavailable.
+  std::optional<jsonrpc::message> route_settling(const std::string& id, jsonrpc::message msg,
+                                                 const std::string& principal_key);
+  /// The session_options::request_id_prefix of this process's sessions: "<origin>-" when the
+  /// router reaches other processes, else empty (integer ids).
+  std::string request_id_prefix() const;
   std::size_t size() const;
   bool full() const;
   /// Sum of the sessions' bytes(), the records' bytes, and the table's per-entry overhead.
@@ -215,6 +227,13 @@ class session_table {
 
   /// The router inbox of `s`: a routed message is received as a POST of responses/notifications.
   detail::request_router::inbox inbox_for(const std::shared_ptr<http_session>& s) const;
+  /// route_settling() of a batch: each member whose `elsewhere` is true is routed (a
+  /// cancellation also kept when `id` is held here); the rest, parsed again, or nullopt.
+  std::optional<jsonrpc::message> route_batch(const std::string& id, jsonrpc::message msg,
+                                              const std::function<bool(const json&)>& elsewhere);
+  /// Whether session `id` (live here, else its record) belongs to `principal_key`. Throws
+  /// detail::store_unavailable.
+  bool owned_by(const std::string& id, const std::string& principal_key) const;
   /// Detaches `taken` from the router (called without the table's lock).
   void detach_all(const std::vector<std::shared_ptr<http_session>>& taken);
   /// Moves the live sessions of `taken` out of the table and forgets their events.
