@@ -2,7 +2,8 @@
 # The scale-out proof (issue 31, tests/cluster): a private redis-server, three replicas of
 # tests/cluster/cluster_server.py and nginx in front (round robin, no affinity), all started by
 # the tests on free ports in temporary folders and stopped at the end; scenarios of both eras
-# through nginx, a replica SIGKILLed under load, Redis stopped and started, and a TTL on every key
+# through nginx (the official Python SDK client, the official TypeScript client, raw HTTP), a
+# replica SIGKILLed under load, Redis stopped and started, and a TTL on every key
 # left in Redis. Runs against the installed package of scripts/test-python.sh's fresh venv
 # (build/venv-test: the wheel, pytest and the official `mcp` client), or the interpreter named by
 # MCPCXX_CLUSTER_PYTHON. The counts the tests record (requests sent, failed and why) are printed
@@ -18,6 +19,11 @@ fi
 for tool in /usr/bin/redis-server /usr/sbin/nginx; do
   [[ -x "$tool" ]] || { echo "test-cluster: $tool is missing; bash scripts/setup.sh installs it" >&2; exit 1; }
 done
+# Node 22 and the official TypeScript client for tests/cluster/test_ts_client.py (installed into
+# .tools/ on first use, found there afterwards).
+tools_env="$(bash scripts/install-conformance.sh)"  # an assignment, so that set -e sees a failure
+eval "$tools_env"
+export MCPCXX_NODE22="$NODE22" MCPCXX_TOOLS_DIR="$TOOLS_DIR"
 
 printf '\n---- lint: ruff check, ruff format --check ----\n'
 python3 -m ruff check tests/cluster scripts/cluster_demo_client.py
