@@ -15,7 +15,6 @@ import time
 import warnings
 from typing import Any
 
-import pytest
 from harness import REPLICA_NAMES, Cluster, report
 from sdk import Served, posts_of, with_sdk
 from wire import WITH_ELICITATION, Endpoint, LegacySession, Stream, structured
@@ -195,12 +194,6 @@ def events_until_result(
             return False
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="resuming a POST stream whose request still runs on another replica replays what is "
-    "stored and ends; it does not follow the events that replica writes later "
-    "(docs/scale-out.md, Limits)",
-)
 def test_sse_resumed_with_last_event_id_on_another_replica(ep: Endpoint) -> None:
     session = initialized(ep)
     params = {

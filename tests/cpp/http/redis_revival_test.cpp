@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -110,6 +111,12 @@ void add_replica_tools(server& s, const std::shared_ptr<tool_probe>& probe) {
     return tool_result::text(
         "confirmed " +
         ctx.elicit("Sure?", {{"type", "object"}, {"properties", json::object()}}).action);
+  });
+  s.add_tool({.name = "two_steps"}, [](const json&, request_context& ctx) {
+    ctx.report_progress(1.0, 2.0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ctx.report_progress(2.0, 2.0);
+    return tool_result::text("both steps");
   });
   s.add_resource({.uri = "memo://a", .name = "a"}, [](const std::string& uri, request_context&) {
     return std::vector<resource_contents>{{.uri = uri, .mime_type = "text/plain", .text = "x"}};
@@ -304,19 +311,78 @@ TEST(HttpRedisRevival, APostStreamFromOneReplicaIsResumedOnTheOther) {
   EXPECT_EQ(resumed.events(), std::vector<std::string>(all.end() - (ids.size() - 2), all.end()))
       << "exactly the events after " << ids[1];
   EXPECT_EQ(resumed.event_ids(), std::vector<std::string>(ids.begin() + 2, ids.end()));
-  // A stream still running on A: B replays what is stored, then ends it (never hangs).
-  const std::uint64_t slow = c.a.send("POST", revival_replica::headers(sid),
-                                      legacy_call(3, "notify_slow", {}, {{"progressToken", "q"}}));
-  const auto slow_ids = parse_wire(c.a.bytes_containing(slow, "progress")).event_ids();
-  ASSERT_FALSE(slow_ids.empty());
-  http::header_list tail = revival_replica::headers(sid);
-  tail.emplace_back("last-event-id", slow_ids.front());
-  const reply elsewhere = parse_wire(c.b.bytes(c.b.send("GET", tail)));
-  EXPECT_EQ(elsewhere.status, 200);
-  EXPECT_NE(elsewhere.body.find("runs on another replica"), std::string::npos) << elsewhere.body;
   http::header_list bogus = revival_replica::headers(sid);
   bogus.emplace_back("last-event-id", "9-99");
   EXPECT_EQ(parse_wire(c.b.bytes(c.b.send("GET", bogus))).status, 400) << "row H11";
+}
+
+// A stream still running on A, resumed on B: B replays what is stored, then follows what A
+// appends until A finishes it, and the session is no longer busy on B once the stream ended.
+TEST(HttpRedisRevival, AStreamStillRunningOnOneReplicaIsFollowedOnTheOther) {
+  revival_cluster c;
+  const std::string sid = open_session(c.a);
+  const std::uint64_t call = c.a.send("POST", revival_replica::headers(sid),
+                                      legacy_call(2, "two_steps", {}, {{"progressToken", "q"}}));
+  const auto first = parse_wire(c.a.bytes_containing(call, "progress")).event_ids();
+  ASSERT_FALSE(first.empty());
+  http::header_list tail = revival_replica::headers(sid);
+  tail.emplace_back("last-event-id", first.front());
+  const reply followed = parse_wire(c.b.bytes(c.b.send("GET", tail)));
+  const reply original = parse_wire(c.a.bytes(call));
+  EXPECT_EQ(followed.status, 200);
+  const auto all = original.event_ids();
+  ASSERT_GE(all.size(), 3u) << original.body;
+  const auto after_first = std::find(all.begin(), all.end(), first.front());
+  ASSERT_NE(after_first, all.end());
+  EXPECT_EQ(followed.event_ids(), std::vector<std::string>(after_first + 1, all.end()))
+      << "every later event, the result last: " << followed.body;
+  EXPECT_EQ(tool_text(followed), "both steps");
+  auto on_b = c.b.ctx->sessions.find(sid);
+  ASSERT_NE(on_b, nullptr);
+  EXPECT_TRUE(eventually([&] { return !on_b->active(); }))
+      << "the ended stream no longer keeps the session busy";
+  EXPECT_TRUE(eventually([&] { return c.b.ctx->followers.size() == 0; }));
+}
+
+// Resumed where it runs: live, and once it ended the session is idle again (it expires).
+TEST(HttpRedisRevival, AStreamResumedOnItsOwnReplicaReleasesTheSessionWhenItEnds) {
+  revival_cluster c;
+  const std::string sid = open_session(c.a);
+  const std::uint64_t call = c.a.send("POST", revival_replica::headers(sid),
+                                      legacy_call(2, "two_steps", {}, {{"progressToken", "q"}}));
+  const auto first = parse_wire(c.a.bytes_containing(call, "progress")).event_ids();
+  ASSERT_FALSE(first.empty());
+  http::header_list tail = revival_replica::headers(sid);
+  tail.emplace_back("last-event-id", first.front());
+  const reply resumed = parse_wire(c.a.bytes(c.a.send("GET", tail)));
+  EXPECT_EQ(tool_text(resumed), "both steps") << resumed.body;
+  c.a.bytes(call);
+  auto s = c.a.ctx->sessions.find(sid);
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(eventually([&] { return !s->active(); })) << "an ended stream keeps nothing busy";
+}
+
+// Cancelled on A while followed on B: B ends with row H41, as a resume on A would.
+TEST(HttpRedisRevival, AFollowedStreamWhoseRequestIsCancelledEndsWithH41) {
+  revival_cluster c;
+  const std::string sid = open_session(c.a);
+  const std::uint64_t call = c.a.send("POST", revival_replica::headers(sid),
+                                      legacy_call(3, "notify_slow", {}, {{"progressToken", "q"}}));
+  const auto ids = parse_wire(c.a.bytes_containing(call, "progress")).event_ids();
+  ASSERT_FALSE(ids.empty());
+  http::header_list tail = revival_replica::headers(sid);
+  tail.emplace_back("last-event-id", ids.front());
+  const std::uint64_t get = c.b.send("GET", tail);
+  ASSERT_EQ(c.a.post(sid, R"({"jsonrpc":"2.0","method":"notifications/cancelled",)"
+                          R"("params":{"requestId":3}})")
+                .status,
+            202);
+  const reply ended = parse_wire(c.b.bytes(get));
+  EXPECT_EQ(ended.status, 200);
+  const json last = final_message(ended);
+  EXPECT_EQ(last["id"], 3) << ended.body;
+  EXPECT_EQ(last["error"]["message"],
+            mcpcxx::wire::render(mcpcxx::wire::situation::H41_request_cancelled).message);
 }
 
 TEST(HttpRedisRevival, DeleteOnOneReplicaEndsTheSessionEverywhere) {

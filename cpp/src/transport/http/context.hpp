@@ -21,6 +21,7 @@
 #include "transport/http/security.hpp"
 #include "transport/http/session_store.hpp"
 #include "transport/http/session_table.hpp"
+#include "transport/http/stream_follower.hpp"
 
 namespace mcpcxx::http {
 
@@ -60,6 +61,8 @@ class transport_context {
   const std::vector<std::string> exposed_headers;
   /// The live legacy sessions, over the stores and the router given at construction.
   session_table sessions;
+  /// Resumed POST streams whose request runs on another replica (stopped with the server).
+  stream_follower followers;
   std::atomic<bool> stopping{false};
   std::atomic<std::uint64_t> requests{0};
   std::atomic<std::uint64_t> sessions_expired{0};

@@ -52,6 +52,12 @@ class endpoint {
   void handle_mcp(request& req, const std::shared_ptr<reply_channel>& out);
   void handle_post(request& req, const std::shared_ptr<reply_channel>& out);
   void handle_get(request& req, const std::shared_ptr<reply_channel>& out);
+  /// GET with the Last-Event-ID of POST stream `after.stream` (issued by `s`): replays what
+  /// follows `after`, then serves the rest live, follows it from the store when it runs on
+  /// another replica, or ends.
+  void resume_post_stream(const std::shared_ptr<http_session>& s, event_position after,
+                          const response_headers& headers,
+                          const std::shared_ptr<reply_channel>& out);
   void handle_delete(request& req, const std::shared_ptr<reply_channel>& out);
   void handle_metadata(const request& req, const std::shared_ptr<reply_channel>& out);
   /// GET metrics_path: the Prometheus exposition; other methods H50.

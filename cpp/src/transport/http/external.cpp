@@ -197,6 +197,7 @@ void http_endpoint::close(std::chrono::milliseconds grace) {
   ctx.stopping.store(true);
   bool drained = ctx.wait_exchanges(std::chrono::steady_clock::now() + grace);
   ctx.cancel_exchanges(drained ? std::chrono::milliseconds(0) : std::chrono::milliseconds(100));
+  ctx.followers.stop();
   for (auto& s : ctx.sessions.take_all()) {
     s->close_get();
     s->engine().shutdown(std::chrono::milliseconds(0));

@@ -15,7 +15,8 @@ response not_allowed_modern() {
   return r;
 }
 
-// Keeps the session alive while the stream is open and detaches it when the client leaves.
+// Keeps the session alive while the stream is open (until it ends either way) and detaches it
+// when the client leaves.
 void guard_stream(const std::shared_ptr<http_session>& s,
                   const std::shared_ptr<reply_channel>& out) {
   s->enter();
@@ -25,8 +26,10 @@ void guard_stream(const std::shared_ptr<http_session>& s,
     if (auto sp = weak.lock()) {
       sp->detach(raw);
       sp->touch();
-      sp->leave();
     }
+  });
+  out->on_end([weak] {
+    if (auto sp = weak.lock()) sp->leave();
   });
 }
 
@@ -37,6 +40,28 @@ void end_unserved(const std::shared_ptr<reply_channel>& out) {
 }
 
 }  // namespace
+
+void endpoint::resume_post_stream(const std::shared_ptr<http_session>& s, event_position after,
+                                  const response_headers& headers,
+                                  const std::shared_ptr<reply_channel>& out) {
+  out->open_stream(200, headers);
+  try {
+    switch (s->resume_stream(after, out, ctx_->followers.has_room())) {
+      case http_session::resumed::live_here:
+        guard_stream(s, out);
+        break;
+      case http_session::resumed::follow:
+        guard_stream(s, out);
+        ctx_->followers.follow(s, after, out);
+        break;
+      case http_session::resumed::ended:
+        break;
+    }
+  } catch (const detail::store_unavailable&) {
+    s->detach(out.get());
+    end_unserved(out);
+  }
+}
 
 void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& out) {
   const std::string* pv = req.header("mcp-protocol-version");
@@ -62,15 +87,7 @@ void endpoint::handle_get(request& req, const std::shared_ptr<reply_channel>& ou
       return out->send(store_unavailable(s->id(), e.what(), std::nullopt));
     }
     if (!known) return out->send(row_response({mcpcxx::wire::situation::H11_bad_last_event_id}));
-    if (pos->stream != 0) {
-      out->open_stream(200, headers);
-      try {
-        if (s->resume_stream(*pos, out)) guard_stream(s, out);
-      } catch (const detail::store_unavailable&) {
-        end_unserved(out);
-      }
-      return;
-    }
+    if (pos->stream != 0) return resume_post_stream(s, *pos, headers, out);
   }
   if (last == nullptr && s->get_open()) {
     return out->send(row_response({mcpcxx::wire::situation::H12_get_stream_conflict}));

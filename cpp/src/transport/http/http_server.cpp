@@ -282,6 +282,7 @@ void http_server_impl::stop(std::chrono::milliseconds grace) {
   ctx_->end_listens();
   bool drained = ctx_->wait_exchanges(deadline);
   ctx_->cancel_exchanges(drained ? std::chrono::milliseconds(0) : std::chrono::milliseconds(100));
+  ctx_->followers.stop();
   for (auto& s : ctx_->sessions.take_all()) {
     s->close_get();
     s->engine().shutdown(std::chrono::milliseconds(0));

@@ -8,14 +8,17 @@ reply_channel::reply_channel(std::shared_ptr<reply_target> target, std::uint64_t
 
 void reply_channel::send(const response& r) {
   std::shared_ptr<reply_target> t;
+  std::function<void()> ended;
   {
     std::lock_guard g(lock_);
     if (final_ || streaming_) return;
     final_ = true;
     t = std::move(target_);
     on_disconnect_ = nullptr;
+    ended = std::move(on_end_);
   }
   if (t) t->deliver(request_no_, serialize(r, keep_alive_), delivery::final, keep_alive_);
+  if (ended) ended();
 }
 
 void reply_channel::open_stream(int status, const response_headers& headers) {
@@ -34,14 +37,28 @@ void reply_channel::write(std::string_view event_text) {
 
 void reply_channel::end_stream() {
   std::shared_ptr<reply_target> t;
+  std::function<void()> ended;
   {
     std::lock_guard g(lock_);
     if (final_ || !streaming_) return;
     final_ = true;
     t = std::move(target_);
     on_disconnect_ = nullptr;
+    ended = std::move(on_end_);
   }
   if (t) t->deliver(request_no_, std::string(last_chunk()), delivery::final, keep_alive_);
+  if (ended) ended();
+}
+
+void reply_channel::on_end(std::function<void()> fn) {
+  {
+    std::lock_guard g(lock_);
+    if (!final_ && !closed_) {
+      on_end_ = std::move(fn);
+      return;
+    }
+  }
+  if (fn) fn();
 }
 
 void reply_channel::on_disconnect(std::function<void()> fn) {
@@ -59,6 +76,7 @@ void reply_channel::on_disconnect(std::function<void()> fn) {
 
 void reply_channel::disconnected() {
   std::function<void()> fn;
+  std::function<void()> ended;
   {
     std::lock_guard g(lock_);
     if (closed_) return;
@@ -66,8 +84,10 @@ void reply_channel::disconnected() {
     target_.reset();
     if (!final_) fn = std::move(on_disconnect_);
     on_disconnect_ = nullptr;
+    ended = std::move(on_end_);
   }
   if (fn) fn();
+  if (ended) ended();
 }
 
 bool reply_channel::closed() const {

@@ -43,6 +43,9 @@ class reply_channel {
   void end_stream();
   /// Runs `fn` once if the client disconnects before the final write (at once if it already did).
   void on_disconnect(std::function<void()> fn);
+  /// Runs `fn` once when the reply is over either way: its final write, or the client leaving
+  /// (at once if it already is). Only one such callback is kept.
+  void on_end(std::function<void()> fn);
   /// Called by the connection when the client went away.
   void disconnected();
   /// True once the client disconnected.
@@ -63,6 +66,7 @@ class reply_channel {
   bool final_ = false;
   bool closed_ = false;
   std::function<void()> on_disconnect_;
+  std::function<void()> on_end_;
 };
 
 }  // namespace mcpcxx::http

@@ -19,6 +19,15 @@ std::string cancelled_event(const jsonrpc::request_id& id) {
                        id, mcpcxx::wire::render(mcpcxx::wire::situation::H41_request_cancelled)));
 }
 
+// Moves `after` to the event `text` (an SSE event this store made: "id: <id>\n...").
+void advance_to(event_position& after, std::string_view text) {
+  constexpr std::string_view k_id = "id: ";
+  if (text.substr(0, k_id.size()) != k_id) return;
+  const auto end = text.find('\n');
+  if (end == std::string_view::npos) return;
+  if (auto p = parse_event_id(text.substr(k_id.size(), end - k_id.size()))) after = *p;
+}
+
 // initialize's params.<member> as the session record keeps it ("" when absent).
 std::string param_text(const json& initialize_params, const char* member) {
   if (!initialize_params.is_object()) return {};
@@ -184,26 +193,50 @@ bool http_session::attach_get(std::shared_ptr<reply_channel> ch,
   return true;
 }
 
-bool http_session::resume_stream(event_position after, const std::shared_ptr<reply_channel>& ch) {
+http_session::resumed http_session::resume_stream(event_position& after,
+                                                  const std::shared_ptr<reply_channel>& ch,
+                                                  bool can_follow) {
   std::unique_lock g(lock_);
-  events_->replay(after, [&](std::string_view text) { ch->write(text); });
+  // The state first: a stream that ended before it was read has every event stored already.
   stream_state st = events_->state(after.stream);
+  events_->replay(after, [&](std::string_view text) {
+    ch->write(text);
+    advance_to(after, text);
+  });
   const bool here =
       std::find(local_streams_.begin(), local_streams_.end(), after.stream) != local_streams_.end();
-  if (st.now != stream_state::phase::running || !here) {
-    // A definite end, never 200-then-nothing: a cancelled request's stream says so (H41).
-    if (st.now == stream_state::phase::cancelled) ch->write(cancelled_event(st.request));
-    if (st.now == stream_state::phase::running) {
-      ch->write(
-          ": the request of this stream runs on another replica; resume again with the "
-          "last event id received\n\n");
-    }
-    g.unlock();
-    ch->end_stream();
-    return false;
+  if (st.now == stream_state::phase::running && (here || can_follow)) {
+    resumed_.emplace_back(after.stream, ch);
+    return here ? resumed::live_here : resumed::follow;
   }
-  resumed_.emplace_back(after.stream, ch);
-  return true;
+  // A definite end, never 200-then-nothing: a cancelled request's stream says so (H41).
+  if (st.now == stream_state::phase::cancelled) ch->write(cancelled_event(st.request));
+  if (st.now == stream_state::phase::running) {
+    ch->write(
+        ": the request of this stream runs on another replica; resume again with the "
+        "last event id received\n\n");
+  }
+  g.unlock();
+  ch->end_stream();
+  return resumed::ended;
+}
+
+bool http_session::follow_stream(event_position& after, const std::shared_ptr<reply_channel>& ch) {
+  std::unique_lock g(lock_);
+  const auto at =
+      std::find_if(resumed_.begin(), resumed_.end(), [&](const auto& p) { return p.second == ch; });
+  if (at == resumed_.end() || ch->closed() || ch->finished()) return false;
+  stream_state st = events_->state(after.stream);
+  events_->replay(after, [&](std::string_view text) {
+    ch->write(text);
+    advance_to(after, text);
+  });
+  if (st.now == stream_state::phase::running) return true;
+  if (st.now == stream_state::phase::cancelled) ch->write(cancelled_event(st.request));
+  resumed_.erase(at);
+  g.unlock();
+  ch->end_stream();
+  return false;
 }
 
 bool http_session::get_open() const {

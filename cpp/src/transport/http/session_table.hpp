@@ -101,9 +101,22 @@ class http_session {
   /// resumes when it lost its stream, and the spec sends each message on one stream only.
   bool attach_get(std::shared_ptr<reply_channel> ch, std::optional<event_position> after,
                   bool prime);
-  /// Replays a POST stream after `after` onto `ch`; when that stream is still running, `ch`
-  /// receives its further events and true is returned; otherwise `ch` is ended.
-  bool resume_stream(event_position after, const std::shared_ptr<reply_channel>& ch);
+  /// How resume_stream() left its channel.
+  enum class resumed {
+    ended,      ///< the stream is over (or runs elsewhere and cannot be followed): `ch` ended
+    live_here,  ///< it runs here: `ch` receives its further events as they are recorded
+    follow,     ///< it runs on another replica: `ch` stays open for follow_stream()
+  };
+  /// Replays a POST stream after `after` onto `ch` and sets `after` to the last event sent.
+  /// A stream running on another replica is followed when `can_follow`, else ended with a
+  /// comment that says to resume again. Throws detail::store_unavailable.
+  resumed resume_stream(event_position& after, const std::shared_ptr<reply_channel>& ch,
+                        bool can_follow);
+  /// One step of following `ch` (a resume_stream() that returned follow) from `after`: writes
+  /// what the store kept since, advancing `after`, and ends `ch` once the stream ended there.
+  /// False when `ch` is done (ended now or before, the client left, or close_get() took it).
+  /// Throws detail::store_unavailable.
+  bool follow_stream(event_position& after, const std::shared_ptr<reply_channel>& ch);
   /// True while a GET stream is open.
   bool get_open() const;
   /// Detaches `ch` wherever it is attached (GET stream or a resumed stream).
