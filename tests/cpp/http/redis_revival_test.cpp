@@ -474,6 +474,8 @@ TEST(HttpRedisRevival, AForeignPrincipalIsRefusedOnTheOtherReplicaRoutedMessages
   EXPECT_EQ(c.b.post(sid, rpc(4, "ping")).status, 200);
 }
 
+// Redis down: the replica holding a session serves it from its copy; another replica answers
+// row H51 (503, Retry-After), and initialize row P57.
 TEST(HttpRedisRevival, AStoppedRedisIsAnsweredWithRowsH51AndP57) {
   testing::redis_server own;
   revival_cluster c(own.url());
@@ -491,7 +493,10 @@ TEST(HttpRedisRevival, AStoppedRedisIsAnsweredWithRowsH51AndP57) {
       0u)
       << refused.body;
   EXPECT_EQ(refused.json_body()["id"], 2);
-  EXPECT_EQ(c.a.post(sid, rpc(3, "ping")).status, 503) << "A needs the record on every use";
+  EXPECT_EQ(c.a.post(sid, rpc(3, "ping")).status, 200) << "A serves from its copy";
+  const reply streamed = c.a.post(sid, legacy_call(6, "progress", {}, {{"progressToken", "p"}}));
+  EXPECT_EQ(streamed.status, 200) << streamed.body;
+  EXPECT_EQ(final_message(streamed)["id"], 6) << "events go out live, unnumbered";
   const reply init =
       parse_wire(c.b.bytes(c.b.send("POST", {},
                                     rpc(4, "initialize",
@@ -504,6 +509,8 @@ TEST(HttpRedisRevival, AStoppedRedisIsAnsweredWithRowsH51AndP57) {
       << "the reaper survives an outage";
   own.restart();  // empty: the record is gone
   EXPECT_TRUE(eventually([&] { return c.b.post(sid, rpc(5, "ping")).status == 404; }));
+  EXPECT_TRUE(eventually([&] { return c.a.post(sid, rpc(7, "ping")).status == 404; }))
+      << "A takes the record's loss over once the store answers";
 }
 
 }  // namespace

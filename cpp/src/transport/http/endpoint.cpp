@@ -152,8 +152,10 @@ std::shared_ptr<http_session> endpoint::legacy_session(
       return nullptr;
     }
   } catch (const detail::store_unavailable& e) {
-    error = store_unavailable(*sid, e.what(), id);
-    return nullptr;
+    // This replica has the session: it serves from its copy while the store is down (a DELETE
+    // or log level set elsewhere meanwhile is taken over once the store answers again).
+    ctx_->log_event("warning", "http_store_unavailable",
+                    {{"reason", e.what()}, {"served", "from this replica's copy of the session"}});
   }
   return s;
 }
