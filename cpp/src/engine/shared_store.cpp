@@ -1,6 +1,7 @@
 // Opening the store replicas share (engine/shared_store.hpp).
 #include "engine/shared_store.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -84,6 +85,8 @@ std::shared_ptr<shared_store> open_shared_store(const store_options& o,
   s->options = o;
   s->connection.url = parsed_url(o.url);
   s->connection.command_timeout = o.timeout;
+  // A reconnect is part of the request that needs it: store.timeout bounds it too.
+  s->connection.connect_timeout = std::min(s->connection.connect_timeout, o.timeout);
   s->key_prefix = o.key_prefix.empty() ? "mcpcxx:" + info_name + ":" : o.key_prefix;
   s->replica_id = random_replica_id();
   s->client = std::make_shared<redis::client>(s->connection);

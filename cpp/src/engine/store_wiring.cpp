@@ -2,7 +2,11 @@
 // The bus keeps delivering in this process and a bridge carries its events to the other
 // replicas (list changes, resource updates, task status, task controls); tasks live in the
 // Redis task store, with leases for the ones this replica runs.
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "core/store_unavailable.hpp"
 #include "engine/engine.hpp"
@@ -49,6 +53,47 @@ class store_task_store final : public task_store {
   std::shared_ptr<leased_task_store> inner_;
 };
 
+// PINGs the store every `period` so that client::healthy() (mcpcxx_store_up, store_ready())
+// follows Redis on an idle replica too: within period + the command timeout, both ways.
+class health_probe {
+ public:
+  health_probe(std::shared_ptr<redis::client> client, std::chrono::milliseconds period)
+      : client_(std::move(client)), period_(period), thread_([this] { run(); }) {}
+  health_probe(const health_probe&) = delete;
+  health_probe& operator=(const health_probe&) = delete;
+  ~health_probe() {
+    {
+      std::lock_guard g(lock_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  void run() {
+    std::unique_lock g(lock_);
+    while (!wake_.wait_for(g, period_, [this] { return stopping_; })) {
+      g.unlock();
+      try {
+        client_->run({"PING"});
+      } catch (const redis::unavailable&) {  // NOLINT(bugprone-empty-catch): healthy() says so
+      }
+      g.lock();
+    }
+  }
+
+  const std::shared_ptr<redis::client> client_;
+  const std::chrono::milliseconds period_;
+  std::mutex lock_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: started once the members it reads exist
+};
+
+// How often an idle replica checks that the store answers.
+constexpr std::chrono::milliseconds k_health_period{2000};
+
 // What attach_store() started; destroyed by engine::stop() in this order: the leases are
 // released (this replica's unfinished tasks read as failed elsewhere), then the bridge and the
 // control link stop carrying events.
@@ -56,8 +101,10 @@ struct store_links {
   std::shared_ptr<leased_task_store> tasks;
   std::shared_ptr<void> control;
   std::unique_ptr<bus_bridge> bridge;
+  std::unique_ptr<health_probe> probe;
 
   ~store_links() {
+    probe.reset();
     try {
       if (tasks) tasks->release();
     } catch (const redis::unavailable&) {  // NOLINT(bugprone-empty-catch): leases expire alone
@@ -87,6 +134,7 @@ void engine::attach_store(std::shared_ptr<shared_store> store) {
   bus_bridge_options b;
   b.on_trouble = trouble;
   links->bridge = make_redis_bus_bridge(core.bus(), scope, b);
+  links->probe = std::make_unique<health_probe>(store->client, k_health_period);
   store_links_ = std::move(links);
   store_ = std::move(store);
   core.log().write("info", "store_attached",

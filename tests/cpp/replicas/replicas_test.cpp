@@ -208,6 +208,21 @@ TEST_F(replicas, with_redis_down_plain_calls_go_on_and_task_calls_get_the_docume
   *a.release = true;
 }
 
+// Readiness follows the store on an idle replica too (no request in between), both ways, within
+// the probe period (2 s) and the store timeout.
+TEST_F(replicas, store_ready_follows_redis_without_any_request) {
+  replica a(redis->url());
+  EXPECT_TRUE(a.srv->store_ready());
+  redis->kill();
+  EXPECT_TRUE(wait_until([&] { return !a.srv->store_ready(); }, 8s))
+      << "still ready after Redis stopped";
+  EXPECT_NE(a.srv->metrics_text().find("mcpcxx_store_up 0"), std::string::npos);
+  redis->restart();
+  EXPECT_TRUE(wait_until([&] { return a.srv->store_ready(); }, 12s))
+      << "not ready again after Redis returned";
+  EXPECT_NE(a.srv->metrics_text().find("mcpcxx_store_up 1"), std::string::npos);
+}
+
 TEST(replica_config, a_shared_store_needs_a_request_state_key) {
   if (!redis_server::available()) GTEST_FAIL() << "redis-server missing";
   redis_server redis;
