@@ -44,6 +44,10 @@ struct frame_info {
   std::string_view situation;
   /// True when the reply was served under the stateless 2026-07-28 revision.
   bool modern = false;
+  /// True for a notification every process holding a copy of the session sends it at once
+  /// (a list change or resource update from the notification bus): a transport whose replicas
+  /// share the session's event log keeps it once.
+  bool broadcast = false;
 };
 
 /// Destination of outbound frames (one JSON text each, no trailing newline).

@@ -58,7 +58,9 @@ void legacy_broadcast::send_list_changed(const change_event& e) const {
   const std::string frame =
       jsonrpc::serialize_notification("notifications/" + e.subject + "/list_changed", nullptr);
   for (const auto& s : live()) {
-    if (s->legacy_ready()) s->send(nullptr, frame, {frame_kind::notification});
+    if (s->legacy_ready()) {
+      s->send(nullptr, frame, {.kind = frame_kind::notification, .broadcast = true});
+    }
   }
 }
 
@@ -66,7 +68,9 @@ void legacy_broadcast::send_resource_updated(const change_event& e) const {
   const std::string frame =
       jsonrpc::serialize_notification("notifications/resources/updated", {{"uri", e.subject}});
   for (const auto& s : live()) {
-    if (s->subscribed(e.subject)) s->send(nullptr, frame, {frame_kind::notification});
+    if (s->subscribed(e.subject)) {
+      s->send(nullptr, frame, {.kind = frame_kind::notification, .broadcast = true});
+    }
   }
 }
 

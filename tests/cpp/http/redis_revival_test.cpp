@@ -282,12 +282,17 @@ TEST(HttpRedisRevival, SubscriptionsFollowTheSessionAndItsGetStreamResumesOnTheO
   const auto ids = parse_wire(primed).event_ids();
   ASSERT_FALSE(ids.empty()) << primed;
   EXPECT_TRUE(engine_state(c.a, sid).subscriptions.contains("memo://a"));
+  // The bus delivers a change to every replica: both copies of the session get it, and the
+  // shared log keeps it once (frame_info::broadcast).
   c.a.srv.notify_resource_updated("memo://a");
+  c.b.srv.notify_resource_updated("memo://a");
   const std::string on_a = c.a.bytes_containing(get, "resources/updated");
   // The client lost A's stream and resumes on B.
   http::header_list resume = revival_replica::headers(sid);
   resume.emplace_back("last-event-id", ids.front());
   const std::uint64_t again = c.b.send("GET", resume);
+  c.b.bytes_containing(again, "resources/updated");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a second event would be in
   const std::string on_b = c.b.bytes_containing(again, "resources/updated");
   const auto replayed = parse_wire(on_b).events();
   ASSERT_EQ(replayed.size(), 1u) << on_b;

@@ -221,6 +221,30 @@ TEST(HttpRedisEventStore, TwoReplicasNumberOneSessionsEventsTogether) {
   r.events_b.forget(sid);
 }
 
+// Every copy of a session gets a bus notification: the log keeps it once, and each copy gets
+// the kept event's text (the one with the GET stream sends it live with that id).
+TEST(HttpRedisEventStore, ABroadcastFrameFromEveryCopyIsKeptOnce) {
+  two_replicas r;
+  const std::string sid = http::mint_session_id();
+  auto a = r.events_a.open(sid);
+  auto b = r.events_b.open(sid);
+  const std::string frame = R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})";
+  const std::string first = a->append_once(0, frame);
+  EXPECT_EQ(b->append_once(0, frame), first);
+  EXPECT_EQ(first, "id: 0-1\nevent: message\ndata: " + frame + "\n\n");
+  const std::string other = b->append_once(0, R"({"jsonrpc":"2.0","method":"x"})");
+  EXPECT_EQ(other.rfind("id: 0-2\n", 0), 0u) << other;
+  EXPECT_EQ(a->append(0, frame).rfind("id: 0-3\n", 0), 0u) << "a plain append is always kept";
+  std::vector<std::string> replayed;
+  a->replay({0, 0}, [&](std::string_view t) { replayed.emplace_back(t); });
+  EXPECT_EQ(replayed.size(), 3u);
+  // After the window, the same notification is a new change.
+  std::this_thread::sleep_for(http::k_broadcast_window + std::chrono::milliseconds(100));
+  EXPECT_EQ(b->append_once(0, frame).rfind("id: 0-4\n", 0), 0u);
+  EXPECT_EQ(a->append_once(0, frame).rfind("id: 0-4\n", 0), 0u);
+  r.events_a.forget(sid);
+}
+
 TEST(HttpRedisEventStore, ConcurrentAppendsOnTwoReplicasGetUniqueGaplessIds) {
   two_replicas r;
   const std::string sid = http::mint_session_id();

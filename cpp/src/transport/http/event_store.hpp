@@ -18,6 +18,7 @@
 // the store holds a lock: it must not call back into the store.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -39,6 +40,10 @@ struct event_position {
 std::optional<event_position> parse_event_id(std::string_view id);
 /// Formats the event id "<stream>-<seq>" of `p`.
 std::string format_event_id(event_position p);
+
+/// How long identical broadcast frames count as one (session_events::append_once): the copies
+/// of a session on several replicas get a bus notification within milliseconds of each other.
+inline constexpr std::chrono::milliseconds k_broadcast_window{1000};
 
 /// How a stream stands when a client resumes it.
 struct stream_state {
@@ -63,6 +68,13 @@ class session_events {
   virtual std::uint64_t open_stream() = 0;
   /// Numbers `frame` as the session's next event on `stream`, keeps it, returns its SSE text.
   virtual std::string append(std::uint64_t stream, std::string_view frame) = 0;
+  /// As append(), for a frame every copy of the session appends at once (frame_info::broadcast):
+  /// a store shared by several processes keeps identical such frames of `stream` appended within
+  /// k_broadcast_window once, and hands each caller that one event's text. The default (one
+  /// process, one copy) is append().
+  virtual std::string append_once(std::uint64_t stream, std::string_view frame) {
+    return append(stream, frame);
+  }
   /// As append() for a priming event: "id: <id>\ndata: \n\n".
   virtual std::string append_priming(std::uint64_t stream) = 0;
   /// Visits, oldest first, the kept events of `after.stream` whose seq is above `after.seq`.

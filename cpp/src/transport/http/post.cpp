@@ -63,6 +63,9 @@ class legacy_sink : public frame_sink {
   void send(std::string frame, frame_kind) override {
     if (auto s = session_.lock()) s->push_server_frame(frame);
   }
+  void send_frame(std::string frame, const frame_info& info) override {
+    if (auto s = session_.lock()) s->push_server_frame(frame, info.broadcast);
+  }
 
  private:
   std::weak_ptr<http_session> session_;

@@ -41,10 +41,33 @@ return {gen, redis.call('HGET', KEYS[1], 'bytes')}
 )lua";
 
 // Numbers an event and keeps it: {seq, bytes}; {0, 0} when stale.
-// ARGV[3] capacity, [4] stream, [5] entry tail ("m:<frame>" or "p:").
+// ARGV[3] capacity, [4] stream, [5] entry tail ("m:<frame>" or "p:"), [6] '' or the digest of
+// a broadcast frame, [7] its window in ms. A broadcast frame whose digest was appended within
+// the window (field 'once' of meta: "<digest>:<seq>:<ms>;" entries) is not kept again: {that
+// seq, -1}.
 const std::string k_append = k_prologue + R"lua(
 if stale then return {0, 0} end
+local once, now = nil, 0
+if ARGV[6] ~= '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  once = {}
+  local window = tonumber(ARGV[7])
+  for d, s, at in string.gmatch(redis.call('HGET', KEYS[1], 'once') or '', '(%w+):(%d+):(%d+);') do
+    if now - tonumber(at) < window then
+      if d == ARGV[6] then
+        renew()
+        return {tonumber(s), -1}
+      end
+      once[#once + 1] = d .. ':' .. s .. ':' .. at .. ';'
+    end
+  end
+end
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+if once then
+  once[#once + 1] = ARGV[6] .. ':' .. seq .. ':' .. now .. ';'
+  redis.call('HSET', KEYS[1], 'once', table.concat(once))
+end
 local bytes = tonumber(redis.call('HGET', KEYS[1], 'bytes'))
 local cap = tonumber(ARGV[3])
 if cap > 0 then
@@ -152,6 +175,21 @@ std::size_t to_size(const std::string& text) {
   return v;
 }
 
+// Names a broadcast frame of `stream` among the frames appended within the window: FNV-1a, 64
+// bits, as 16 hex digits (the same on every replica, unlike std::hash).
+std::string digest_of(std::uint64_t stream, std::string_view frame) {
+  std::uint64_t h = 14695981039346656037ULL;
+  const auto mix = [&h](unsigned char c) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  };
+  for (const char c : std::to_string(stream) + ":") mix(static_cast<unsigned char>(c));
+  for (const char c : frame) mix(static_cast<unsigned char>(c));
+  std::array<char, 17> hex{};
+  std::snprintf(hex.data(), hex.size(), "%016llx", static_cast<unsigned long long>(h));
+  return {hex.data(), 16};
+}
+
 // The SSE text of a buffer entry "<stream>:<seq>:<m|p>:<frame>".
 std::string entry_text(const std::string& entry) {
   const std::size_t a = entry.find(':');
@@ -194,6 +232,9 @@ class redis_session_events final : public session_events {
   std::string append(std::uint64_t stream, std::string_view frame) override {
     return append_entry(stream, "m:" + std::string(frame), frame, false);
   }
+  std::string append_once(std::uint64_t stream, std::string_view frame) override {
+    return append_entry(stream, "m:" + std::string(frame), frame, false, digest_of(stream, frame));
+  }
   std::string append_priming(std::uint64_t stream) override {
     return append_entry(stream, "p:", {}, true);
   }
@@ -228,7 +269,7 @@ class redis_session_events final : public session_events {
     return store_call([&] { return shared_->client->eval(script, keys_, args); });
   }
   std::string append_entry(std::uint64_t stream, std::string tail, std::string_view frame,
-                           bool priming);
+                           bool priming, const std::string& once = {});
 };
 
 redis_session_events::~redis_session_events() {
@@ -239,11 +280,16 @@ redis_session_events::~redis_session_events() {
 }
 
 std::string redis_session_events::append_entry(std::uint64_t stream, std::string tail,
-                                               std::string_view frame, bool priming) {
-  redis::reply r =
-      run(k_append, {std::to_string(shared_->capacity), std::to_string(stream), std::move(tail)});
+                                               std::string_view frame, bool priming,
+                                               const std::string& once) {
+  const std::string window = std::to_string(k_broadcast_window.count());
+  redis::reply r = run(k_append, {std::to_string(shared_->capacity), std::to_string(stream),
+                                  std::move(tail), once, window});
   const auto seq = static_cast<std::uint64_t>(r.elements.at(0).integer);
-  bytes_.store(static_cast<std::size_t>(r.elements.at(1).integer));
+  // A broadcast frame kept already (bytes -1) leaves the buffer as it was.
+  if (r.elements.at(1).integer >= 0) {
+    bytes_.store(static_cast<std::size_t>(r.elements.at(1).integer));
+  }
   // A stale handle numbers nothing: seq 0, which issued() never accepts.
   const std::string id = format_event_id({stream, seq});
   return priming ? "id: " + id + "\ndata: \n\n" : sse_event(id, frame);

@@ -252,9 +252,18 @@ void http_session::detach(const reply_channel* ch) {
                  resumed_.end());
 }
 
-void http_session::push_server_frame(std::string_view frame) {
+void http_session::push_server_frame(std::string_view frame, bool broadcast) {
   std::lock_guard g(lock_);
-  std::string text = append_locked(0, frame, false);
+  std::string text;
+  if (broadcast) {
+    try {
+      text = events_->append_once(0, frame);
+    } catch (const detail::store_unavailable&) {
+      text = sse_event({}, frame);  // live, not resumable, as in append_locked()
+    }
+  } else {
+    text = append_locked(0, frame, false);
+  }
   if (get_stream_) get_stream_->write(text);
 }
 

@@ -122,7 +122,8 @@ class http_session {
   /// Detaches `ch` wherever it is attached (GET stream or a resumed stream).
   void detach(const reply_channel* ch);
   /// Server-initiated frame: sent on the GET stream when open, always kept for replay.
-  void push_server_frame(std::string_view frame);
+  /// A `broadcast` frame (frame_info::broadcast) is kept once by a store the replicas share.
+  void push_server_frame(std::string_view frame, bool broadcast = false);
   /// Closes the GET stream (shutdown or DELETE).
   void close_get();
 
