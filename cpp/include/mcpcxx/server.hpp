@@ -66,6 +66,9 @@ struct store_options {
   /// How long a task stays `working` after its replica stopped renewing it; it is then failed
   /// (within 2 x task_lease). Default 5 s.
   std::chrono::milliseconds task_lease{5000};
+  /// Task records (live and terminal, until their TTL) the shared store keeps at most, across
+  /// every replica; a call that would become a task beyond it gets row P50. Default 1000.
+  std::size_t max_tasks = 1000;
 };
 
 /// Engine configuration.

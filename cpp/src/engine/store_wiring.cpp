@@ -126,6 +126,7 @@ void engine::attach_store(std::shared_ptr<shared_store> store) {
   auto links = std::make_shared<store_links>();
   redis_task_store_options t;
   t.lease = store->options.task_lease;
+  t.max_tasks = store->options.max_tasks;
   t.on_lost = [bus = &core.bus()](const task_record& r) { publish_task_status(*bus, r); };
   t.on_trouble = trouble;
   links->tasks = make_redis_task_store(scope, t);

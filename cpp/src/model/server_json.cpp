@@ -113,7 +113,8 @@ constexpr std::string_view k_server_option_keys[] = {
     "store_configured",
 };
 
-// The tasks options as flat keys; "max_tasks" (write-only) bounds the default in-memory store.
+// The tasks options as flat keys; "max_tasks" (write-only) bounds the default in-memory store
+// (and the shared store's, read_store_options).
 void read_task_options(const json& j, task_options& t) {
   constexpr const char* what = "server option";
   read(j, "task_default_ttl_ms", what, t.default_ttl_ms);
@@ -142,6 +143,7 @@ void read_store_options(const json& j, store_options& st) {
   read(j, "store_key_prefix", what, st.key_prefix);
   read(j, "store_timeout", what, st.timeout);
   read(j, "task_lease", what, st.task_lease);
+  read(j, "max_tasks", what, st.max_tasks);
   for (const char* key : {"store_timeout", "task_lease"}) {
     const json v = model::optional_value(j, key);
     if (!v.is_null() && !(v.is_number() && v.get<double>() > 0)) {

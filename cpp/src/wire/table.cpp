@@ -257,7 +257,7 @@ constexpr std::array k_rows{
     "name", "Legacy `tools/call` without params.task of a tool whose taskSupport is required", "tasks_legacy.txtar"),
   P(s::P50_task_store_full, "P50", both, ec::internal_error, 200, 200,
     "Server busy: the task store is full, so tool {name} was not started; nothing was executed. Retry after some tasks finish and their ttl passes",
-    "name", "A call that would become a task when the task store is full (`in_memory_task_store_options::max_tasks`, default 1000)", ""),
+    "name", "A call that would become a task when the task store is full (`in_memory_task_store_options::max_tasks`, or `store_options::max_tasks` across the replicas sharing a store; default 1000)", ""),
   P(s::P51_task_cancelled_no_result, "P51", legacy, ec::invalid_params, 200, 200,
     "Invalid params: task {taskId:json} was cancelled before it finished, so it has no result; call the tool again to run it anew",
     "taskId", "2025-11-25 `tasks/result` of a cancelled task", "tasks_legacy.txtar"),

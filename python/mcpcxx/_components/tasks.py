@@ -9,7 +9,7 @@ from typing import TypedDict
 class TaskOptions(TypedDict, total=False):
     """Bounds and timing of tasks; every value is a positive int."""
 
-    max_tasks: int  # records the in-memory store keeps (live and terminal), default 1000
+    max_tasks: int  # records kept, live and terminal (across replicas with store=), default 1000
     default_ttl_ms: int  # a task's life when the client asks for none, default 600000
     max_ttl_ms: int  # the largest ttl a client may ask for, default 3600000
     poll_interval_ms: int  # suggested polling interval, default 500

@@ -40,13 +40,15 @@ struct replica {
   std::shared_ptr<std::atomic<bool>> release = std::make_shared<std::atomic<bool>>(false);
   std::shared_ptr<std::atomic<int>> cancelled = std::make_shared<std::atomic<int>>(0);
 
-  explicit replica(const std::string& url, std::chrono::milliseconds lease = 5000ms) {
+  explicit replica(const std::string& url, std::chrono::milliseconds lease = 5000ms,
+                   std::size_t max_tasks = 1000) {
     server_options o = captured_log{}.options();
     o.log_requests = false;
     o.request_state_key = k_key;
     o.store.url = url;
     o.store.key_prefix = "test:";
     o.store.task_lease = lease;
+    o.store.max_tasks = max_tasks;
     o.tasks.poll_interval_ms = 20;
     srv = std::make_unique<server>(o);
     tool_spec slow;
@@ -221,6 +223,27 @@ TEST_F(replicas, store_ready_follows_redis_without_any_request) {
   EXPECT_TRUE(wait_until([&] { return a.srv->store_ready(); }, 12s))
       << "not ready again after Redis returned";
   EXPECT_NE(a.srv->metrics_text().find("mcpcxx_store_up 1"), std::string::npos);
+}
+
+// store.max_tasks bounds the tasks of every replica together: row P50 past it, on either one.
+TEST_F(replicas, the_task_bound_is_configured_and_shared_by_the_replicas) {
+  replica a(redis->url(), 5000ms, 2), b(redis->url(), 5000ms, 2);
+  harness ha(*a.srv, false), hb(*b.srv, false);
+  start_task(ha, 1);
+  start_task(hb, 2);
+  for (harness* h : {&ha, &hb}) {
+    json full = h->roundtrip(
+        modern(3, "tools/call",
+               {{"name", "slow"}, {"arguments", json::object()}, {"task", json::object()}}));
+    ASSERT_TRUE(full.contains("error")) << full;
+    EXPECT_EQ(full["error"]["code"], -32603) << full;
+    EXPECT_EQ(full["error"]["message"].get<std::string>().rfind(
+                  "Server busy: the task store is full, so tool slow was not started", 0),
+              0u)
+        << full;  // row P50
+  }
+  *a.release = true;
+  *b.release = true;
 }
 
 TEST(replica_config, a_shared_store_needs_a_request_state_key) {
