@@ -36,8 +36,8 @@ from wire import (
 )
 
 TASK_LEASE = 5.0
-"""The engine's default task lease (store_options::task_lease); Python cannot set it (CORE_ONLY
-in python/mcpcxx/_api/options.py), so the tests wait for the default: failed within 2 x 5 s."""
+"""The task lease the replicas run with: the default (store_options::task_lease, Python's
+`task_lease=`), which tests/cluster/cluster_server.py leaves as it is; failed within 2 x 5 s."""
 
 POOLED_GRACE = 0.5
 """A POST nginx writes to a pooled keep-alive connection of the victim in the moment after its
