@@ -15,6 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "redis/client_support.hpp"
 #include "redis/redis_server.hpp"
 #include "support/wait.hpp"
 
@@ -26,48 +27,13 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::redis_server;
 
-options options_for(const std::string& url) {
-  options o;
-  std::string why;
-  o.url = parse_store_url(url, &why).value_or(store_url{});
-  EXPECT_TRUE(why.empty()) << url << ": " << why;
-  o.connect_timeout = 2000ms;
-  o.command_timeout = 1500ms;
-  o.backoff_min = 20ms;
-  o.backoff_max = 200ms;
-  return o;
-}
-
-// The text of the unavailable `f` throws ("" when it throws nothing or something else).
-template <typename F>
-std::string unavailable_text(F&& f) {
-  try {
-    f();
-  } catch (const unavailable& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected redis::unavailable, got: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected redis::unavailable, nothing was thrown";
-  return "";
-}
-
-bool answers(client& c) {
-  try {
-    return c.run({"PING"}).str == "PONG";
-  } catch (const unavailable&) {
-    return false;
-  }
-}
-
 class RedisClient : public ::testing::Test {
  protected:
   redis_server server;
 };
 
 TEST_F(RedisClient, CheckThenRunRoundTrips) {
-  client c(options_for(server.url()));
+  client c(test_client_options(server.url()));
   EXPECT_FALSE(c.healthy());  // nothing has succeeded yet
   c.check();
   EXPECT_TRUE(c.healthy());
@@ -90,7 +56,7 @@ TEST_F(RedisClient, CheckThenRunRoundTrips) {
 }
 
 TEST_F(RedisClient, ValuesAreBinarySafe) {
-  client c(options_for(server.url()));
+  client c(test_client_options(server.url()));
   std::string value;
   for (int i = 0; i < 256; ++i) value += static_cast<char>(i);
   value += "\r\n$3\r\n*1\r\n";
@@ -108,7 +74,7 @@ TEST_F(RedisClient, ValuesAreBinarySafe) {
 }
 
 TEST_F(RedisClient, PipelineRepliesInOrderWithErrorsIncluded) {
-  client c(options_for(server.url()));
+  client c(test_client_options(server.url()));
   const std::vector<reply> rs = c.pipeline({{"SET", "a", "1"},
                                             {"INCR", "a"},
                                             {"NOSUCHCOMMAND"},
@@ -134,7 +100,7 @@ TEST_F(RedisClient, PipelineRepliesInOrderWithErrorsIncluded) {
 }
 
 TEST_F(RedisClient, ErrorReplyThrowsCommandErrorAndKeepsTheConnection) {
-  client c(options_for(server.url()));
+  client c(test_client_options(server.url()));
   c.run({"SET", "s", "text"});
   try {
     c.run({"INCR", "s"});
@@ -148,11 +114,11 @@ TEST_F(RedisClient, ErrorReplyThrowsCommandErrorAndKeepsTheConnection) {
   EXPECT_EQ(c.run({"GET", "s"}).str, "text");
   EXPECT_THROW(c.run({}), std::invalid_argument);
   EXPECT_THROW(c.pipeline({{"PING"}, {}}), std::invalid_argument);
-  EXPECT_TRUE(answers(c));
+  EXPECT_TRUE(answers_ping(c));
 }
 
 TEST_F(RedisClient, EvalUsesEvalshaAndReloadsAfterScriptFlush) {
-  client c(options_for(server.url()));
+  client c(test_client_options(server.url()));
   const std::string script = "redis.call('SET', KEYS[1], ARGV[1]); return {KEYS[1], ARGV[1], 7}";
   const reply r = c.eval(script, {"ek"}, {"ev"});
   ASSERT_EQ(r.kind, reply::type::array);
@@ -166,44 +132,44 @@ TEST_F(RedisClient, EvalUsesEvalshaAndReloadsAfterScriptFlush) {
   EXPECT_EQ(c.eval("return ARGV[1] .. ARGV[2]", {}, {"a", "b"}).str, "ab");
   EXPECT_THROW(c.eval("return redis.call('INCR', KEYS[1])", {"ek"}, {}), command_error);
   EXPECT_THROW(c.eval("this is not lua", {}, {}), command_error);
-  EXPECT_TRUE(answers(c));
+  EXPECT_TRUE(answers_ping(c));
 }
 
 TEST_F(RedisClient, EvalWorksAfterARestartEmptiedTheScriptCache) {
-  client c(options_for(server.url()));
+  client c(test_client_options(server.url()));
   EXPECT_EQ(c.eval("return 1", {}, {}).integer, 1);
   server.restart();
-  ASSERT_TRUE(testing::wait_until([&] { return answers(c); }));
+  ASSERT_TRUE(testing::wait_until([&] { return answers_ping(c); }));
   EXPECT_EQ(c.eval("return 1", {}, {}).integer, 1);
 }
 
 TEST_F(RedisClient, SelectsTheDatabaseOfTheUrl) {
-  client db3(options_for(server.url(3)));
-  client db0(options_for(server.url()));
+  client db3(test_client_options(server.url(3)));
+  client db0(test_client_options(server.url()));
   db3.run({"SET", "where", "three"});
   EXPECT_TRUE(db0.run({"GET", "where"}).is_nil());
   EXPECT_EQ(db3.run({"GET", "where"}).str, "three");
-  client bad(options_for(server.url(99)));
+  client bad(test_client_options(server.url(99)));
   EXPECT_THAT(unavailable_text([&] { bad.check(); }), HasSubstr("SELECT 99 refused"));
 }
 
 TEST_F(RedisClient, MemoryUrlIsNotARedisTarget) {
-  client c(options_for("memory:"));
+  client c(test_client_options("memory:"));
   EXPECT_THAT(unavailable_text([&] { c.check(); }), HasSubstr("not a Redis URL"));
 }
 
 TEST_F(RedisClient, UnixSocket) {
-  client c(options_for(server.unix_url()));
+  client c(test_client_options(server.unix_url()));
   c.check();
   c.run({"SET", "via", "unix"});
-  client tcp(options_for(server.url()));
+  client tcp(test_client_options(server.url()));
   EXPECT_EQ(tcp.run({"GET", "via"}).str, "unix");
-  client missing(options_for("unix://" + server.dir().string() + "/nothing.sock"));
+  client missing(test_client_options("unix://" + server.dir().string() + "/nothing.sock"));
   EXPECT_THAT(unavailable_text([&] { missing.check(); }), HasSubstr("no such file"));
 }
 
 TEST_F(RedisClient, PoolServesManyThreadsWithAtMostPoolSizeConnections) {
-  options o = options_for(server.url());
+  options o = test_client_options(server.url());
   o.pool_size = 2;
   client c(o);
   std::vector<std::thread> threads;

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "redis/client.hpp"
+#include "redis/client_support.hpp"
 #include "redis/fake_server.hpp"
 #include "redis/redis_server.hpp"
 #include "support/wait.hpp"
@@ -26,38 +27,6 @@ using ::testing::AnyOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::redis_server;
-
-options failure_options(const std::string& url) {
-  options o;
-  o.url = parse_store_url(url, nullptr).value_or(store_url{});
-  o.connect_timeout = 2000ms;
-  o.command_timeout = 1500ms;
-  o.backoff_min = 20ms;
-  o.backoff_max = 200ms;
-  return o;
-}
-
-template <typename F>
-std::string failure_text_of(F&& f) {
-  try {
-    f();
-  } catch (const unavailable& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected redis::unavailable, got: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected redis::unavailable, nothing was thrown";
-  return "";
-}
-
-bool pings(client& c) {
-  try {
-    return c.run({"PING"}).str == "PONG";
-  } catch (const unavailable&) {
-    return false;
-  }
-}
 
 // N of "not retrying for N ms" in an unavailable's text (-1 when absent).
 int retry_wait_ms(const std::string& text) {
@@ -86,15 +55,16 @@ TEST(RedisFailure, WrongPasswordIsUnavailableNamingTheUrlWithoutThePassword) {
   cfg.password = "right horse battery";
   redis_server server(cfg);
   const std::string url = "redis://:Wr0ngPa55@127.0.0.1:" + std::to_string(server.port());
-  client c(failure_options(url));
-  const std::string text = failure_text_of([&] { c.check(); });
+  client c(test_client_options(url));
+  const std::string text = unavailable_text([&] { c.check(); });
   EXPECT_THAT(text, HasSubstr("redis://:***@127.0.0.1:" + std::to_string(server.port())));
   EXPECT_THAT(text, HasSubstr("authentication refused"));
   EXPECT_THAT(text, HasSubstr("WRONGPASS"));
   EXPECT_THAT(text, Not(HasSubstr("Wr0ngPa55")));
   EXPECT_FALSE(c.healthy());
-  client named_user(failure_options("redis://nobody:x@127.0.0.1:" + std::to_string(server.port())));
-  EXPECT_THAT(failure_text_of([&] { named_user.check(); }),
+  client named_user(
+      test_client_options("redis://nobody:x@127.0.0.1:" + std::to_string(server.port())));
+  EXPECT_THAT(unavailable_text([&] { named_user.check(); }),
               AllOf(HasSubstr("redis://nobody:***@"), HasSubstr("WRONGPASS")));
 }
 
@@ -102,38 +72,38 @@ TEST(RedisFailure, RightPasswordWithAndWithoutTheDefaultUser) {
   redis_server::config cfg;
   cfg.password = "p@ss:w/rd";
   redis_server server(cfg);
-  client c(failure_options(server.url()));  // percent-encoded in the URL
+  client c(test_client_options(server.url()));  // percent-encoded in the URL
   c.check();
-  EXPECT_TRUE(pings(c));
-  client user(failure_options("redis://default:p%40ss%3Aw%2Frd@127.0.0.1:" +
-                              std::to_string(server.port())));
-  EXPECT_TRUE(pings(user));
-  client unix_socket(failure_options(server.unix_url() + "?password=p%40ss%3Aw%2Frd"));
-  EXPECT_TRUE(pings(unix_socket));
+  EXPECT_TRUE(answers_ping(c));
+  client user(test_client_options("redis://default:p%40ss%3Aw%2Frd@127.0.0.1:" +
+                                  std::to_string(server.port())));
+  EXPECT_TRUE(answers_ping(user));
+  client unix_socket(test_client_options(server.unix_url() + "?password=p%40ss%3Aw%2Frd"));
+  EXPECT_TRUE(answers_ping(unix_socket));
 }
 
 TEST(RedisFailure, MissingPasswordSaysAuthenticationRequired) {
   redis_server::config cfg;
   cfg.password = "secret";
   redis_server server(cfg);
-  client c(failure_options("redis://127.0.0.1:" + std::to_string(server.port())));
-  EXPECT_THAT(failure_text_of([&] { c.check(); }),
+  client c(test_client_options("redis://127.0.0.1:" + std::to_string(server.port())));
+  EXPECT_THAT(unavailable_text([&] { c.check(); }),
               AllOf(HasSubstr("authentication required"), HasSubstr("NOAUTH")));
 }
 
 TEST(RedisFailure, NothingListeningIsConnectionRefused) {
   const std::uint16_t port = closed_port();
-  client c(failure_options("redis://:hidden@127.0.0.1:" + std::to_string(port)));
-  const std::string text = failure_text_of([&] { c.check(); });
+  client c(test_client_options("redis://:hidden@127.0.0.1:" + std::to_string(port)));
+  const std::string text = unavailable_text([&] { c.check(); });
   EXPECT_THAT(text, HasSubstr("Redis at redis://:***@127.0.0.1:" + std::to_string(port)));
   EXPECT_THAT(text, HasSubstr("connection refused"));
   EXPECT_THAT(text, Not(HasSubstr("hidden")));
-  EXPECT_THAT(failure_text_of([&] { c.run({"PING"}); }), HasSubstr("redis://:***@"));
+  EXPECT_THAT(unavailable_text([&] { c.run({"PING"}); }), HasSubstr("redis://:***@"));
 }
 
 TEST(RedisFailure, UnresolvableHostIsUnavailable) {
-  client c(failure_options("redis://no-such-host.invalid:6379"));
-  EXPECT_THAT(failure_text_of([&] { c.check(); }),
+  client c(test_client_options("redis://no-such-host.invalid:6379"));
+  EXPECT_THAT(unavailable_text([&] { c.check(); }),
               AnyOf(HasSubstr("cannot resolve 'no-such-host.invalid'"),
                     HasSubstr("timed out after 2000 ms resolving")));
 }
@@ -141,10 +111,10 @@ TEST(RedisFailure, UnresolvableHostIsUnavailable) {
 TEST(RedisFailure, HungServerTimesOutWithinConnectTimeout) {
   redis_server server;
   server.freeze();  // the kernel accepts; nothing answers the PING
-  options o = failure_options(server.url());
+  options o = test_client_options(server.url());
   o.connect_timeout = 300ms;
   client c(o);
-  EXPECT_THAT(failure_text_of([&] { c.check(); }),
+  EXPECT_THAT(unavailable_text([&] { c.check(); }),
               AllOf(HasSubstr(server.url()), HasSubstr("timed out after 300 ms")));
   server.thaw();
   c.check();
@@ -153,45 +123,45 @@ TEST(RedisFailure, HungServerTimesOutWithinConnectTimeout) {
 
 TEST(RedisFailure, HungServerTimesOutACommand) {
   redis_server server;
-  options o = failure_options(server.url());
+  options o = test_client_options(server.url());
   o.command_timeout = 300ms;
   client c(o);
-  ASSERT_TRUE(pings(c));
+  ASSERT_TRUE(answers_ping(c));
   server.freeze();
-  EXPECT_THAT(failure_text_of([&] {
+  EXPECT_THAT(unavailable_text([&] {
                 c.run({"GET", "x"});
               }),
               HasSubstr("timed out after 300 ms waiting for the reply"));
   EXPECT_FALSE(c.healthy());
   server.thaw();
-  EXPECT_TRUE(testing::wait_until([&] { return pings(c); }));
+  EXPECT_TRUE(testing::wait_until([&] { return answers_ping(c); }));
   EXPECT_TRUE(c.healthy());
 }
 
 TEST(RedisFailure, NotRedisIsUnavailable) {
   testing::fake_server http("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
-  client c(failure_options("redis://127.0.0.1:" + std::to_string(http.port())));
-  EXPECT_THAT(failure_text_of([&] { c.check(); }), HasSubstr("not RESP"));
+  client c(test_client_options("redis://127.0.0.1:" + std::to_string(http.port())));
+  EXPECT_THAT(unavailable_text([&] { c.check(); }), HasSubstr("not RESP"));
 }
 
 TEST(RedisFailure, KilledMidUseIsUnavailableThenTheSameClientRecovers) {
   redis_server server;
-  client c(failure_options(server.url()));
+  client c(test_client_options(server.url()));
   c.run({"SET", "before", "1"});
   EXPECT_TRUE(c.healthy());
   server.kill();
-  EXPECT_THAT(failure_text_of([&] { c.run({"GET", "before"}); }), HasSubstr(server.url()));
+  EXPECT_THAT(unavailable_text([&] { c.run({"GET", "before"}); }), HasSubstr(server.url()));
   EXPECT_FALSE(c.healthy());
-  EXPECT_THAT(failure_text_of([&] { c.pipeline({{"PING"}, {"PING"}}); }), HasSubstr(server.url()));
+  EXPECT_THAT(unavailable_text([&] { c.pipeline({{"PING"}, {"PING"}}); }), HasSubstr(server.url()));
   server.restart();
-  ASSERT_TRUE(testing::wait_until([&] { return pings(c); }));
+  ASSERT_TRUE(testing::wait_until([&] { return answers_ping(c); }));
   EXPECT_TRUE(c.healthy());
   EXPECT_TRUE(c.run({"GET", "before"}).is_nil());  // no persistence: a fresh server
 }
 
 TEST(RedisFailure, PooledConnectionsClosedByARestartAreReplacedSilently) {
   redis_server server;
-  options o = failure_options(server.url());
+  options o = test_client_options(server.url());
   o.pool_size = 3;
   client c(o);
   std::vector<std::thread> ts;  // three connections in the pool
@@ -205,37 +175,37 @@ TEST(RedisFailure, PooledConnectionsClosedByARestartAreReplacedSilently) {
 
 TEST(RedisFailure, BackoffThrowsAtOnceWithoutConnecting) {
   redis_server server;
-  options o = failure_options(server.url());
+  options o = test_client_options(server.url());
   o.backoff_min = 60s;  // no retry during this test once a connect failed
   o.backoff_max = 60s;
   client c(o);
-  ASSERT_TRUE(pings(c));
+  ASSERT_TRUE(answers_ping(c));
   server.kill();
-  EXPECT_THAT(failure_text_of([&] { c.run({"PING"}); }), Not(HasSubstr("not retrying")));
-  EXPECT_THAT(failure_text_of([&] { c.run({"PING"}); }), HasSubstr("connection refused"));
+  EXPECT_THAT(unavailable_text([&] { c.run({"PING"}); }), Not(HasSubstr("not retrying")));
+  EXPECT_THAT(unavailable_text([&] { c.run({"PING"}); }), HasSubstr("connection refused"));
   server.restart();
   // Redis is back, but the client does not try before the backoff has passed.
-  const std::string text = failure_text_of([&] { c.run({"PING"}); });
+  const std::string text = unavailable_text([&] { c.run({"PING"}); });
   EXPECT_THAT(text, AllOf(HasSubstr("not retrying for"), HasSubstr("connection refused"),
                           HasSubstr(server.url())));
   EXPECT_FALSE(c.healthy());
   c.check();  // an explicit check connects regardless and resets the backoff
   EXPECT_TRUE(c.healthy());
-  EXPECT_TRUE(pings(c));
+  EXPECT_TRUE(answers_ping(c));
 }
 
 TEST(RedisFailure, BackoffDoublesUpToTheMaximum) {
   const std::uint16_t port = closed_port();
-  options o = failure_options("redis://127.0.0.1:" + std::to_string(port));
+  options o = test_client_options("redis://127.0.0.1:" + std::to_string(port));
   o.backoff_min = 1000ms;
   o.backoff_max = 3000ms;
   client c(o);
-  EXPECT_THAT(failure_text_of([&] { c.check(); }), HasSubstr("connection refused"));
-  const int first = retry_wait_ms(failure_text_of([&] { c.run({"PING"}); }));
+  EXPECT_THAT(unavailable_text([&] { c.check(); }), HasSubstr("connection refused"));
+  const int first = retry_wait_ms(unavailable_text([&] { c.run({"PING"}); }));
   EXPECT_GT(first, 0);
   EXPECT_LE(first, 1000);
   for (int i = 0; i < 3; ++i) EXPECT_THROW(c.check(), unavailable);  // waits 2 s, 3 s, 3 s
-  const int last = retry_wait_ms(failure_text_of([&] { c.run({"PING"}); }));
+  const int last = retry_wait_ms(unavailable_text([&] { c.run({"PING"}); }));
   EXPECT_GT(last, 1000);  // grew past backoff_min
   EXPECT_LE(last, 3000);  // but not past backoff_max
 }

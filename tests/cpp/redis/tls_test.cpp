@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "redis/client.hpp"
+#include "redis/client_support.hpp"
 #include "redis/fake_server.hpp"
 #include "redis/libssl.hpp"
 #include "redis/redis_server.hpp"
@@ -28,32 +29,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::redis_server;
 
-options tls_options(const std::string& url) {
-  options o;
-  std::string why;
-  o.url = parse_store_url(url, &why).value_or(store_url{});
-  EXPECT_TRUE(why.empty()) << why;
-  o.connect_timeout = 2000ms;
-  o.command_timeout = 1500ms;
-  o.backoff_min = 20ms;
-  o.backoff_max = 200ms;
-  return o;
-}
-
-template <typename F>
-std::string tls_failure(F&& f) {
-  try {
-    f();
-  } catch (const unavailable& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected redis::unavailable, got: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected redis::unavailable, nothing was thrown";
-  return "";
-}
-
 redis_server tls_server(const std::string& password = "", const std::string& san = "") {
   redis_server::config c;
   c.tls = true;
@@ -66,7 +41,7 @@ std::string port_of(const redis_server& s) { return std::to_string(s.port()); }
 
 TEST(RedisTls, RoundTripWithTheCaOfTheUrl) {
   redis_server server = tls_server();
-  client c(tls_options(server.url()));  // rediss://localhost:P?ca=cert.pem
+  client c(test_client_options(server.url()));  // rediss://localhost:P?ca=cert.pem
   c.check();
   c.run({"SET", "secure", "yes"});
   EXPECT_EQ(c.run({"GET", "secure"}).str, "yes");
@@ -79,26 +54,27 @@ TEST(RedisTls, RoundTripWithTheCaOfTheUrl) {
 
 TEST(RedisTls, AnIpAddressIsCheckedAgainstTheCertificate) {
   redis_server server = tls_server();  // subjectAltName has IP:127.0.0.1
-  client c(tls_options("rediss://127.0.0.1:" + port_of(server) + "?ca=" + server.ca_file()));
+  client c(
+      test_client_options("rediss://127.0.0.1:" + port_of(server) + "?ca=" + server.ca_file()));
   c.check();
   EXPECT_TRUE(c.healthy());
 }
 
 TEST(RedisTls, PasswordOverTls) {
   redis_server server = tls_server("tls-secret");
-  client good(tls_options(server.url()));
+  client good(test_client_options(server.url()));
   good.check();
-  client bad(
-      tls_options("rediss://:nope@localhost:" + port_of(server) + "?ca=" + server.ca_file()));
+  client bad(test_client_options("rediss://:nope@localhost:" + port_of(server) +
+                                 "?ca=" + server.ca_file()));
   EXPECT_THAT(
-      tls_failure([&] { bad.check(); }),
+      unavailable_text([&] { bad.check(); }),
       AllOf(HasSubstr("rediss://:***@localhost"), HasSubstr("WRONGPASS"), Not(HasSubstr("nope"))));
 }
 
 TEST(RedisTls, UntrustedCertificateFailsTheHandshake) {
   redis_server server = tls_server("pw");
-  client c(tls_options("rediss://:pw@localhost:" + port_of(server)));  // system CAs only
-  const std::string text = tls_failure([&] { c.check(); });
+  client c(test_client_options("rediss://:pw@localhost:" + port_of(server)));  // system CAs only
+  const std::string text = unavailable_text([&] { c.check(); });
   EXPECT_THAT(text, HasSubstr("rediss://:***@localhost:" + port_of(server)));
   EXPECT_THAT(text, HasSubstr("TLS handshake failed: certificate verify failed"));
   EXPECT_THAT(text, HasSubstr("self-signed certificate"));
@@ -106,66 +82,68 @@ TEST(RedisTls, UntrustedCertificateFailsTheHandshake) {
 
 TEST(RedisTls, HostnameMismatchFailsTheHandshake) {
   redis_server server = tls_server("", "DNS:other.example");
-  client c(tls_options(server.url()));  // localhost, trusted CA, wrong name
-  EXPECT_THAT(tls_failure([&] { c.check(); }),
+  client c(test_client_options(server.url()));  // localhost, trusted CA, wrong name
+  EXPECT_THAT(unavailable_text([&] { c.check(); }),
               AllOf(HasSubstr("TLS handshake failed"), HasSubstr("hostname mismatch")));
-  client by_ip(tls_options("rediss://127.0.0.1:" + port_of(server) + "?ca=" + server.ca_file()));
-  EXPECT_THAT(tls_failure([&] { by_ip.check(); }),
+  client by_ip(
+      test_client_options("rediss://127.0.0.1:" + port_of(server) + "?ca=" + server.ca_file()));
+  EXPECT_THAT(unavailable_text([&] { by_ip.check(); }),
               AllOf(HasSubstr("TLS handshake failed"), HasSubstr("IP address mismatch")));
 }
 
 TEST(RedisTls, PlainRedisNeverFinishesTheHandshake) {
   redis_server server;  // no TLS: it waits for the end of an inline command in the hello
-  options o = tls_options("rediss://127.0.0.1:" + port_of(server));
+  options o = test_client_options("rediss://127.0.0.1:" + port_of(server));
   o.connect_timeout = 300ms;
   client c(o);
-  EXPECT_THAT(tls_failure([&] { c.check(); }),
+  EXPECT_THAT(unavailable_text([&] { c.check(); }),
               AnyOf(HasSubstr("timed out after 300 ms in the TLS handshake"),
                     HasSubstr("TLS handshake failed")));
 }
 
 TEST(RedisTls, PlainTextAnswerFailsTheHandshake) {
   testing::fake_server plain("-ERR this is not TLS\r\n");
-  client c(tls_options("rediss://127.0.0.1:" + std::to_string(plain.port())));
-  const std::string text = tls_failure([&] { c.check(); });
+  client c(test_client_options("rediss://127.0.0.1:" + std::to_string(plain.port())));
+  const std::string text = unavailable_text([&] { c.check(); });
   EXPECT_THAT(text, HasSubstr("rediss://127.0.0.1:" + std::to_string(plain.port())));
   EXPECT_THAT(text, HasSubstr("TLS handshake failed: "));
 }
 
 TEST(RedisTls, PlainClientOnATlsPortIsUnavailable) {
   redis_server server = tls_server();
-  options o = tls_options("redis://127.0.0.1:" + port_of(server));
+  options o = test_client_options("redis://127.0.0.1:" + port_of(server));
   o.connect_timeout = 500ms;
   client c(o);
-  EXPECT_THAT(tls_failure([&] { c.check(); }),
+  EXPECT_THAT(unavailable_text([&] { c.check(); }),
               AnyOf(HasSubstr("connection closed by the server"), HasSubstr("not RESP"),
                     HasSubstr("timed out after 500 ms"), HasSubstr("connection reset")));
 }
 
 TEST(RedisTls, MissingCaFileIsUnavailableNamingIt) {
   redis_server server = tls_server();
-  client c(tls_options("rediss://localhost:" + port_of(server) + "?ca=/nonexistent/ca.pem"));
-  EXPECT_THAT(tls_failure([&] { c.check(); }),
+  client c(
+      test_client_options("rediss://localhost:" + port_of(server) + "?ca=/nonexistent/ca.pem"));
+  EXPECT_THAT(unavailable_text([&] { c.check(); }),
               HasSubstr("cannot load the CA file '/nonexistent/ca.pem'"));
 }
 
 TEST(RedisTls, HungServerTimesOutInTheHandshake) {
   redis_server server = tls_server();
   server.freeze();
-  options o = tls_options(server.url());
+  options o = test_client_options(server.url());
   o.connect_timeout = 300ms;
   client c(o);
-  EXPECT_THAT(tls_failure([&] { c.check(); }),
+  EXPECT_THAT(unavailable_text([&] { c.check(); }),
               HasSubstr("timed out after 300 ms in the TLS handshake"));
   server.thaw();
 }
 
 TEST(RedisTls, KilledAndRestartedTlsServerRecovers) {
   redis_server server = tls_server();
-  client c(tls_options(server.url()));
+  client c(test_client_options(server.url()));
   c.run({"SET", "k", "v"});
   server.kill();
-  EXPECT_THAT(tls_failure([&] { c.run({"GET", "k"}); }), HasSubstr("rediss://localhost"));
+  EXPECT_THAT(unavailable_text([&] { c.run({"GET", "k"}); }), HasSubstr("rediss://localhost"));
   server.restart();
   EXPECT_TRUE(testing::wait_until([&] {
     try {
@@ -179,12 +157,12 @@ TEST(RedisTls, KilledAndRestartedTlsServerRecovers) {
 TEST(RedisTls, SubscriberOverTls) {
   redis_server server = tls_server();
   std::atomic<int> got{0};
-  subscriber sub(tls_options(server.url()), [&](std::string_view c, std::string_view p) {
+  subscriber sub(test_client_options(server.url()), [&](std::string_view c, std::string_view p) {
     if (c == "s" && p == "tls message") ++got;
   });
   sub.subscribe("s");
   ASSERT_TRUE(sub.wait_subscribed(10s));
-  client pub(tls_options(server.url()));
+  client pub(test_client_options(server.url()));
   EXPECT_EQ(pub.run({"PUBLISH", "s", "tls message"}).integer, 1);
   EXPECT_TRUE(testing::wait_until([&] { return got.load() == 1; }));
 }
@@ -202,11 +180,11 @@ bool maps_openssl() {
 int openssl_mapped_only_for_tls() {
   if (maps_openssl()) return 1;
   redis_server plain;
-  client c(tls_options(plain.url()));
+  client c(test_client_options(plain.url()));
   c.check();
   if (maps_openssl()) return 2;
   redis_server secure = tls_server();
-  client t(tls_options(secure.url()));
+  client t(test_client_options(secure.url()));
   t.check();
   return maps_openssl() ? 0 : 3;
 }
