@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/store_unavailable.hpp"
 #include "engine/engine.hpp"
 #include "store/redis_stores.hpp"
+#include "store/store_call.hpp"
 #include "tasks/task_calls.hpp"
 #include "tasks/task_control.hpp"
 
@@ -26,30 +26,21 @@ class store_task_store final : public task_store {
   explicit store_task_store(std::shared_ptr<leased_task_store> inner) : inner_(std::move(inner)) {}
 
   bool create(const task_record& r) override {
-    return guarded([&] { return inner_->create(r); });
+    return store_call([&] { return inner_->create(r); });
   }
   std::optional<task_record> get(std::string_view id, std::string_view owner) override {
-    return guarded([&] { return inner_->get(id, owner); });
+    return store_call([&] { return inner_->get(id, owner); });
   }
   std::optional<task_record> update(std::string_view id,
                                     const std::function<void(task_record&)>& change) override {
-    return guarded([&] { return inner_->update(id, change); });
+    return store_call([&] { return inner_->update(id, change); });
   }
   std::optional<task_page> list(std::string_view owner, const std::optional<std::string>& cursor,
                                 std::size_t limit) override {
-    return guarded([&] { return inner_->list(owner, cursor, limit); });
+    return store_call([&] { return inner_->list(owner, cursor, limit); });
   }
 
  private:
-  template <class F>
-  static auto guarded(F&& f) -> decltype(f()) {
-    try {
-      return f();
-    } catch (const redis::unavailable& e) {
-      throw store_unavailable(e.what());
-    }
-  }
-
   std::shared_ptr<leased_task_store> inner_;
 };
 

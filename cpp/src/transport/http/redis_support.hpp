@@ -1,5 +1,5 @@
-// What the Redis stores of legacy sessions share: the translation of an outage into
-// detail::store_unavailable, pipelined scripts, and reply checks.
+// What the Redis stores of legacy sessions share: the outage translation (store/store_call.hpp),
+// pipelined scripts, and reply checks.
 // Thread-safety: pure functions.
 #pragma once
 
@@ -7,20 +7,12 @@
 #include <utility>
 #include <vector>
 
-#include "core/store_unavailable.hpp"
 #include "redis/client.hpp"
+#include "store/store_call.hpp"
 
 namespace mcpcxx::http {
 
-/// Runs `f`; a redis::unavailable leaves it as detail::store_unavailable with the same reason.
-template <class F>
-auto store_call(F&& f) -> decltype(std::forward<F>(f)()) {
-  try {
-    return std::forward<F>(f)();
-  } catch (const redis::unavailable& e) {
-    throw detail::store_unavailable(e.what());
-  }
-}
+using detail::store_call;
 
 /// An EVAL command of `script` for a pipeline (EVALSHA needs the script loaded on that server;
 /// EVAL caches it there by itself).
