@@ -120,6 +120,9 @@ void engine::attach_store(std::shared_ptr<shared_store> store) {
   t.max_tasks = store->options.max_tasks;
   t.on_lost = [bus = &core.bus()](const task_record& r) { publish_task_status(*bus, r); };
   t.on_trouble = trouble;
+  t.on_settled_elsewhere = [tasks = tasks_](const std::string& id) {
+    tasks->apply_control(id, {{"op", "cancel"}});
+  };
   links->tasks = make_redis_task_store(scope, t);
   tasks_->use_store(std::make_shared<store_task_store>(links->tasks));
   links->control = connect_task_control(*tasks_, core.bus());

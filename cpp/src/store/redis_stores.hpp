@@ -115,6 +115,11 @@ struct redis_task_store_options {
   /// Called with a record this store has just marked failed because its lease was gone, on the
   /// reading thread (the engine publishes the change to listen streams). Empty: none.
   std::function<void(const task_record&)> on_lost;
+  /// Called with the id of a task this replica runs whose record another replica settled
+  /// (tasks/cancel, or failed for a lapsed lease), as the lease renewal finds it, on the renewal
+  /// thread: the engine cancels the handler, should the bus message that carried a cancel have
+  /// been lost (within lease/3). Empty: none.
+  std::function<void(const std::string& task_id)> on_settled_elsewhere;
   store_trouble_callback on_trouble;
 };
 

@@ -284,10 +284,17 @@ class redis_task_store final : public leased_task_store {
         return scope_.client->eval(k_renew_script, keys,
                                    {scope_.replica_id, std::to_string(lease_ms_)});
       });
-      std::lock_guard g(mutex_);
-      for (const auto& n : r.elements) {
-        const auto index = at + static_cast<std::size_t>(n.integer) - 1;
-        if (index < end) leased_.erase(ids[index]);
+      std::vector<std::string> settled;
+      {
+        std::lock_guard g(mutex_);
+        for (const auto& n : r.elements) {
+          const auto index = at + static_cast<std::size_t>(n.integer) - 1;
+          // Still leased here: this replica has not settled it, another one has.
+          if (index < end && leased_.erase(ids[index]) != 0) settled.push_back(ids[index]);
+        }
+      }
+      if (options_.on_settled_elsewhere) {
+        for (const auto& id : settled) options_.on_settled_elsewhere(id);
       }
     }
   }

@@ -250,6 +250,32 @@ TEST_F(RedisTaskReplicas, TheLeaseOfARunningTaskIsRenewedAndDroppedWhenItEnds) {
   EXPECT_EQ(b_->get("run", "o")->status, task_status::completed) << "finished, not failed";
 }
 
+// A task cancelled on B while it runs on A: A's next renewal tells it, whatever became of the
+// bus message; a task A settles itself is never reported.
+TEST_F(RedisTaskReplicas, TheRunningReplicaLearnsOfASettlementElsewhereAtItsNextRenewal) {
+  auto told = std::make_shared<std::vector<std::string>>();
+  auto lock = std::make_shared<std::mutex>();
+  detail::redis_task_store_options o;
+  o.lease = 300ms;
+  o.on_settled_elsewhere = [told, lock](const std::string& id) {
+    std::lock_guard g(*lock);
+    told->push_back(id);
+  };
+  auto runner = detail::make_redis_task_store(shared_scope(prefix_, "runner"), o);
+  ASSERT_TRUE(runner->create(record("elsewhere", "o")));
+  ASSERT_TRUE(runner->create(record("here", "o")));
+  ASSERT_TRUE(b_->update("elsewhere", [](task_record& r) { r.status = task_status::cancelled; }));
+  ASSERT_TRUE(runner->update("here", [](task_record& r) { r.status = task_status::completed; }));
+  ASSERT_TRUE(eventually([&] {
+    std::lock_guard g(*lock);
+    return !told->empty();
+  }));
+  std::this_thread::sleep_for(300ms);  // three more renewals
+  std::lock_guard g(*lock);
+  EXPECT_EQ(*told, std::vector<std::string>{"elsewhere"}) << "once, and only for it";
+  EXPECT_EQ(runner->leased(), 0u);
+}
+
 TEST_F(RedisTaskReplicas, ATaskWhoseReplicaDiedFailsWithTheOutcomeUnknown) {
   task_record orphan = make_full_task("orphan", "alice");
   orphan.status = task_status::working;
