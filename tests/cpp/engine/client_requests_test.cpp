@@ -73,6 +73,14 @@ std::string text_of(const json& reply) {
   return reply["result"]["content"][0].value("text", std::string());
 }
 
+// How many responses the engine logged as unexpected (no request of its own waits for them).
+std::size_t unexpected_responses(const captured_log& log) {
+  auto lines = log.snapshot();
+  return static_cast<std::size_t>(std::count_if(
+      lines.begin(), lines.end(),
+      [](const std::string& l) { return l.find("unexpected_response") != std::string::npos; }));
+}
+
 class client_requests_test : public ::testing::Test {
  protected:
   captured_log log;
@@ -270,12 +278,7 @@ TEST_F(client_requests_test, a_response_with_an_unknown_id_is_logged_and_ignored
   c.s.receive(R"({"jsonrpc":"2.0","id":999,"result":{}})");
   c.s.receive(R"({"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"nope"}})");
   EXPECT_TRUE(c.sink->frames().empty());
-  auto lines = log.snapshot();
-  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
-                          [](const std::string& l) {
-                            return l.find("unexpected_response") != std::string::npos;
-                          }),
-            2);
+  EXPECT_EQ(unexpected_responses(log), 2u);
   // The session still works.
   c.call(1, "roots");
   c.answer(c.server_request("roots/list"), {{"roots", json::array({{{"uri", "file:///a"}}})}});
@@ -318,12 +321,7 @@ TEST_F(client_requests_test, a_request_id_prefix_makes_string_ids_that_only_matc
   EXPECT_EQ(second["id"], "replica7-2");
   c.answer(second, {{"roots", json::array({{{"uri", "file:///x"}}})}});
   EXPECT_EQ(text_of(c.reply_to(1)), "1");
-  auto lines = log.snapshot();
-  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
-                          [](const std::string& l) {
-                            return l.find("unexpected_response") != std::string::npos;
-                          }),
-            4);
+  EXPECT_EQ(unexpected_responses(log), 4u);
 }
 
 TEST_F(client_requests_test, a_timeout_cancels_the_prefixed_id) {

@@ -321,23 +321,39 @@ TEST(HttpRedisRevival, APostStreamFromOneReplicaIsResumedOnTheOther) {
   EXPECT_EQ(parse_wire(c.b.bytes(c.b.send("GET", bogus))).status, 400) << "row H11";
 }
 
+// A streaming tools/call of `tool` on `on` (a progress token asks for events), with the id of
+// its first event and the headers of a GET that resumes it after that event.
+struct streaming_call {
+  std::uint64_t no = 0;
+  std::string first_event;
+  http::header_list resume;
+};
+
+streaming_call start_streaming_call(revival_replica& on, const std::string& sid, int id,
+                                    const std::string& tool) {
+  streaming_call s;
+  s.no = on.send("POST", revival_replica::headers(sid),
+                 legacy_call(id, tool, {}, {{"progressToken", "q"}}));
+  const auto ids = parse_wire(on.bytes_containing(s.no, "progress")).event_ids();
+  if (!ids.empty()) s.first_event = ids.front();
+  s.resume = revival_replica::headers(sid);
+  s.resume.emplace_back("last-event-id", s.first_event);
+  return s;
+}
+
 // A stream still running on A, resumed on B: B replays what is stored, then follows what A
 // appends until A finishes it, and the session is no longer busy on B once the stream ended.
 TEST(HttpRedisRevival, AStreamStillRunningOnOneReplicaIsFollowedOnTheOther) {
   revival_cluster c;
   const std::string sid = open_session(c.a);
-  const std::uint64_t call = c.a.send("POST", revival_replica::headers(sid),
-                                      legacy_call(2, "two_steps", {}, {{"progressToken", "q"}}));
-  const auto first = parse_wire(c.a.bytes_containing(call, "progress")).event_ids();
-  ASSERT_FALSE(first.empty());
-  http::header_list tail = revival_replica::headers(sid);
-  tail.emplace_back("last-event-id", first.front());
-  const reply followed = parse_wire(c.b.bytes(c.b.send("GET", tail)));
-  const reply original = parse_wire(c.a.bytes(call));
+  const streaming_call call = start_streaming_call(c.a, sid, 2, "two_steps");
+  ASSERT_FALSE(call.first_event.empty());
+  const reply followed = parse_wire(c.b.bytes(c.b.send("GET", call.resume)));
+  const reply original = parse_wire(c.a.bytes(call.no));
   EXPECT_EQ(followed.status, 200);
   const auto all = original.event_ids();
   ASSERT_GE(all.size(), 3u) << original.body;
-  const auto after_first = std::find(all.begin(), all.end(), first.front());
+  const auto after_first = std::find(all.begin(), all.end(), call.first_event);
   ASSERT_NE(after_first, all.end());
   EXPECT_EQ(followed.event_ids(), std::vector<std::string>(after_first + 1, all.end()))
       << "every later event, the result last: " << followed.body;
@@ -353,15 +369,11 @@ TEST(HttpRedisRevival, AStreamStillRunningOnOneReplicaIsFollowedOnTheOther) {
 TEST(HttpRedisRevival, AStreamResumedOnItsOwnReplicaReleasesTheSessionWhenItEnds) {
   revival_cluster c;
   const std::string sid = open_session(c.a);
-  const std::uint64_t call = c.a.send("POST", revival_replica::headers(sid),
-                                      legacy_call(2, "two_steps", {}, {{"progressToken", "q"}}));
-  const auto first = parse_wire(c.a.bytes_containing(call, "progress")).event_ids();
-  ASSERT_FALSE(first.empty());
-  http::header_list tail = revival_replica::headers(sid);
-  tail.emplace_back("last-event-id", first.front());
-  const reply resumed = parse_wire(c.a.bytes(c.a.send("GET", tail)));
+  const streaming_call call = start_streaming_call(c.a, sid, 2, "two_steps");
+  ASSERT_FALSE(call.first_event.empty());
+  const reply resumed = parse_wire(c.a.bytes(c.a.send("GET", call.resume)));
   EXPECT_EQ(tool_text(resumed), "both steps") << resumed.body;
-  c.a.bytes(call);
+  c.a.bytes(call.no);
   auto s = c.a.ctx->sessions.find(sid);
   ASSERT_NE(s, nullptr);
   EXPECT_TRUE(eventually([&] { return !s->active(); })) << "an ended stream keeps nothing busy";
@@ -371,13 +383,9 @@ TEST(HttpRedisRevival, AStreamResumedOnItsOwnReplicaReleasesTheSessionWhenItEnds
 TEST(HttpRedisRevival, AFollowedStreamWhoseRequestIsCancelledEndsWithH41) {
   revival_cluster c;
   const std::string sid = open_session(c.a);
-  const std::uint64_t call = c.a.send("POST", revival_replica::headers(sid),
-                                      legacy_call(3, "notify_slow", {}, {{"progressToken", "q"}}));
-  const auto ids = parse_wire(c.a.bytes_containing(call, "progress")).event_ids();
-  ASSERT_FALSE(ids.empty());
-  http::header_list tail = revival_replica::headers(sid);
-  tail.emplace_back("last-event-id", ids.front());
-  const std::uint64_t get = c.b.send("GET", tail);
+  const streaming_call call = start_streaming_call(c.a, sid, 3, "notify_slow");
+  ASSERT_FALSE(call.first_event.empty());
+  const std::uint64_t get = c.b.send("GET", call.resume);
   ASSERT_EQ(c.a.post(sid, R"({"jsonrpc":"2.0","method":"notifications/cancelled",)"
                           R"("params":{"requestId":3}})")
                 .status,
