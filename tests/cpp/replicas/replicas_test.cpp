@@ -39,6 +39,7 @@ struct replica {
   std::unique_ptr<server> srv;
   std::shared_ptr<std::atomic<bool>> release = std::make_shared<std::atomic<bool>>(false);
   std::shared_ptr<std::atomic<int>> cancelled = std::make_shared<std::atomic<int>>(0);
+  std::shared_ptr<std::atomic<int>> started = std::make_shared<std::atomic<int>>(0);
 
   explicit replica(const std::string& url, std::chrono::milliseconds lease = 5000ms,
                    std::size_t max_tasks = 1000) {
@@ -54,11 +55,13 @@ struct replica {
     tool_spec slow;
     slow.name = "slow";
     slow.task = task_support::optional;
-    srv->add_tool(slow, [r = release, c = cancelled](const json&, request_context& ctx) {
-      while (!*r && !ctx.cancelled()) std::this_thread::sleep_for(5ms);
-      if (ctx.cancelled()) ++*c;
-      return tool_result::text("finished");
-    });
+    srv->add_tool(slow,
+                  [r = release, c = cancelled, s = started](const json&, request_context& ctx) {
+                    ++*s;
+                    while (!*r && !ctx.cancelled()) std::this_thread::sleep_for(5ms);
+                    if (ctx.cancelled()) ++*c;
+                    return tool_result::text("finished");
+                  });
     tool_spec quick;
     quick.name = "quick";
     srv->add_tool(quick, [](const json&, request_context&) { return tool_result::text("ok"); });
@@ -100,6 +103,9 @@ TEST_F(replicas, a_task_made_on_one_replica_is_read_cancelled_and_finished_from_
   ASSERT_FALSE(task.empty());
   json seen = task_get(hb, 2, task);  // visible on B as soon as A answered
   EXPECT_EQ(seen["result"]["status"], "working") << seen;
+  // A task cancelled while still queued never starts its handler (task_calls.cpp), so the cancel
+  // waits for the handler to run: under load the pool may start it after B's reads.
+  ASSERT_TRUE(wait_until([&] { return a.started->load() == 1; }, 5s)) << "the handler never ran";
   json c = hb.roundtrip(modern(3, "tasks/cancel", {{"taskId", task}}));
   EXPECT_FALSE(c.contains("error")) << c;
   EXPECT_TRUE(wait_until([&] { return a.cancelled->load() == 1; }, 5s))
