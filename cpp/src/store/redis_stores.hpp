@@ -1,7 +1,7 @@
 // The Redis implementations of the engine's scale-out seams (issue 31, docs/scale-out.md): a bridge
-// that carries the notification bus's events between replicas, a request router, and a task
-// store with leases. Every replica of one deployment is made with the same client URL and key
-// prefix and its own replica id.
+// that carries the notification bus's events between replicas, a request router, a task store
+// with leases, and the call records of at-most-once tools. Every replica of one deployment is
+// made with the same client URL and key prefix and its own replica id.
 //
 // Keys (all under the prefix; every one has a TTL or is deleted by the code that wrote it):
 //   route:<session>      string, the replica holding a legacy session; PX holder_ttl, renewed
@@ -11,6 +11,9 @@
 //   task-index           zset id -> expiry (ms), the max_tasks bound; PXAT the latest expiry
 //   task-owner:<owner>   zset id -> creation sequence (tasks/list pages); PXAT the latest expiry
 //   task-seq             counter of the creation sequence; PXAT the latest expiry
+//   once:<key>           hash {st, call, at, task, result, reason}: an at-most-once tool's call
+//                        record (core/call_records.hpp); PXAT first call + window
+//   once-lease:<key>     string, the replica running the call; PX lease, renewed every lease/3
 // Channels: bus (every bridge), replica:<id> (the router of replica <id>), sessions (every
 // router: broadcast()).
 //
@@ -29,6 +32,7 @@
 
 #include "mcpcxx/tasks.hpp"
 
+#include "core/call_records.hpp"
 #include "core/notification_bus.hpp"
 #include "core/request_router.hpp"
 #include "redis/client.hpp"
@@ -139,5 +143,21 @@ class leased_task_store : public task_store {
 /// Every call may throw redis::unavailable.
 std::shared_ptr<leased_task_store> make_redis_task_store(redis_scope scope,
                                                          redis_task_store_options options = {});
+
+/// How the Redis call records behave.
+struct redis_call_records_options {
+  /// TTL of a running claim's lease key; renewed every lease/3 while this replica holds the
+  /// claim. A running record whose lease is gone reads as unknown, reason replica_lost.
+  std::chrono::milliseconds lease{5000};
+  store_trouble_callback on_trouble;
+};
+
+/// The call records in Redis (see the file comment for their keys): claim() is one Lua script
+/// (it also turns a running record whose lease is gone into unknown/replica_lost, once); settle,
+/// set_task and release are scripts that act only while the call holds the record. One thread
+/// renews the leases of the claims this replica holds; destroying the object stops it and
+/// leaves the records (the leases expire). Every call may throw redis::unavailable.
+std::shared_ptr<call_records> make_redis_call_records(redis_scope scope,
+                                                      redis_call_records_options o = {});
 
 }  // namespace mcpcxx::detail
