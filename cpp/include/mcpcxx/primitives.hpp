@@ -29,6 +29,85 @@ struct cache_hint {
   std::optional<std::string> scope;    ///< "public" (no user data) or "private" (per user)
 };
 
+class tool_error;
+class unexpected_error;
+
+/// What a tool returns on success (or an explicit error result with is_error = true).
+struct tool_result {
+  json content = json::array();  ///< ContentBlock[]
+  std::optional<json> structured_content;
+  bool is_error = false;
+  json meta = nullptr;  ///< result _meta or null
+  /// Set by failed(): the tool failed with this error; the other members are then ignored.
+  std::shared_ptr<const tool_error> error;
+  /// Set by failed(unexpected_error): the tool failed unexpectedly; the other members are then
+  /// ignored.
+  std::shared_ptr<const unexpected_error> unexpected;
+
+  /// One text content block.
+  static tool_result text(std::string text);
+  /// structuredContent plus its JSON serialization as a text block.
+  static tool_result structured(json value);
+  /// The tool failed with `error`: the very reply (row T2) that throwing it would give, without
+  /// the cost of unwinding an exception (about a third of a small tool's failure).
+  static tool_result failed(tool_error error);
+  /// The tool failed unexpectedly, as reported by a foreign runtime (a Python exception): the
+  /// very reply (row T3, with a fresh reference id and the detail logged under it) that throwing
+  /// `error` would give, without unwinding. Only the engine can give it a CallToolResult.
+  static tool_result failed(unexpected_error error);
+};
+
+/// The read an at-most-once tool's refusals point the model to, so it can learn whether an earlier
+/// identical call was applied: rendered as `tool({"arg": value, ...})` with this call's values.
+struct status_check {
+  std::string tool;                    ///< the tool that reads the operation's state
+  std::vector<std::string> arguments;  ///< names of this call's arguments passed on to it
+};
+
+/// What an at-most-once tool's earlier identical call left when its outcome is unknown (it
+/// timed out, was cancelled after it started, failed with effect unknown, or its replica died).
+struct prior_call {
+  std::string call_id;  ///< the earlier call's id (also in the server log)
+  std::chrono::system_clock::time_point first_called_at;
+  std::string reason;  ///< "timeout", "cancelled", "failed" or "replica_lost"
+  json arguments;      ///< the arguments of the call asking now (identical by the tool's key)
+};
+
+/// A resolver's verdict on a prior_call (at_most_once::resolver).
+struct prior_resolution {
+  enum class verdict : std::uint8_t {
+    unknown,      ///< still unknown: the repeat is refused with effect unknown (row T12)
+    applied,      ///< it was applied: `result` is replayed and kept as the operation's result
+    not_applied,  ///< it was not applied: the repeat runs the handler
+  };
+  verdict kind = verdict::unknown;
+  tool_result result;  ///< with applied: what the earlier call would have returned
+
+  /// The outcome stays unknown.
+  static prior_resolution still_unknown();
+  /// The earlier call was applied and `r` is its result.
+  static prior_resolution applied(tool_result r);
+  /// The earlier call applied nothing: run this one.
+  static prior_resolution not_applied();
+};
+
+/// At-most-once execution of a tool (docs/error-model.md, "Repeated calls"): an identical call
+/// within `window` of the first never runs the handler again. Identical means the same
+/// principal (none: every unauthenticated caller alike), the same tool and the same canonical
+/// arguments (key order and number spelling aside), or with `key_argument` the same value of
+/// that argument alone. Registration throws std::invalid_argument for a window outside
+/// (0, 7 days], a key_argument the inputSchema does not require, or a status_check naming an
+/// argument the inputSchema lacks.
+struct at_most_once {
+  std::chrono::milliseconds window{0};  ///< how long after the first call a repeat is matched
+  /// The argument carrying a caller-chosen idempotency key; empty: every argument is compared.
+  std::string key_argument;
+  std::optional<mcpcxx::status_check> check;  ///< named in the refusals; none: "the current state"
+  /// Looks up an unknown outcome when a repeat arrives (on the repeat's worker thread, with its
+  /// context); unset: the repeat is refused with row T12. Exceptions count as still_unknown.
+  std::function<prior_resolution(const prior_call&, request_context&)> resolver;
+};
+
 /// A tool's declaration as listed by tools/list.
 struct tool_spec {
   std::string name;  ///< 1-64 chars of [A-Za-z0-9_.-], unique per server
@@ -61,34 +140,8 @@ struct tool_spec {
   /// could only be read by the blocked thread; 2026-07-28 input rounds do not block and work.
   /// Needs task == forbidden (a task outlives its request): registration refuses the mix.
   bool inline_dispatch = false;
-};
-
-class tool_error;
-class unexpected_error;
-
-/// What a tool returns on success (or an explicit error result with is_error = true).
-struct tool_result {
-  json content = json::array();  ///< ContentBlock[]
-  std::optional<json> structured_content;
-  bool is_error = false;
-  json meta = nullptr;  ///< result _meta or null
-  /// Set by failed(): the tool failed with this error; the other members are then ignored.
-  std::shared_ptr<const tool_error> error;
-  /// Set by failed(unexpected_error): the tool failed unexpectedly; the other members are then
-  /// ignored.
-  std::shared_ptr<const unexpected_error> unexpected;
-
-  /// One text content block.
-  static tool_result text(std::string text);
-  /// structuredContent plus its JSON serialization as a text block.
-  static tool_result structured(json value);
-  /// The tool failed with `error`: the very reply (row T2) that throwing it would give, without
-  /// the cost of unwinding an exception (about a third of a small tool's failure).
-  static tool_result failed(tool_error error);
-  /// The tool failed unexpectedly, as reported by a foreign runtime (a Python exception): the
-  /// very reply (row T3, with a fresh reference id and the detail logged under it) that throwing
-  /// `error` would give, without unwinding. Only the engine can give it a CallToolResult.
-  static tool_result failed(unexpected_error error);
+  /// Runs each operation at most once within a window (see at_most_once); unset: every call runs.
+  std::optional<mcpcxx::at_most_once> at_most_once;
 };
 
 /// Tool handler: receives the validated arguments (an object, {} when absent).

@@ -71,6 +71,22 @@ struct store_options {
   std::size_t max_tasks = 1000;
 };
 
+/// How the server keeps the records of at-most-once tools (tool_spec::at_most_once). The records
+/// live in the shared store when store_options::url names one, else in this process.
+struct at_most_once_options {
+  /// A result larger than this (serialized bytes) is not kept: a repeat then gets row T13.
+  std::size_t max_result_bytes = 64 * 1024;
+  /// Records kept in this process at most (no shared store); beyond it the oldest settled record
+  /// is dropped (counted in mcpcxx_at_most_once_total{outcome="evicted"}), never a running one.
+  std::size_t max_records = 100000;
+  /// How long a running call's claim in a shared store outlives its replica: past it, a repeat
+  /// learns the outcome is unknown (reason replica_lost). Default 5 s, renewed every third.
+  std::chrono::milliseconds lease{5000};
+  /// Log a warning (once per tool name) when a tool annotated destructiveHint: true registers
+  /// without tool_spec::at_most_once.
+  bool warn_destructive = true;
+};
+
 /// Engine configuration.
 struct server_options {
   server_info info;
@@ -122,6 +138,7 @@ struct server_options {
   /// Redis store needs request_state_key (else the constructor throws std::invalid_argument);
   /// an unreachable one makes it throw std::runtime_error within store.timeout + 2 s.
   store_options store;
+  at_most_once_options at_most_once;  ///< repeated calls of at-most-once tools
   /// Seconds a `requestState` stays valid after it is issued (> 0). Default 600.
   std::int64_t request_state_ttl_s = 600;
   /// Writes one line (no newline) to the server log; default: stderr. Called from any thread.

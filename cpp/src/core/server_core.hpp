@@ -43,6 +43,11 @@ struct core_hooks {
   /// revision requires, if any (tasks/task_calls.hpp).
   std::function<std::optional<method_outcome>(exchange& ex, const tool_entry& tool)>
       task_param_refusal;
+  /// A repeat of an at-most-once call whose first call runs as task `task_id`: that task's
+  /// CreateTaskResult when this call would become a task too, else nullopt (tasks/task_calls.hpp).
+  std::function<std::optional<method_outcome>(exchange& ex, const tool_entry& tool,
+                                              const std::string& task_id)>
+      rejoin_task;
 };
 
 /// The core state of one server (see the file comment).

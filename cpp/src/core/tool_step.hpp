@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "mcpcxx/context.hpp"
 
@@ -15,6 +16,9 @@
 #include "registry/registry.hpp"
 
 namespace mcpcxx::detail {
+
+/// How a tool call's handler ended (see tool_call_plan::on_handler_end).
+using handler_end_hook = std::function<void(const method_outcome& out, bool ran, bool cancelled)>;
 
 /// What a tool's steps decided for one call.
 struct tool_call_plan {
@@ -24,6 +28,15 @@ struct tool_call_plan {
   std::function<void(const method_outcome&)> after_handler;
   /// False: an async tool runs in its blocking form (the call may become a task).
   bool allow_async = true;
+  /// Told once how the handler ended, wherever it ran (in the request, as an async completion,
+  /// as a task): `ran` false when it never started (a later step refused the call, a task was
+  /// cancelled while queued); `cancelled` when the call was cancelled or timed out meanwhile.
+  handler_end_hook on_handler_end;
+  /// Told the id of the task the call became (before the task's handler starts).
+  std::function<void(const std::string& task_id)> on_task_created;
+  /// Set by the step that handed the call to a task: the task reports on_handler_end, not the
+  /// request.
+  bool handed_off = false;
 };
 
 /// One per-tool step (see the file comment).

@@ -3,8 +3,10 @@
 
 #include "core/lifecycle_methods.hpp"
 #include "listen/listen_methods.hpp"
+#include "methods/once_step.hpp"
 #include "methods/primitive_methods.hpp"
 #include "methods/scope_step.hpp"
+#include "registry/once_checks.hpp"
 #include "tasks/task_calls.hpp"
 #include "tasks/task_methods.hpp"
 
@@ -35,6 +37,9 @@ engine::engine(server_options options)
   announcer_ = announcer.get();
   core.keep(std::move(announcer));
   task_step_ = make_task_step(*tasks_);
+  once_ = std::make_shared<once_service>(core);
+  core.keep(once_);
+  once_step_ = make_once_step(once_);
   tasks_->set_status_listener(
       [bus = &core.bus()](const task_record& r) { publish_task_status(*bus, r); });
   core.registry().connect([this](std::string_view family) { announcer_->announce(family); },
@@ -60,14 +65,43 @@ void engine::bind_methods() {
   hooks.task_param_refusal = [](exchange& ex, const tool_entry& t) {
     return task_param_refusal(ex, t);
   };
+  hooks.rejoin_task = [tasks = tasks_](exchange& ex, const tool_entry& t, const std::string& id) {
+    return rejoin_task(*tasks, ex, t, id);
+  };
   core.set_hooks(std::move(hooks));
 }
 
-// Only the features a tool uses join its calls: scopes and tasks are steps of their tools alone.
+// Only the features a tool uses join its calls: scopes, at-most-once and tasks are steps of
+// their tools alone. At-most-once claims after the scope check (a refused caller claims nothing)
+// and before a task starts (a repeat must not start a second task).
 void engine::decorate_tool(tool_entry& e) {
   e.metrics_slot = core_->stats().tool_slot(e.spec.name);
   if (!e.spec.scopes.empty()) e.steps.push_back(scope_step_);
+  if (e.spec.at_most_once) {
+    e.steps.push_back(once_step_);
+    once_->declare(e.spec.name);
+  } else {
+    warn_if_destructive(e.spec);
+  }
   if (e.spec.task != task_support::forbidden) e.steps.push_back(task_step_);
+}
+
+void engine::warn_if_destructive(const tool_spec& spec) {
+  if (!core_->options().at_most_once.warn_destructive || !destructive_hint(spec.annotations)) {
+    return;
+  }
+  {
+    std::lock_guard g(warned_mutex_);
+    if (!warned_destructive_.insert(spec.name).second) return;
+  }
+  core_->log().write(
+      "warning", "destructive_tool_without_at_most_once",
+      {{"tool", spec.name},
+       {"hint",
+        "tool " + spec.name +
+            " is annotated destructiveHint: true but a repeated call runs it again; declare "
+            "at_most_once (Python: @server.tool(at_most_once=timedelta(minutes=10))) or set "
+            "at_most_once_options::warn_destructive = false"}});
 }
 
 void engine::stop() {
@@ -99,6 +133,7 @@ std::string engine::metrics_text() const {
   g.long_running_handlers = pool.long_running();
   g.worker_threads = pool.threads();
   std::string text = core_->stats().render(g);
+  text += once_->metrics_text();
   if (store_) {
     // Readiness of a replica: 0 while the shared store does not answer (docs/scale-out.md).
     text +=

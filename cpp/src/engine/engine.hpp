@@ -8,7 +8,10 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "mcpcxx/server.hpp"
 
@@ -18,6 +21,7 @@
 #include "listen/legacy_broadcast.hpp"
 #include "listen/list_announcer.hpp"
 #include "listen/listeners.hpp"
+#include "methods/once_step.hpp"
 #include "tasks/tasks.hpp"
 
 namespace mcpcxx::detail {
@@ -56,6 +60,7 @@ class engine {
 
  private:
   void decorate_tool(tool_entry& entry);
+  void warn_if_destructive(const tool_spec& spec);
   void bind_methods();
 
   // The features live as long as the core (server_core::keep): sessions may outlive the server.
@@ -66,6 +71,10 @@ class engine {
   list_announcer* announcer_ = nullptr;
   std::shared_ptr<const tool_step> scope_step_;
   std::shared_ptr<const tool_step> task_step_;
+  std::shared_ptr<once_service> once_;
+  std::shared_ptr<const tool_step> once_step_;
+  std::mutex warned_mutex_;
+  std::unordered_set<std::string> warned_destructive_;  // tools warned about (once per name)
   std::shared_ptr<shared_store> store_;
   /// What attach_store() started (bus bridge, lease renewal): stopped first by stop().
   std::shared_ptr<void> store_links_;

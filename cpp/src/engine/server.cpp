@@ -156,4 +156,19 @@ tool_result tool_result::structured(json value) {
   return r;
 }
 
+prior_resolution prior_resolution::still_unknown() { return {}; }
+
+prior_resolution prior_resolution::applied(tool_result r) {
+  prior_resolution p;
+  p.kind = verdict::applied;
+  p.result = std::move(r);
+  return p;
+}
+
+prior_resolution prior_resolution::not_applied() {
+  prior_resolution p;
+  p.kind = verdict::not_applied;
+  return p;
+}
+
 }  // namespace mcpcxx

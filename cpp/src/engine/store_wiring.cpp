@@ -44,6 +44,29 @@ class store_task_store final : public task_store {
   std::shared_ptr<leased_task_store> inner_;
 };
 
+// The at-most-once records as the engine sees them: Redis trouble becomes store_unavailable (a
+// claim refused with row P57; a settle that failed is logged and its claim turns unknown).
+class store_call_records final : public call_records {
+ public:
+  explicit store_call_records(std::shared_ptr<call_records> inner) : inner_(std::move(inner)) {}
+
+  claim_outcome claim(const call_claim& c) override {
+    return store_call([&] { return inner_->claim(c); });
+  }
+  void settle(const std::string& key, const std::string& call, const call_record& r) override {
+    store_call([&] { inner_->settle(key, call, r); });
+  }
+  void set_task(const std::string& key, const std::string& call, const std::string& task) override {
+    store_call([&] { inner_->set_task(key, call, task); });
+  }
+  void release(const std::string& key, const std::string& call) override {
+    store_call([&] { inner_->release(key, call); });
+  }
+
+ private:
+  std::shared_ptr<call_records> inner_;
+};
+
 // PINGs the store every `period` so that client::healthy() (mcpcxx_store_up, store_ready())
 // follows Redis on an idle replica too: within period + the command timeout, both ways.
 class health_probe {
@@ -124,6 +147,10 @@ void engine::attach_store(std::shared_ptr<shared_store> store) {
     tasks->apply_control(id, {{"op", "cancel"}});
   };
   links->tasks = make_redis_task_store(scope, t);
+  redis_call_records_options once;
+  once.lease = core.options().at_most_once.lease;
+  once.on_trouble = trouble;
+  once_->use_records(std::make_shared<store_call_records>(make_redis_call_records(scope, once)));
   tasks_->use_store(std::make_shared<store_task_store>(links->tasks));
   links->control = connect_task_control(*tasks_, core.bus());
   bus_bridge_options b;

@@ -29,6 +29,9 @@ void bind_primitive_methods(method_bindings& methods, server_core& core);
 /// ResourceContents array; throws resource_not_found when nothing matches or it gives nothing.
 json read_own_resource(server_core& e, const std::string& uri, request_context& ctx);
 
+/// A handler's tool_result for `t` as the call's outcome (an error member classified, the result
+/// checked against the tool's declared contract), as run_tool gives it.
+method_outcome tool_result_outcome(const exchange& ex, const tool_entry& t, tool_result&& r);
 /// The tools/call pipeline after the lookup (arguments, handler, output check) with `ctx`.
 method_outcome run_tool(const exchange_ptr& ex, const tool_entry& t, const json& args,
                         request_context& ctx);

@@ -80,7 +80,9 @@ std::optional<std::string> output_problem(const tool_entry& t, const tool_result
   return schema::format_violations(v, *r.structured_content);
 }
 
-method_outcome result_outcome(const exchange& ex, const tool_entry& t, tool_result&& r) {
+}  // namespace
+
+method_outcome tool_result_outcome(const exchange& ex, const tool_entry& t, tool_result&& r) {
   if (r.error) {  // tool_result::failed: classified as if thrown
     const wire::tool_facts tf{t.spec.name, t.read_only, has_output(t)};
     return classify_tool_error(*r.error, &tf);
@@ -107,12 +109,14 @@ method_outcome result_outcome(const exchange& ex, const tool_entry& t, tool_resu
   return method_outcome::ok(to_wire(std::move(r)));
 }
 
+namespace {
+
 // Steps d, e, f: run the handler; what it throws goes through the classifier as a tool failure.
 method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& args,
                       request_context& ctx) {
   const wire::tool_facts tf{t.spec.name, t.read_only, has_output(t)};
   try {
-    return result_outcome(*ex, t, t.handler(args, ctx));
+    return tool_result_outcome(*ex, t, t.handler(args, ctx));
   } catch (const tool_error& e) {  // the expected failure: no rethrow through classify()
     return classify_tool_error(e, &tf);
   } catch (const std::exception& e) {  // classified by dynamic type, without a rethrow
@@ -129,13 +133,17 @@ method_outcome invoke(const exchange_ptr& ex, const tool_entry& t, const json& a
 // have answered it first; finish() then sends nothing).
 class async_call final : public tool_completion::target {
  public:
-  async_call(exchange_ptr ex, std::shared_ptr<const tool_entry> tool, request_context ctx)
-      : ex_(std::move(ex)), tool_(std::move(tool)), ctx_(std::move(ctx)) {}
+  async_call(exchange_ptr ex, std::shared_ptr<const tool_entry> tool, request_context ctx,
+             handler_end_hook on_end)
+      : ex_(std::move(ex)),
+        tool_(std::move(tool)),
+        ctx_(std::move(ctx)),
+        on_end_(std::move(on_end)) {}
   request_context& ctx() noexcept { return ctx_; }
 
   void complete(tool_result r) override {
     ex_->disarm_deadline();
-    settle(result_outcome(*ex_, *tool_, std::move(r)));
+    settle(tool_result_outcome(*ex_, *tool_, std::move(r)));
   }
   void fail(std::exception_ptr error) override {
     ex_->disarm_deadline();
@@ -145,6 +153,7 @@ class async_call final : public tool_completion::target {
 
  private:
   void settle(method_outcome out) {
+    if (on_end_) on_end_(out, true, ex_->token().cancelled());
     ex_->finish(std::move(out));
     ex_->session().handler_returned();  // the dispatcher left it to the completion
   }
@@ -152,15 +161,19 @@ class async_call final : public tool_completion::target {
   exchange_ptr ex_;
   std::shared_ptr<const tool_entry> tool_;
   request_context ctx_;
+  handler_end_hook on_end_;
 };
 
 // An async tool's call: started here, answered by its completion from any thread; the worker
 // that started it returns at once.
 method_outcome start_async(const exchange_ptr& ex, const std::shared_ptr<const tool_entry>& t,
-                           const json& args) {
-  if (auto problem = argument_problem(*t, args)) return std::move(*problem);
+                           const json& args, handler_end_hook on_end) {
+  if (auto problem = argument_problem(*t, args)) {
+    if (on_end) on_end(*problem, false, false);
+    return std::move(*problem);
+  }
   arm_deadline(ex, *t);
-  auto call = std::make_shared<async_call>(ex, t, ex->make_context(ex));
+  auto call = std::make_shared<async_call>(ex, t, ex->make_context(ex), std::move(on_end));
   tool_completion done(call);
   try {
     t->async_handler(args, call->ctx(), done);
@@ -228,14 +241,23 @@ method_outcome handle_tools_call(server_core& e, const exchange_ptr& ex, tools_c
   }
   ex->set_tool_slot(tool->metrics_slot);
   tool_call_plan plan;
-  if (auto answered = run_steps(e, ex, tool, *p.arguments, plan)) return std::move(*answered);
-  if (tool->async_handler && plan.allow_async) return start_async(ex, tool, *p.arguments);
-  if (auto problem = argument_problem(*tool, *p.arguments)) return std::move(*problem);
+  if (auto answered = run_steps(e, ex, tool, *p.arguments, plan)) {
+    if (plan.on_handler_end && !plan.handed_off) plan.on_handler_end(*answered, false, false);
+    return std::move(*answered);
+  }
+  if (tool->async_handler && plan.allow_async) {
+    return start_async(ex, tool, *p.arguments, std::move(plan.on_handler_end));
+  }
+  if (auto problem = argument_problem(*tool, *p.arguments)) {
+    if (plan.on_handler_end) plan.on_handler_end(*problem, false, false);
+    return std::move(*problem);
+  }
   arm_deadline(ex, *tool);
   request_context ctx = ex->make_context(ex, plan.decorate_context);
   method_outcome out = invoke(ex, *tool, *p.arguments, ctx);
   ex->disarm_deadline();
   if (plan.after_handler) plan.after_handler(out);
+  if (plan.on_handler_end) plan.on_handler_end(out, true, ex->token().cancelled());
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "mcpcxx/json_schema.hpp"
 
 #include "registry/async_tools.hpp"
+#include "registry/once_checks.hpp"
 #include "registry/tool_headers.hpp"
 #include "registry/tool_scopes.hpp"
 
@@ -52,6 +53,7 @@ void check_tool_spec(const tool_spec& spec, bool has_handler) {
         "inline handler must return at once; set task to forbidden or drop inline_dispatch");
   }
   check_tool_scopes(spec.scopes, "tool '" + spec.name + "'");
+  check_at_most_once(spec);
 }
 
 }  // namespace

@@ -166,34 +166,51 @@ bool begin_task(const exchange_ptr& ex, task_binding& b) {
   auto rec = b.tasks->create(task_owner(*ex), b.requested_ttl_ms, ex->token());
   if (!rec) return false;
   b.task_id = rec->task_id;
+  if (b.on_created) b.on_created(b.task_id);
   b.started.store(true, std::memory_order_release);
   ex->finish(created_outcome(*rec, b.modern));
   return true;
 }
 
 method_outcome run_as_task(const exchange_ptr& ex, std::shared_ptr<const tool_entry> t, json args,
-                           std::shared_ptr<task_binding> b) {
+                           std::shared_ptr<task_binding> b, handler_end_hook on_end) {
   if (!begin_task(ex, *b)) {
-    return method_outcome::protocol(situation::P50_task_store_full, {{"name", t->spec.name}});
+    auto refused =
+        method_outcome::protocol(situation::P50_task_store_full, {{"name", t->spec.name}});
+    if (on_end) on_end(refused, false, false);
+    return refused;
   }
   arm_task_deadline(ex, *t, b);
   const bool modern = b->modern;
   // The manager first: the lambda below takes `b`.
   auto& tasks = *b->tasks;
-  tasks.post([ex, t = std::move(t), args = std::move(args), b = std::move(b)] {
-    // Cancelled while queued (tasks/cancel, the server stopping): the task is already answered
-    // as cancelled, so its handler never starts.
-    if (ex->token().cancelled()) {
-      settle_task(ex->core(), *b, method_outcome{}, true);
-      return;
-    }
-    request_context ctx =
-        ex->make_context(ex, [&ex, &b](context_hooks& h) { bind_task_hooks(h, ex, b); });
-    const method_outcome out = run_tool(ex, *t, args, ctx);
-    settle_task(ex->core(), *b, out, ex->token().cancelled());
-  });
+  tasks.post(
+      [ex, t = std::move(t), args = std::move(args), b = std::move(b), on_end = std::move(on_end)] {
+        // Cancelled while queued (tasks/cancel, the server stopping): the task is already answered
+        // as cancelled, so its handler never starts.
+        if (ex->token().cancelled()) {
+          settle_task(ex->core(), *b, method_outcome{}, true);
+          if (on_end) on_end(method_outcome{}, false, true);
+          return;
+        }
+        request_context ctx =
+            ex->make_context(ex, [&ex, &b](context_hooks& h) { bind_task_hooks(h, ex, b); });
+        const method_outcome out = run_tool(ex, *t, args, ctx);
+        const bool cancelled = ex->token().cancelled();
+        settle_task(ex->core(), *b, out, cancelled);
+        if (on_end) on_end(out, true, cancelled);
+      });
   // Never sent: begin_task answered the request, so the exchange is settled.
   return created_outcome(task_record{}, modern);
+}
+
+std::optional<method_outcome> rejoin_task(task_manager& tasks, exchange& ex, const tool_entry& t,
+                                          const std::string& task_id) {
+  const call_plan p = plan_call(tasks, ex, t);
+  if (!p.task || p.task->deferred) return std::nullopt;
+  const auto r = tasks.store().get(task_id, task_owner(ex));
+  if (!r || is_terminal(r->status)) return std::nullopt;
+  return created_outcome(*r, p.task->modern);
 }
 
 void settle_task(server_core& e, const task_binding& b, const method_outcome& o, bool cancelled) {
@@ -237,7 +254,11 @@ class task_step final : public tool_step {
     call_plan p = plan_call(tasks_, *ex, *tool);
     if (p.refusal) return std::move(p.refusal);
     if (!p.task) return std::nullopt;  // runs in the request, as any call
-    if (!p.task->deferred) return run_as_task(ex, tool, arguments, p.task);
+    p.task->on_created = plan.on_task_created;
+    if (!p.task->deferred) {
+      plan.handed_off = true;
+      return run_as_task(ex, tool, arguments, p.task, std::move(plan.on_handler_end));
+    }
     // The handler may start the task itself (task_started_by_handler): until then it is a call.
     std::shared_ptr<task_binding> b = std::move(p.task);
     plan.allow_async = false;

@@ -38,6 +38,8 @@ struct task_binding {
   std::string task_id;                ///< set before `started`
   std::atomic<std::size_t> asked{0};  ///< questions asked (positional keys "ask-N")
   task_manager* tasks = nullptr;      ///< where the task lives (set by plan_call)
+  /// Told the task's id once it exists, before the client is (tool_call_plan::on_task_created).
+  std::function<void(const std::string& task_id)> on_created;
 };
 
 /// How tools/call runs a tool for one request.
@@ -63,9 +65,16 @@ std::string task_owner(const exchange& ex);
 bool begin_task(const exchange_ptr& ex, task_binding& b);
 
 /// Starts a task at once and runs `t` on the task threads; the outcome to return from the
-/// handler (the reply was already sent, or the P50 refusal).
+/// handler (the reply was already sent, or the P50 refusal). `on_end`, if set, is told how the
+/// handler ended (or that it never started).
 method_outcome run_as_task(const exchange_ptr& ex, std::shared_ptr<const tool_entry> t, json args,
-                           std::shared_ptr<task_binding> b);
+                           std::shared_ptr<task_binding> b, handler_end_hook on_end = {});
+
+/// A repeat of an at-most-once call whose first call runs as task `task_id`: that task's
+/// CreateTaskResult when this call would become a task too and the task still runs; nullopt
+/// otherwise (core_hooks::rejoin_task).
+std::optional<method_outcome> rejoin_task(task_manager& tasks, exchange& ex, const tool_entry& t,
+                                          const std::string& task_id);
 
 /// Records `o`, the outcome of the handler run of started task `b`.
 /// `cancelled`: the handler's token fired (tasks/cancel, server stop).

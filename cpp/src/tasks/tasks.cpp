@@ -2,8 +2,6 @@
 #include "tasks/tasks.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <ctime>
 #include <random>
 #include <stdexcept>
 
@@ -35,18 +33,6 @@ void put_common(json& j, const task_record& r) {
 }
 
 }  // namespace
-
-std::string iso8601(sys_clock::time_point t) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch());
-  const std::time_t secs = static_cast<std::time_t>(ms.count() / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(ms.count() % 1000));
-  return buf;
-}
 
 json legacy_task_json(const task_record& r) {
   json j = json::object();

@@ -29,6 +29,7 @@
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/tasks.hpp"
 
+#include "core/iso_time.hpp"
 #include "core/worker_pool.hpp"
 
 namespace mcpcxx::detail {
@@ -37,8 +38,6 @@ namespace mcpcxx::detail {
 /// 2025-11-25 _meta key tying a message to its task.
 inline constexpr std::string_view k_related_task_key = "io.modelcontextprotocol/related-task";
 
-/// "2026-12-04T10:17:36.123Z".
-std::string iso8601(std::chrono::system_clock::time_point t);
 /// The 2025-11-25 Task object of `r`.
 json legacy_task_json(const task_record& r);
 /// The 2026-07-28 Task fields of `r` (CreateTaskResult without resultType).

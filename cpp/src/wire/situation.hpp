@@ -125,6 +125,9 @@ enum class situation : std::uint8_t {
   T8_client_request_timeout,
   T9_client_request_error,
   T10_client_answer_invalid,
+  T11_repeat_in_progress,
+  T12_repeat_outcome_unknown,
+  T13_repeat_result_not_kept,
   // ---- Streamable HTTP transport ----
   H1_host_forbidden,
   H2_origin_forbidden,
