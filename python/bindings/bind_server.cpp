@@ -15,6 +15,7 @@
 #include "bindings.hpp"
 #include "handler_bridge.hpp"
 #include "json_caster.hpp"
+#include "once_bridge.hpp"
 #include "tracing_bridge.hpp"
 
 namespace mcpcxx::py_bind {
@@ -76,8 +77,10 @@ std::function<void(std::string_view)> log_writer_from(py::object fn) {
   };
 }
 
-std::unique_ptr<server_handle> make_server(server_options options, py::object log_writer) {
+std::unique_ptr<server_handle> make_server(server_options options, py::object log_writer,
+                                           const json& at_most_once) {
   options.log_writer = log_writer_from(std::move(log_writer));
+  read_at_most_once_options(at_most_once, options.at_most_once);
   auto h = std::make_unique<server_handle>();
   py::gil_scoped_release release;
   h->srv = std::make_unique<server>(std::move(options));
@@ -103,8 +106,11 @@ void add_cached(server_handle& h, Spec spec, py::object fn, std::optional<std::i
 void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout,
               std::optional<std::int64_t> ttl_ms, std::optional<std::string> cache_scope,
               bool task_started_by_handler, std::vector<std::string> scopes, bool inline_dispatch,
-              bool is_async) {
+              bool is_async, const json& at_most_once, py::object resolver) {
   if (timeout) spec.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
+  if (!at_most_once.is_null()) {
+    spec.at_most_once = at_most_once_from(at_most_once, std::move(resolver));
+  }
   spec.task_started_by_handler = task_started_by_handler;
   spec.inline_dispatch = inline_dispatch;
   spec.scopes = std::move(scopes);
@@ -161,12 +167,14 @@ void bind_server(py::module_& m) {
   // The keys server_options' JSON parser accepts, from the table the parser itself reads.
   m.attr("SERVER_OPTION_KEYS") = py::tuple(py::cast(server_option_keys()));
   py::class_<server_handle>(m, "Server", "The C++ MCP engine: registries and sessions.")
-      .def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none())
+      .def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none(),
+           py::arg("at_most_once") = py::none())
       .def("add_tool", &add_tool, py::arg("spec"), py::arg("handler"),
            py::arg("timeout_seconds") = py::none(), py::arg("ttl_ms") = py::none(),
            py::arg("cache_scope") = py::none(), py::arg("task_started_by_handler") = false,
            py::arg("scopes") = std::vector<std::string>{}, py::arg("inline_dispatch") = false,
-           py::arg("is_async") = false)
+           py::arg("is_async") = false, py::arg("at_most_once") = py::none(),
+           py::arg("resolver") = py::none())
       .def(
           "write_log",
           [](server_handle& h, const std::string& level, const std::string& event,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from mcpcxx import _core
 from mcpcxx._api.context import Context
 from mcpcxx._api.server import Server
+from mcpcxx._components.once import NOT_APPLIED, AtMostOnce, PriorCall, StatusCheck
 from mcpcxx._protocol.asking import ElicitResult, Root, SamplingResult
 from mcpcxx._protocol.content import (
     Annotations,
@@ -51,7 +52,9 @@ UriTemplate = _core.UriTemplate
 __version__: str = _core.__version__  # project(VERSION) in CMakeLists.txt, via the extension
 
 __all__ = [
+    "NOT_APPLIED",
     "Annotations",
+    "AtMostOnce",
     "Audio",
     "Cancelled",
     "ClientAnswerInvalidError",
@@ -71,6 +74,7 @@ __all__ = [
     "McpcxxError",
     "MissingClientCapability",
     "MissingClientCapabilityError",
+    "PriorCall",
     "PromptMessage",
     "ProtocolError",
     "RequestCancelledError",
@@ -81,6 +85,7 @@ __all__ = [
     "Root",
     "SamplingResult",
     "Server",
+    "StatusCheck",
     "Text",
     "ToolError",
     "ToolResult",

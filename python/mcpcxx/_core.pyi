@@ -73,7 +73,11 @@ class ToolCompletion:
 
 class Server:
     def __init__(
-        self, options: dict[str, Any], log_writer: Callable[[str], object] | None = None
+        self,
+        options: dict[str, Any],
+        log_writer: Callable[[str], object] | None = None,
+        # at_most_once_options: {max_result_bytes, max_records, lease (seconds), warn_destructive}
+        at_most_once: dict[str, Any] | None = None,
     ) -> None: ...
     def add_tool(
         self,
@@ -89,6 +93,12 @@ class Server:
         scopes: list[str] = ...,
         inline_dispatch: bool = False,
         is_async: bool = False,
+        # tool_spec::at_most_once: {window (seconds), key_argument, status_check: {tool,
+        # arguments} | None}; resolver(call_id, first_called_at_ms, reason, arguments, ctx) ->
+        # {"verdict": "unknown" | "not_applied" | "applied", "result": CallToolResult}.
+        at_most_once: dict[str, Any] | None = None,
+        resolver: Callable[[str, int, str, dict[str, Any], RequestContext], dict[str, Any]]
+        | None = None,
     ) -> None: ...
     def remove_tool(self, name: str) -> bool: ...
     def write_log(self, level: str, event: str, fields: dict[str, Any]) -> None: ...

@@ -17,11 +17,13 @@ from dataclasses import KW_ONLY, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, cast
 
 from mcpcxx._components.cache import cache_args
+from mcpcxx._components.once import at_most_once_options
 from mcpcxx._components.tasks import TASK_OPTION_KEYS, task_options
 from mcpcxx._protocol.icons import check_icons
 
 if TYPE_CHECKING:
     from mcpcxx._components.cache import CacheScope
+    from mcpcxx._components.once import AtMostOnceOptions
     from mcpcxx._components.tasks import TaskOptions
     from mcpcxx._runtime.lifespan import LifespanFunction
 
@@ -47,7 +49,9 @@ def _core(key: str | tuple[str, ...] | None, convert: Convert | None = None) -> 
     """A field's metadata: its engine key and its converter (None: the value as it is).
 
     "info.title" is a member of info; a tuple names the keys of the dict `convert` returns; None
-    marks an option of the Python side (checked by `convert`, never sent to the engine).
+    marks an option outside the engine's server_options JSON form (checked by `convert`): one of
+    the Python side, or one Server hands to _core.Server as an argument of its own (log_writer,
+    at_most_once).
     """
     return {"core": key, "convert": convert}
 
@@ -127,6 +131,10 @@ def _tasks(value: Mapping[str, object] | None, where: str) -> dict[str, int]:
     return task_options(value)
 
 
+def _at_most_once(value: Mapping[str, object] | None, where: str) -> None:
+    at_most_once_options(value)  # checked here; sent by Server as _core.Server's at_most_once
+
+
 @dataclass(frozen=True)
 class ServerOptions:
     """The options of Server(...); each is checked when the options are built.
@@ -183,6 +191,12 @@ class ServerOptions:
             environment's MCPCXX_REQUEST_STATE_KEY, else a fresh key per Server.
         request_state_previous_keys: Earlier keys still accepted (rotation); None: the
             environment's MCPCXX_REQUEST_STATE_PREVIOUS_KEYS (comma separated).
+        at_most_once: How the records of at-most-once tools are kept: {"max_result_bytes"
+            (a larger result is not kept; default 65536), "max_records" (kept in this process;
+            default 100000), "lease" (a timedelta: how long a running call's claim in a shared
+            store outlives its replica; default 5 s), "warn_destructive" (False: no warning for
+            destructiveHint tools without at_most_once)} (docs/python.md, "At-most-once
+            tools").
     """
 
     name: str = field(metadata=_core("info.name", _name))
@@ -257,9 +271,16 @@ class ServerOptions:
     request_state_previous_keys: list[str] | None = field(
         default=None, metadata=_core("request_state_previous_keys", _keys)
     )
+    at_most_once: AtMostOnceOptions | None = field(
+        default=None, metadata=_core(None, _at_most_once)
+    )
 
     def __post_init__(self) -> None:
         self.to_core()  # every option is checked when the options are built
+
+    def at_most_once_core(self) -> dict[str, Any] | None:
+        """The engine's at_most_once_options (no server_options JSON key: its own argument)."""
+        return at_most_once_options(self.at_most_once)
 
     def to_core(self) -> dict[str, Any]:
         """The engine's server_options in their JSON form; None leaves the engine's default."""

@@ -44,7 +44,7 @@ class Server:
         self.name = options.name
         self.version = options.version
         self.expose_exception_details = bool(options.expose_exception_details)
-        core = _core.Server(options.to_core(), options.log_writer)
+        core = _core.Server(options.to_core(), options.log_writer, options.at_most_once_core())
         self._runtime = Runtime(core, self, options.name, options.lifespan)
 
     @property
@@ -100,7 +100,7 @@ class Server:
                 the tool is left out of tools/list and refused (docs/auth.md).
             **options: Tool.from_function's keywords (ToolOptions): name, title, description,
                 annotations, timeout, structured_output, icons, meta, input_schema, task,
-                task_start, inline_dispatch.
+                task_start, inline_dispatch, at_most_once.
         """
 
         def register(f: F) -> F:
@@ -159,6 +159,8 @@ class Server:
                 scopes=scopes or [],
                 inline_dispatch=tool.inline_dispatch,
                 is_async=tool.is_async,
+                at_most_once=tool.at_most_once_spec(),
+                resolver=tool.resolver(runtime),
             )
         except ValueError as e:
             raise ValueError(f"tool {tool.name!r} cannot be registered: {e}") from None

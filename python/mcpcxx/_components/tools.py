@@ -11,6 +11,7 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
+from mcpcxx._components.once import check_at_most_once, engine_form, resolver_handler
 from mcpcxx._components.results import content_block, dumps, is_content_list, to_jsonable
 from mcpcxx._protocol.content import CONTENT_TYPES, ToolResult
 from mcpcxx._protocol.icons import check_icons
@@ -18,6 +19,9 @@ from mcpcxx._runtime.invoke import caller, starter
 from mcpcxx._schema.signature import ToolSignature, describe_tool
 
 if TYPE_CHECKING:
+    from datetime import timedelta
+
+    from mcpcxx._components.once import AtMostOnce, ResolverHandler
     from mcpcxx._core import RequestContext, ToolCompletion
     from mcpcxx._runtime.runtime import Runtime
 
@@ -37,6 +41,7 @@ class ToolOptions(TypedDict, total=False):
     task: TaskSupport | None
     task_start: TaskStart
     inline_dispatch: bool
+    at_most_once: timedelta | AtMostOnce | None
 
 
 TaskSupport = Literal["forbidden", "optional", "required"]
@@ -95,6 +100,7 @@ class Tool:
 
     __slots__ = (
         "annotations",
+        "at_most_once",
         "fn",
         "icons",
         "inline_dispatch",
@@ -119,8 +125,10 @@ class Tool:
         task: TaskSupport | None = None,
         task_start: TaskStart = "call",
         inline_dispatch: bool = False,
+        at_most_once: AtMostOnce | None = None,
     ) -> None:
         self.fn = fn
+        self.at_most_once = at_most_once
         self.inline_dispatch = inline_dispatch
         self.task = task
         self.task_start = task_start
@@ -148,6 +156,7 @@ class Tool:
         task: TaskSupport | None = None,
         task_start: TaskStart = "call",
         inline_dispatch: bool = False,
+        at_most_once: timedelta | AtMostOnce | None = None,
     ) -> Tool:
         """Analyse `fn`; raises TypeError/ValueError for what cannot become a tool.
 
@@ -172,10 +181,21 @@ class Tool:
                 ctx.start_task() when the rest should run as the task; "call": at once.
             inline_dispatch: True: the function is quick and never blocks, so its calls run on
                 the transport thread that read them, not the worker pool.
+            at_most_once: Run each operation at most once: a timedelta window (an identical
+                call within it gets the first call's result again, or a refusal, and never runs
+                the function), or mcpcxx.AtMostOnce(window=..., key=..., status_check=...,
+                resolver=...) (docs/python.md, "At-most-once tools").
         """
         where = f"tool {name or getattr(fn, '__name__', fn)!r}"
         _check_task(task, task_start, where)
         _check_inline(fn, inline_dispatch, where)
+        once = check_at_most_once(at_most_once, where)
+        if once is not None and inline_dispatch and inspect.iscoroutinefunction(once.resolver):
+            raise ValueError(
+                f"{where}: inline_dispatch=True needs a plain resolver function; an async def "
+                "resolver waits for the server's event loop, which would hold the transport "
+                "thread: drop inline_dispatch"
+            )
         checked_icons = check_icons(icons, where)
         if timeout is not None and (isinstance(timeout, bool) or not timeout > 0):
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
@@ -197,6 +217,7 @@ class Tool:
             task=task,
             task_start=task_start,
             inline_dispatch=inline_dispatch,
+            at_most_once=once,
         )
 
     @property
@@ -220,6 +241,17 @@ class Tool:
         if self.task not in (None, "forbidden"):
             tool["execution"] = {"taskSupport": self.task}
         return tool
+
+    def at_most_once_spec(self) -> dict[str, Any] | None:
+        """tool_spec::at_most_once in the form the engine reads; None when not declared."""
+        return None if self.at_most_once is None else engine_form(self.at_most_once)
+
+    def resolver(self, runtime: Runtime) -> ResolverHandler | None:
+        """The engine's at_most_once resolver; None without one."""
+        once = self.at_most_once
+        if once is None or once.resolver is None:
+            return None
+        return resolver_handler(once.resolver, self.convert_result, runtime)
 
     def convert_result(self, value: Any) -> dict[str, Any]:
         """The CallToolResult for a return value (docs/python.md, "Return values")."""
