@@ -75,7 +75,7 @@ struct store_options {
 /// live in the shared store when store_options::url names one, else in this process.
 struct at_most_once_options {
   /// A result larger than this (serialized bytes) is not kept: a repeat then gets row T13.
-  std::size_t max_result_bytes = 64 * 1024;
+  std::size_t max_result_bytes = std::size_t{64} * 1024;
   /// Records kept in this process at most (no shared store); beyond it the oldest settled record
   /// is dropped (counted in mcpcxx_at_most_once_total{outcome="evicted"}), never a running one.
   std::size_t max_records = 100000;

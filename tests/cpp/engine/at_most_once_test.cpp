@@ -308,10 +308,12 @@ TEST(at_most_once_calls, many_identical_calls_at_once_run_the_handler_once) {
   });
   constexpr int k_calls = 50;
   std::vector<std::unique_ptr<harness>> hs;
+  hs.reserve(k_calls);
   for (int i = 0; i < k_calls; ++i) hs.push_back(std::make_unique<harness>(f.srv, false));
   std::atomic<bool> go{false};
   std::vector<json> replies(k_calls);
   std::vector<std::thread> threads;
+  threads.reserve(k_calls);
   for (int i = 0; i < k_calls; ++i) {
     threads.emplace_back([&, i] {
       while (!go) std::this_thread::yield();
