@@ -22,7 +22,7 @@ using namespace std::chrono_literals;
 using detail::canonical_json;
 using detail::operation_key;
 
-json call(harness& h, int id, const std::string& tool, json args) {
+json call_tool(harness& h, int id, const std::string& tool, json args) {
   return h.roundtrip(modern_request(id, "tools/call", {{"name", tool}, {"arguments", args}}));
 }
 
@@ -173,15 +173,15 @@ TEST(at_most_once_calls, a_repeat_replays_the_first_result_without_running_the_h
   fixture f;
   f.add(deployed);
   harness h(f.srv, false);
-  const json first = call(h, 1, "deploy", {{"service", "api"}, {"count", 1}});
-  const json again = call(h, 2, "deploy", {{"count", 1.0}, {"service", "api"}});
+  const json first = call_tool(h, 1, "deploy", {{"service", "api"}, {"count", 1}});
+  const json again = call_tool(h, 2, "deploy", {{"count", 1.0}, {"service", "api"}});
   EXPECT_FALSE(is_replay(first)) << first;
   ASSERT_TRUE(is_replay(again)) << again;
   EXPECT_EQ(again["result"]["content"], first["result"]["content"]);
   EXPECT_TRUE(
       again["result"]["_meta"]["mcpcxx/replay"]["callId"].get<std::string>().starts_with("call-"));
   EXPECT_EQ(f.runs->load(), 1);
-  const json other = call(h, 3, "deploy", {{"service", "api"}, {"count", 2}});
+  const json other = call_tool(h, 3, "deploy", {{"service", "api"}, {"count", 2}});
   EXPECT_FALSE(is_replay(other)) << other;
   EXPECT_EQ(f.runs->load(), 2);
   const auto lines = f.log.snapshot();
@@ -199,10 +199,10 @@ TEST(at_most_once_calls, invalid_arguments_and_not_applied_failures_claim_nothin
     return tool_result::text("ok");
   });
   harness h(f.srv, false);
-  EXPECT_TRUE(call(h, 1, "deploy", {{"service", 5}})["result"]["isError"].get<bool>());
+  EXPECT_TRUE(call_tool(h, 1, "deploy", {{"service", 5}})["result"]["isError"].get<bool>());
   EXPECT_EQ(f.runs->load(), 0);
-  const json failed = call(h, 2, "deploy", {{"service", "api"}, {"count", 1}});
-  const json again = call(h, 3, "deploy", {{"service", "api"}, {"count", 1}});
+  const json failed = call_tool(h, 2, "deploy", {{"service", "api"}, {"count", 1}});
+  const json again = call_tool(h, 3, "deploy", {{"service", "api"}, {"count", 1}});
   EXPECT_EQ(error_details(again)["effect"], "not_applied") << again;
   EXPECT_FALSE(is_replay(again));
   EXPECT_EQ(f.runs->load(), 2) << "a failure that applied nothing must not block its repeat";
@@ -214,8 +214,8 @@ TEST(at_most_once_calls, an_unknown_outcome_refuses_the_repeat_naming_the_status
   f.add([](const json&, request_context&) -> tool_result { throw std::runtime_error("boom"); },
         {.window = 1min, .check = status_check{.tool = "status", .arguments = {"service"}}});
   harness h(f.srv, false);
-  call(h, 1, "deploy", {{"service", "api"}});
-  const json again = call(h, 2, "deploy", {{"service", "api"}});
+  call_tool(h, 1, "deploy", {{"service", "api"}});
+  const json again = call_tool(h, 2, "deploy", {{"service", "api"}});
   const json d = error_details(again);
   EXPECT_EQ(d["category"], "conflict") << again;
   EXPECT_EQ(d["effect"], "unknown");
@@ -251,11 +251,11 @@ TEST(at_most_once_calls, the_resolver_turns_an_unknown_outcome_into_a_replay_or_
            return prior_resolution::still_unknown();
          }});
     harness h(f.srv, false);
-    call(h, 1, "deploy", {{"service", "api"}});
-    const json again = call(h, 2, "deploy", {{"service", "api"}});
+    call_tool(h, 1, "deploy", {{"service", "api"}});
+    const json again = call_tool(h, 2, "deploy", {{"service", "api"}});
     EXPECT_EQ(seen->reason, "failed");
     EXPECT_EQ(seen->arguments, json({{"service", "api"}}));
-    const json third = call(h, 3, "deploy", {{"service", "api"}});
+    const json third = call_tool(h, 3, "deploy", {{"service", "api"}});
     if (verdict == prior_resolution::verdict::applied) {
       EXPECT_TRUE(is_replay(again)) << again;
       EXPECT_EQ(again["result"]["content"][0]["text"], "found deployment 7");
@@ -283,7 +283,7 @@ TEST(at_most_once_calls, a_repeat_while_the_first_runs_is_refused_and_retryable)
   h.s.receive(
       modern_request(1, "tools/call", {{"name", "deploy"}, {"arguments", {{"service", "api"}}}}));
   ASSERT_TRUE(wait_until([&] { return f.runs->load() == 1; }, 5s));
-  const json busy = call(h, 2, "deploy", {{"service", "api"}});
+  const json busy = call_tool(h, 2, "deploy", {{"service", "api"}});
   const json d = error_details(busy);
   EXPECT_EQ(d["category"], "conflict") << busy;
   EXPECT_EQ(d["effect"], "not_applied");
@@ -294,7 +294,7 @@ TEST(at_most_once_calls, a_repeat_while_the_first_runs_is_refused_and_retryable)
   ASSERT_EQ(h.sink->wait_for(2).size(), 2u);
   EXPECT_TRUE(wait_until(
       [&] {
-        return is_replay(call(h, 3, "deploy", {{"service", "api"}}));
+        return is_replay(call_tool(h, 3, "deploy", {{"service", "api"}}));
       },
       5s));
   EXPECT_EQ(f.runs->load(), 1);
@@ -317,7 +317,7 @@ TEST(at_most_once_calls, many_identical_calls_at_once_run_the_handler_once) {
   for (int i = 0; i < k_calls; ++i) {
     threads.emplace_back([&, i] {
       while (!go) std::this_thread::yield();
-      replies[i] = call(*hs[i], i + 1, "deploy", {{"service", "api"}});
+      replies[i] = call_tool(*hs[i], i + 1, "deploy", {{"service", "api"}});
     });
   }
   go = true;
@@ -346,8 +346,8 @@ TEST(at_most_once_calls, a_result_over_the_bound_is_not_kept_and_the_repeat_is_t
   fixture f(o);
   f.add([](const json&, request_context&) { return tool_result::text(std::string(200, 'x')); });
   harness h(f.srv, false);
-  call(h, 1, "deploy", {{"service", "api"}});
-  const json again = call(h, 2, "deploy", {{"service", "api"}});
+  call_tool(h, 1, "deploy", {{"service", "api"}});
+  const json again = call_tool(h, 2, "deploy", {{"service", "api"}});
   EXPECT_EQ(error_details(again)["effect"], "applied") << again;
   EXPECT_EQ(error_details(again)["retryable"], false);
   EXPECT_EQ(f.runs->load(), 1);
@@ -357,9 +357,9 @@ TEST(at_most_once_calls, the_key_argument_alone_decides_and_callers_are_apart) {
   fixture f;
   f.add(deployed, {.window = 1min, .key_argument = "service"});
   harness h(f.srv, false);
-  call(h, 1, "deploy", {{"service", "api"}, {"count", 1}});
-  EXPECT_TRUE(is_replay(call(h, 2, "deploy", {{"service", "api"}, {"count", 9}})));
-  EXPECT_FALSE(is_replay(call(h, 3, "deploy", {{"service", "db"}, {"count", 1}})));
+  call_tool(h, 1, "deploy", {{"service", "api"}, {"count", 1}});
+  EXPECT_TRUE(is_replay(call_tool(h, 2, "deploy", {{"service", "api"}, {"count", 9}})));
+  EXPECT_FALSE(is_replay(call_tool(h, 3, "deploy", {{"service", "db"}, {"count", 1}})));
   EXPECT_EQ(f.runs->load(), 2);
 }
 
@@ -367,10 +367,10 @@ TEST(at_most_once_calls, the_window_end_lets_the_same_call_run_again) {
   fixture f;
   f.add(deployed, {.window = 150ms});
   harness h(f.srv, false);
-  call(h, 1, "deploy", {{"service", "api"}});
-  EXPECT_TRUE(is_replay(call(h, 2, "deploy", {{"service", "api"}})));
+  call_tool(h, 1, "deploy", {{"service", "api"}});
+  EXPECT_TRUE(is_replay(call_tool(h, 2, "deploy", {{"service", "api"}})));
   std::this_thread::sleep_for(200ms);
-  EXPECT_FALSE(is_replay(call(h, 3, "deploy", {{"service", "api"}})));
+  EXPECT_FALSE(is_replay(call_tool(h, 3, "deploy", {{"service", "api"}})));
   EXPECT_EQ(f.runs->load(), 2);
 }
 
@@ -389,13 +389,13 @@ TEST(at_most_once_calls, an_async_tool_is_recorded_when_its_completion_comes) {
   h.s.receive(
       modern_request(1, "tools/call", {{"name", "deploy"}, {"arguments", {{"service", "api"}}}}));
   ASSERT_TRUE(wait_until([&] { return f.runs->load() == 1; }, 5s));
-  EXPECT_EQ(error_details(call(h, 2, "deploy", {{"service", "api"}}))["category"], "conflict");
+  EXPECT_EQ(error_details(call_tool(h, 2, "deploy", {{"service", "api"}}))["category"], "conflict");
   {
     std::lock_guard g(*mutex);
     parked->front().complete(tool_result::text("async done"));
   }
   ASSERT_EQ(h.sink->wait_for(2).size(), 2u);
-  const json again = call(h, 3, "deploy", {{"service", "api"}});
+  const json again = call_tool(h, 3, "deploy", {{"service", "api"}});
   EXPECT_TRUE(is_replay(again)) << again;
   EXPECT_EQ(again["result"]["content"][0]["text"], "async done");
   EXPECT_EQ(f.runs->load(), 1);
@@ -405,9 +405,9 @@ TEST(at_most_once_calls, the_metrics_count_each_kind_of_repeat_per_tool) {
   fixture f;
   f.add(deployed);
   harness h(f.srv, false);
-  call(h, 1, "deploy", {{"service", "api"}});
-  call(h, 2, "deploy", {{"service", "api"}});
-  call(h, 3, "deploy", {{"service", "api"}});
+  call_tool(h, 1, "deploy", {{"service", "api"}});
+  call_tool(h, 2, "deploy", {{"service", "api"}});
+  call_tool(h, 3, "deploy", {{"service", "api"}});
   const std::string text = f.srv.metrics_text();
   EXPECT_NE(text.find(R"(mcpcxx_at_most_once_total{tool="deploy",outcome="replayed"} 2)"),
             std::string::npos)

@@ -29,15 +29,16 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* k_key = "q9Tt3n3oJ5Q0R0m1f2yYxQ0y8kTqG4sQmV1oZr7b0cA=";
+constexpr const char* k_state_key = "q9Tt3n3oJ5Q0R0m1f2yYxQ0y8kTqG4sQmV1oZr7b0cA=";
 constexpr auto k_pay_takes = 200ms;
 // hold's bound: an engine that wrongly runs it then fails a test instead of hanging it.
 constexpr auto k_hold_at_most = 3s;
 
-const json k_task_caps = {{"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}}};
+const json k_tasks_extension = {
+    {"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}}};
 
-std::string modern(const json& id, const std::string& method, json params,
-                   const json& caps = k_task_caps) {
+std::string modern_request_to(const json& id, const std::string& method, json params,
+                              const json& caps = k_tasks_extension) {
   params["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
                      {"io.modelcontextprotocol/clientCapabilities", caps}};
   return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
@@ -45,16 +46,17 @@ std::string modern(const json& id, const std::string& method, json params,
 
 // The identical call the tests repeat: pay 10 to `to`.
 std::string pay_call(int id, const std::string& to = "acct-1") {
-  return modern(id, "tools/call", {{"name", "pay"}, {"arguments", {{"to", to}, {"amount", 10}}}});
+  return modern_request_to(id, "tools/call",
+                           {{"name", "pay"}, {"arguments", {{"to", to}, {"amount", 10}}}});
 }
 
 // A call of hold, task-augmented or not: in 2026-07-28 a call of a tool with task support
 // becomes a task when the client declares the tasks extension (params.task is the legacy form).
 std::string hold_call(int id, bool as_task) {
   json params = {{"name", "hold"}, {"arguments", {{"job", "j-1"}}}};
-  if (!as_task) return modern(id, "tools/call", params, json::object());
+  if (!as_task) return modern_request_to(id, "tools/call", params, json::object());
   params["task"] = json::object();
-  return modern(id, "tools/call", params);
+  return modern_request_to(id, "tools/call", params);
 }
 
 // A replica (a store URL) or a lone server (no URL) with two at-most-once tools (window 1 min):
@@ -70,7 +72,7 @@ struct once_replica {
     server_options o = captured_log{}.options();
     o.log_requests = false;
     if (!url.empty()) {
-      o.request_state_key = k_key;
+      o.request_state_key = k_state_key;
       o.store.url = url;
       o.store.key_prefix = "test:";
     }
@@ -336,7 +338,7 @@ TEST_F(at_most_once_replicas, a_repeat_on_another_replica_of_a_task_call_names_t
   json done;
   EXPECT_TRUE(wait_until(
       [&] {
-        done = hb.roundtrip(modern(4, "tasks/get", {{"taskId", task}}));
+        done = hb.roundtrip(modern_request_to(4, "tasks/get", {{"taskId", task}}));
         return done["result"].value("status", "") == "completed";
       },
       5s))
