@@ -2,7 +2,10 @@
 # The README's main job. Sets everything up, then:
 #  1. the issue tracker demo (examples/issue_tracker): a Python server on SQLite built with the
 #     mcpcxx package, driven by a scripted client that prints every exchange as raw JSON-RPC
-#     (not found, locked, approval required, protected branch, upstream timeout, rate limited);
+#     (not found, locked, approval required, protected branch, upstream timeout, rate limited),
+#     and an at-most-once deployment: the model's retry is refused while the first deploy runs
+#     and replayed after it finished, and a repeat of the deploy whose outcome is unknown is
+#     refused naming the status check;
 #  2. the same server asking the user to confirm a production deploy (elicitation) in both eras:
 #     a live elicitation/create request on a 2025-11-25 session, and on 2026-07-28 an
 #     input_required result answered by a retry with inputResponses and requestState, plus a

@@ -8,10 +8,12 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 
 from mcpcxx.inspect import LEGACY, MODERN, InspectError, StdioPeer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+STAGING = {"branch": "feature-x", "environment": "staging"}
 SCRIPT = [
     ("success: get_issue", "get_issue", {"key": "ENG-1"}),
     ("protocol error: unknown tool", "get_issues", {"key": "ENG-1"}),
@@ -34,6 +36,27 @@ SCRIPT = [
         {"branch": "release-2", "environment": "production", "change_request": "CR-7"},
     ),
     ("isError: deadline exceeded (engine timeout)", "sync_mirror", {}),
+    (
+        "at most once: a staging deploy outlives its 1 s deadline (outcome unknown)",
+        "create_deployment",
+        STAGING,
+    ),
+    (
+        "at most once: the model retries at once: refused, the first deploy still runs",
+        "create_deployment",
+        STAGING,
+    ),
+    ("(the client waits 1 s: the first deploy finishes)", "", {}),
+    (
+        "at most once: the retry after it finished gets the first result again",
+        "create_deployment",
+        STAGING,
+    ),
+    (
+        "at most once: the production deploy with an unknown outcome, repeated",
+        "create_deployment",
+        {"branch": "release-2", "environment": "production", "change_request": "CR-7"},
+    ),
     *[("list_issues (rate limited after 5)", "list_issues", {}) for _ in range(6)],
 ]
 
@@ -62,6 +85,9 @@ def main() -> int:
         for title, tool, arguments in SCRIPT:
             print(file=sys.stdout)
             peer.note(title)
+            if not tool:  # a pause in the script
+                time.sleep(1.0)
+                continue
             peer.request("tools/call", {"name": tool, "arguments": arguments})
     except InspectError as e:
         print(f"client: {e}", file=sys.stderr)

@@ -2,9 +2,10 @@
 
 Its tools exercise the founding document's failure cases, each with the wire shape it should
 have: not found, locked by another workflow, protected branch / approval required, an upstream
-timeout with an unknown outcome, and rate limiting. deploy_release asks the user to confirm a
-production deployment through elicitation (a live request on legacy sessions, an
-input_required round on 2026-07-28). Run it over stdio:
+timeout with an unknown outcome, a deployment repeated by a retrying model (create_deployment
+runs at most once), and rate limiting. deploy_release asks the user to confirm a production
+deployment through elicitation (a live request on legacy sessions, an input_required round on
+2026-07-28). Run it over stdio:
 
     python examples/issue_tracker/server.py            # or: python -m mcpcxx run ...
 
@@ -27,11 +28,12 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from mcpcxx import Context, Server, ToolError
+from mcpcxx import AtMostOnce, Context, Server, StatusCheck, ToolError
 
 DB_PATH = os.environ.get(
     "ISSUE_TRACKER_DB", os.path.join(tempfile.gettempdir(), "issue_tracker.db")
@@ -167,7 +169,17 @@ def update_issue(key: KEY, state: Literal["open", "in_progress", "closed"], ctx:
     return get_issue(key)
 
 
-@server.tool(annotations={"destructive_hint": True})
+# A deployment must never be submitted twice because a model retried: a repeat within 10 minutes
+# gets the first call's result (or, while it runs or when its outcome is unknown, a refusal that
+# names find_deployments) and never reaches the deploy service.
+@server.tool(
+    annotations={"destructive_hint": True},
+    timeout=1.0,
+    at_most_once=AtMostOnce(
+        window=timedelta(minutes=10),
+        status_check=StatusCheck("find_deployments", ["branch", "environment"]),
+    ),
+)
 def create_deployment(
     branch: Annotated[str, Field(min_length=1, max_length=100)],
     environment: Literal["staging", "production"],
@@ -211,12 +223,30 @@ def create_deployment(
             effect="unknown",
             resource=f"deployment {deployment_id}",
         )
+    # The simulated deploy service takes 1.5 s to accept a staging deploy: longer than the tool's
+    # 1 s deadline, so the caller hears "outcome unknown" while the deploy goes on.
+    time.sleep(1.5)
+    with db() as conn:
+        conn.execute("UPDATE deployments SET status = 'accepted' WHERE id = ?", (deployment_id,))
     return {
         "id": deployment_id,
         "branch": branch,
         "environment": environment,
-        "status": "submitted",
+        "status": "accepted",
     }
+
+
+@server.tool(annotations={"read_only_hint": True})
+def find_deployments(
+    branch: str, environment: Literal["staging", "production"]
+) -> list[dict[str, object]]:
+    """The deployments of a branch to an environment, newest first."""
+    with db() as conn:
+        rows = conn.execute(
+            "SELECT * FROM deployments WHERE branch = ? AND environment = ? ORDER BY id DESC",
+            (branch, environment),
+        ).fetchall()
+    return [dict(r) for r in rows]
 
 
 @server.tool(annotations={"read_only_hint": True})

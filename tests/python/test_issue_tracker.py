@@ -30,6 +30,29 @@ def exchanges(output: str) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+def assert_at_most_once(got: dict[str, Any], meta: dict[str, Any]) -> None:
+    """create_deployment: the retry while the first deploy runs is refused, the one after it
+    finished replays it, and the repeat of the unknown production deploy names the check."""
+    first = meta["at most once: a staging deploy outlives its 1 s deadline (outcome unknown)"]
+    assert first["category"] == "timeout" and first["effect"] == "unknown"
+    busy = meta["at most once: the model retries at once: refused, the first deploy still runs"]
+    assert (busy["category"], busy["effect"], busy["retryable"]) == (
+        "conflict",
+        "not_applied",
+        True,
+    )
+    replay = got["at most once: the retry after it finished gets the first result again"]
+    assert "mcpcxx/replay" in replay["result"]["_meta"]
+    assert replay["result"]["structuredContent"]["status"] == "accepted"
+    repeat = meta["at most once: the production deploy with an unknown outcome, repeated"]
+    assert (repeat["category"], repeat["effect"], repeat["reason"]) == (
+        "conflict",
+        "unknown",
+        "timeout",
+    )
+    assert repeat["statusCheck"]["tool"] == "find_deployments"
+
+
 def test_scripted_client_prints_every_case(tmp_path: Any) -> None:
     env = {**os.environ, "ISSUE_TRACKER_DB": str(tmp_path / "t.db")}
     for flag in ([], ["--legacy"]):
@@ -42,7 +65,7 @@ def test_scripted_client_prints_every_case(tmp_path: Any) -> None:
             check=False,
         )
         assert proc.returncode == 0, proc.stderr
-        got = dict(exchanges(proc.stdout)[-16:-6])
+        got = dict(exchanges(proc.stdout))  # by title (list_issues: the last of its six)
         meta = {
             t: (r.get("result") or {}).get("_meta", {}).get("mcpcxx/error", {})
             for t, r in got.items()
@@ -57,6 +80,7 @@ def test_scripted_client_prints_every_case(tmp_path: Any) -> None:
         unknown = meta["isError: upstream timeout, outcome unknown"]
         assert unknown["category"] == "timeout" and unknown["effect"] == "unknown"
         assert meta["isError: deadline exceeded (engine timeout)"]["category"] == "timeout"
+        assert_at_most_once(got, meta)
         last = exchanges(proc.stdout)[-1][1]
         assert last["result"]["_meta"]["mcpcxx/error"]["category"] == "rate_limited"
         (tmp_path / "t.db").unlink()
