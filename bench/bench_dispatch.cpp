@@ -102,6 +102,47 @@ void BM_dispatch_tools_call_echo_logged(benchmark::State& state) {
   run_dispatch(state, k_call, 0, true);
 }
 
+// At-most-once (memory records): a first call claims and settles a record; a repeat is answered
+// from it. Each first call needs new arguments, so its baseline is a plain tool given the same
+// varying frames.
+std::string call_frame(const std::string& tool, std::uint64_t n) {
+  return R"({"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":")" + tool +
+         R"(","arguments":{"text":"hello )" + std::to_string(n) +
+         R"("},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+         R"("io.modelcontextprotocol/clientCapabilities":{}}}})";
+}
+
+void run_once(benchmark::State& state, const std::string& tool, bool vary) {
+  auto srv = make_server(0);
+  mcpcxx::tool_spec spec{.name = "once_echo",
+                         .input_schema = {{"type", "object"},
+                                          {"properties", {{"text", {{"type", "string"}}}}},
+                                          {"required", {"text"}}}};
+  spec.at_most_once = mcpcxx::at_most_once{.window = std::chrono::minutes(10)};
+  srv->add_tool(spec, [](const json& a, mcpcxx::request_context&) {
+    return mcpcxx::tool_result::text(a["text"].get<std::string>());
+  });
+  auto sink = std::make_shared<last_frame_sink>();
+  auto session = srv->open_session(sink, {.inline_dispatch = true});
+  std::uint64_t n = 0;
+  session.receive(call_frame(tool, n));
+  const auto before = mcpcxx::bench::allocation_count();
+  for (auto _ : state) {
+    session.receive(call_frame(tool, vary ? ++n : 0));
+    benchmark::DoNotOptimize(sink->last.data());
+  }
+  report_allocs(state, before);
+  if (sink->last.find("\"result\"") == std::string::npos) state.SkipWithError("no result produced");
+}
+
+void BM_dispatch_echo_varying_arguments(benchmark::State& state) { run_once(state, "echo", true); }
+void BM_dispatch_at_most_once_first_call(benchmark::State& state) {
+  run_once(state, "once_echo", true);
+}
+void BM_dispatch_at_most_once_replay(benchmark::State& state) {
+  run_once(state, "once_echo", false);
+}
+
 void BM_dispatch_tools_list_100_cached(benchmark::State& state) {
   run_dispatch(state, k_list, 99, false);
 }
@@ -240,6 +281,9 @@ const std::pair<const char*, void (*)(benchmark::State&)> k_benchmarks[] = {
     {"BM_request_log_line", BM_request_log_line},
     {"BM_dispatch_tools_list_100_cache_hit_only", BM_dispatch_tools_list_100_cache_hit_only},
     {"BM_copy_parsed_list_request", BM_copy_parsed_list_request},
+    {"BM_dispatch_echo_varying_arguments", BM_dispatch_echo_varying_arguments},
+    {"BM_dispatch_at_most_once_first_call", BM_dispatch_at_most_once_first_call},
+    {"BM_dispatch_at_most_once_replay", BM_dispatch_at_most_once_replay},
 };
 
 }  // namespace
