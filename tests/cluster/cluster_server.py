@@ -9,24 +9,39 @@ The engine has no response header naming the replica that served a request, so e
 it in its result and each server-log line starts with "[<replica>]"; nginx adds X-Replica from
 the upstream address it used (tests/cluster/nginx.conf.in).
 
+At-most-once (tests/cluster/test_at_most_once.py): `submit_payment` is an at-most-once tool
+(window 5 minutes, status check `payment_status`). Every run of its function appends one JSON
+line to MCPCXX_CLUSTER_DIR/payment-runs.jsonl (one O_APPEND write, so lines of concurrent runs
+on any replica never mix) before it holds `hold_ms`, so a test counts the runs of all replicas,
+also of a run whose replica it then kills. The replicas run with a claim lease of CLAIM_LEASE
+(1 s, `Server(at_most_once={"lease": ...})`, default 5 s): a repeat of a call whose replica died
+gets T12 (reason replica_lost) about 1 s after the death instead of 5 s.
+
 Run: python cluster_server.py [--port 0] (prints the served URL on stderr).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import sys
 import time
+import uuid
+from datetime import timedelta
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from mcpcxx import Context, Server
+from mcpcxx import AtMostOnce, Context, Server, StatusCheck
 
 REPLICA = os.environ.get("MCPCXX_CLUSTER_REPLICA", "r?")
 MARKERS = pathlib.Path(os.environ.get("MCPCXX_CLUSTER_DIR", "."))
+PAYMENT_RUNS = MARKERS / "payment-runs.jsonl"
+CLAIM_LEASE = timedelta(seconds=1)
+"""How long a running at-most-once call's claim in Redis outlives its replica (renewed every
+lease / 3 while it runs); tests/cluster/test_at_most_once.py bounds the replica_lost T12 by it."""
 
 
 def log_line(line: str) -> None:
@@ -43,6 +58,7 @@ server = Server(
     tasks={"poll_interval_ms": 100},
     client_request_timeout=20,  # a legacy question nobody answers fails the test in 20 s, not 5 min
     log_writer=log_line,
+    at_most_once={"lease": CLAIM_LEASE},
 )
 
 
@@ -120,6 +136,41 @@ def job(seconds: float, tag: str, ctx: Context) -> dict[str, Any]:
             ctx.report_progress(step, None, f"{REPLICA} working on {tag}")
         time.sleep(0.01)
     return me(tag=tag, cancelled=False)
+
+
+def payment_runs(payment_id: str) -> list[dict[str, Any]]:
+    """The runs of submit_payment's function for `payment_id`, on every replica."""
+    if not PAYMENT_RUNS.exists():
+        return []
+    runs = [json.loads(line) for line in PAYMENT_RUNS.read_text().splitlines() if line]
+    return [r for r in runs if r["payment_id"] == payment_id]
+
+
+@server.tool(
+    annotations={"destructive_hint": True},
+    at_most_once=AtMostOnce(
+        window=timedelta(minutes=5),
+        status_check=StatusCheck("payment_status", ["payment_id"]),
+    ),
+)
+def submit_payment(payment_id: str, amount: int, hold_ms: int = 0) -> dict[str, Any]:
+    """Pays `amount` once per payment: records the run (payment-runs.jsonl), then holds
+    `hold_ms` milliseconds before it answers with a confirmation unique to this run."""
+    line = json.dumps({"payment_id": payment_id, "amount": amount, **me()}) + "\n"
+    fd = os.open(PAYMENT_RUNS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode())
+    finally:
+        os.close(fd)
+    time.sleep(hold_ms / 1000)
+    return me(payment_id=payment_id, amount=amount, confirmation=uuid.uuid4().hex)
+
+
+@server.tool(annotations={"read_only_hint": True})
+def payment_status(payment_id: str) -> dict[str, Any]:
+    """How many times submit_payment's function ran for `payment_id`, and where."""
+    runs = payment_runs(payment_id)
+    return me(payment_id=payment_id, runs=len(runs), on=[r["replica"] for r in runs])
 
 
 @server.resource("cluster://doc/{name}", mime_type="text/plain")
