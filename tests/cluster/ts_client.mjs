@@ -22,6 +22,8 @@ const deadline = setTimeout(() => {
 /** [HTTP method, JSON-RPC method or "response" (an answer to the server), status, replica]. */
 const served = [];
 
+const inflight = new Set();
+
 async function recordingFetch(input, init) {
   const verb = init?.method ?? 'GET';
   let what = '';
@@ -29,9 +31,25 @@ async function recordingFetch(input, init) {
     const message = JSON.parse(init.body);
     what = Array.isArray(message) ? 'batch' : (message.method ?? 'response');
   }
-  const response = await fetch(input, init);
-  served.push([verb, what, response.status, response.headers.get('x-replica') ?? '']);
-  return response;
+  // Recorded when sent, completed when answered: the answer to an elicitation may still be in
+  // flight when the tool's result arrives (settled() waits for it).
+  const entry = [verb, what, 0, ''];
+  served.push(entry);
+  const sent = fetch(input, init);
+  inflight.add(sent);
+  try {
+    const response = await sent;
+    entry[2] = response.status;
+    entry[3] = response.headers.get('x-replica') ?? '';
+    return response;
+  } finally {
+    inflight.delete(sent);
+  }
+}
+
+// Waits until every request sent so far has been answered.
+async function settled() {
+  while (inflight.size > 0) await Promise.allSettled([...inflight]);
 }
 
 const posts = (method) => served.filter(([v, w]) => v === 'POST' && w === method).map((s) => s[3]);
@@ -68,6 +86,7 @@ async function asks() {
   for (let i = 0; i < ASK_TRIES; i++) {
     const before = served.length;
     const r = await client.callTool({ name: 'ask', arguments: { question: 'Which colour?' } });
+    await settled();
     const mine = served.slice(before).filter(([v]) => v === 'POST');
     tries.push({ error: r.isError ?? false, action: r.structuredContent?.action,
                  text: r.structuredContent?.text, tool_replica: r.structuredContent?.replica,
