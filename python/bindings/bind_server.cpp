@@ -77,10 +77,8 @@ std::function<void(std::string_view)> log_writer_from(py::object fn) {
   };
 }
 
-std::unique_ptr<server_handle> make_server(server_options options, py::object log_writer,
-                                           const json& at_most_once) {
+std::unique_ptr<server_handle> make_server(server_options options, py::object log_writer) {
   options.log_writer = log_writer_from(std::move(log_writer));
-  read_at_most_once_options(at_most_once, options.at_most_once);
   auto h = std::make_unique<server_handle>();
   py::gil_scoped_release release;
   h->srv = std::make_unique<server>(std::move(options));
@@ -167,8 +165,7 @@ void bind_server(py::module_& m) {
   // The keys server_options' JSON parser accepts, from the table the parser itself reads.
   m.attr("SERVER_OPTION_KEYS") = py::tuple(py::cast(server_option_keys()));
   py::class_<server_handle>(m, "Server", "The C++ MCP engine: registries and sessions.")
-      .def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none(),
-           py::arg("at_most_once") = py::none())
+      .def(py::init(&make_server), py::arg("options"), py::arg("log_writer") = py::none())
       .def("add_tool", &add_tool, py::arg("spec"), py::arg("handler"),
            py::arg("timeout_seconds") = py::none(), py::arg("ttl_ms") = py::none(),
            py::arg("cache_scope") = py::none(), py::arg("task_started_by_handler") = false,

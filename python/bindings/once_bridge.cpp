@@ -49,13 +49,6 @@ std::chrono::milliseconds seconds_of(const json& v, const char* key, std::string
   return std::chrono::milliseconds(std::llround(v.get<double>() * 1000.0));
 }
 
-std::size_t count_of(const json& v, const char* key, std::string_view what) {
-  if (!v.is_number_integer() || v.get<std::int64_t>() <= 0) {
-    refuse_once(what, key, "a positive int", v);
-  }
-  return v.get<std::size_t>();
-}
-
 std::string text_of(const json& v, const char* key, std::string_view what) {
   if (!v.is_string()) refuse_once(what, key, "a str", v);
   return v.get<std::string>();
@@ -107,26 +100,6 @@ at_most_once at_most_once_from(const json& spec, py::object resolver) {
     };
   }
   return p;
-}
-
-void read_at_most_once_options(const json& j, at_most_once_options& o) {
-  if (j.is_null()) return;
-  constexpr std::string_view what = "at_most_once server option";
-  only_keys(j, what, {"max_result_bytes", "max_records", "lease", "warn_destructive"});
-  if (const json* v = present(j, "max_result_bytes")) {
-    o.max_result_bytes = count_of(*v, "max_result_bytes", what);
-  }
-  if (const json* v = present(j, "max_records")) o.max_records = count_of(*v, "max_records", what);
-  if (const json* v = present(j, "lease")) {
-    o.lease = seconds_of(*v, "lease", what);
-    if (o.lease <= std::chrono::milliseconds(0)) {
-      refuse_once(what, "lease", "a positive number of seconds", *v);
-    }
-  }
-  if (const json* v = present(j, "warn_destructive")) {
-    if (!v->is_boolean()) refuse_once(what, "warn_destructive", "True or False", *v);
-    o.warn_destructive = v->get<bool>();
-  }
 }
 
 }  // namespace mcpcxx::py_bind

@@ -20,9 +20,4 @@ namespace py = pybind11;
 /// ValueError names a key it does not know or a value of the wrong type.
 at_most_once at_most_once_from(const json& spec, py::object resolver);
 
-/// Sets `o` from {"max_result_bytes": int, "max_records": int, "lease": seconds,
-/// "warn_destructive": bool} (keys absent or null keep the defaults; null `j` keeps them all).
-/// ValueError names a key it does not know or a value of the wrong type.
-void read_at_most_once_options(const json& j, at_most_once_options& o);
-
 }  // namespace mcpcxx::py_bind

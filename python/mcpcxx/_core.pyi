@@ -76,8 +76,6 @@ class Server:
         self,
         options: dict[str, Any],
         log_writer: Callable[[str], object] | None = None,
-        # at_most_once_options: {max_result_bytes, max_records, lease (seconds), warn_destructive}
-        at_most_once: dict[str, Any] | None = None,
     ) -> None: ...
     def add_tool(
         self,

@@ -573,9 +573,10 @@ def test_bad_server_options_are_refused(options: Any, error: type[Exception], ma
 def test_the_engine_refuses_unknown_keys_itself() -> None:
     from mcpcxx import _core
 
-    with pytest.raises(ValueError, match="unexpected at_most_once server option 'lease_ms'"):
-        _core.Server({"info": {"name": "x", "version": "1"}}, None, {"lease_ms": 5})
-    core = _core.Server({"info": {"name": "x", "version": "1"}}, None, {"lease": 2.5})
+    info = {"name": "x", "version": "1"}
+    with pytest.raises(TypeError, match="unexpected at_most_once server option 'lease_ms'"):
+        _core.Server({"info": info, "at_most_once": {"lease_ms": 5}}, None)
+    core = _core.Server({"info": info, "at_most_once": {"lease": 2.5}}, None)
     with pytest.raises(ValueError, match="unexpected at_most_once option 'key'"):
         core.add_tool({"name": "t"}, lambda a, ctx: {"content": []}, at_most_once={"key": "x"})
 

@@ -14,6 +14,7 @@ import pathlib
 import re
 import subprocess
 import sys
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -91,6 +92,12 @@ EVERY_OPTION: dict[str, Any] = {
     "task_lease": 3.0,
     "request_state_key": "q9Tt3n3oJ5Q0R0m1f2yYxQ0y8kTqG4sQmV1oZr7b0cA=",
     "request_state_previous_keys": ["AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="],
+    "at_most_once": {
+        "max_result_bytes": 100,
+        "max_records": 10,
+        "lease": timedelta(seconds=2),
+        "warn_destructive": False,
+    },
 }
 
 
@@ -128,6 +135,7 @@ def test_every_field_reaches_the_engine_under_its_key() -> None:
     assert sent["info"]["icons"] == EVERY_OPTION["icons"]
     assert sent["worker_threads"] == 2 and sent["log_threshold"] == "warning"
     assert sent["client_request_timeout"] == 1.5 and sent["task_threads"] == 1
+    assert sent["at_most_once"]["lease"] == 2.0
     core = _core.Server(sent, None)  # the engine accepts every key and value
     assert core.capabilities().get("logging") is None  # logging=False reached it
 

@@ -66,7 +66,12 @@ void to_json(json& j, const server_options& o) {
        {"store_configured", !o.store.url.empty() && o.store.url != "memory:"},
        {"store_key_prefix", o.store.key_prefix},
        {"store_timeout", static_cast<double>(o.store.timeout.count()) / 1000.0},
-       {"task_lease", static_cast<double>(o.store.task_lease.count()) / 1000.0}};
+       {"task_lease", static_cast<double>(o.store.task_lease.count()) / 1000.0},
+       {"at_most_once",
+        {{"max_result_bytes", o.at_most_once.max_result_bytes},
+         {"max_records", o.at_most_once.max_records},
+         {"lease", static_cast<double>(o.at_most_once.lease.count()) / 1000.0},
+         {"warn_destructive", o.at_most_once.warn_destructive}}}};
   put(j, "instructions", o.instructions);
 }
 
@@ -111,6 +116,7 @@ constexpr std::string_view k_server_option_keys[] = {
     "store_timeout",
     "task_lease",
     "store_configured",
+    "at_most_once",
 };
 
 // The tasks options as flat keys; "max_tasks" (write-only) bounds the default in-memory store
@@ -149,6 +155,26 @@ void read_store_options(const json& j, store_options& st) {
     if (!v.is_null() && !(v.is_number() && v.get<double>() > 0)) {
       model::fail(what, key, "a positive number of seconds", v);
     }
+  }
+}
+
+// "at_most_once": {max_result_bytes, max_records, lease (seconds), warn_destructive}, each
+// optional.
+void read_at_most_once_options(const json& j, at_most_once_options& a) {
+  const json v = model::optional_value(j, "at_most_once");
+  if (v.is_null()) return;
+  constexpr const char* what = "at_most_once server option";
+  model::require_object(v, what);
+  model::reject_unknown(v, what, {"max_result_bytes", "max_records", "lease", "warn_destructive"});
+  read(v, "max_result_bytes", what, a.max_result_bytes);
+  read(v, "max_records", what, a.max_records);
+  read(v, "lease", what, a.lease);
+  read(v, "warn_destructive", what, a.warn_destructive);
+  if (const json m = model::optional_value(v, "max_records"); !m.is_null() && a.max_records == 0) {
+    model::fail(what, "max_records", "a positive integer", m);
+  }
+  if (const json l = model::optional_value(v, "lease"); !l.is_null() && !(l.get<double>() > 0)) {
+    model::fail(what, "lease", "a positive number of seconds", l);
   }
 }
 
@@ -193,6 +219,7 @@ void from_json(const json& j, server_options& o) {
   read(j, "request_state_ttl_s", what, o.request_state_ttl_s);
   read_task_options(j, o.tasks);
   read_store_options(j, o.store);
+  read_at_most_once_options(j, o.at_most_once);
   if (json caps = model::optional_value(j, "extra_capabilities"); !caps.is_null()) {
     if (!caps.is_object()) model::fail(what, "extra_capabilities", "an object", caps);
     o.extra_capabilities = std::move(caps);

@@ -131,8 +131,8 @@ def _tasks(value: Mapping[str, object] | None, where: str) -> dict[str, int]:
     return task_options(value)
 
 
-def _at_most_once(value: Mapping[str, object] | None, where: str) -> None:
-    at_most_once_options(value)  # checked here; sent by Server as _core.Server's at_most_once
+def _at_most_once(value: Mapping[str, object] | None, where: str) -> dict[str, Any] | None:
+    return at_most_once_options(value)
 
 
 @dataclass(frozen=True)
@@ -272,15 +272,11 @@ class ServerOptions:
         default=None, metadata=_core("request_state_previous_keys", _keys)
     )
     at_most_once: AtMostOnceOptions | None = field(
-        default=None, metadata=_core(None, _at_most_once)
+        default=None, metadata=_core("at_most_once", _at_most_once)
     )
 
     def __post_init__(self) -> None:
         self.to_core()  # every option is checked when the options are built
-
-    def at_most_once_core(self) -> dict[str, Any] | None:
-        """The engine's at_most_once_options (no server_options JSON key: its own argument)."""
-        return at_most_once_options(self.at_most_once)
 
     def to_core(self) -> dict[str, Any]:
         """The engine's server_options in their JSON form; None leaves the engine's default."""

@@ -44,7 +44,7 @@ class Server:
         self.name = options.name
         self.version = options.version
         self.expose_exception_details = bool(options.expose_exception_details)
-        core = _core.Server(options.to_core(), options.log_writer, options.at_most_once_core())
+        core = _core.Server(options.to_core(), options.log_writer)
         self._runtime = Runtime(core, self, options.name, options.lifespan)
 
     @property

@@ -155,7 +155,7 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
             "client_request_timeout, request_state_key, request_state_previous_keys, "
             "request_state_ttl_s, request_state_key_configured, max_tasks, task_default_ttl_ms, "
             "task_max_ttl_ms, task_poll_interval_ms, task_threads, store, store_key_prefix, "
-            "store_timeout, task_lease, store_configured");
+            "store_timeout, task_lease, store_configured, at_most_once");
   const json timeout = {{"client_request_timeout", 2.5}};
   EXPECT_EQ(timeout.get<server_options>().client_request_timeout, std::chrono::milliseconds(2500));
   const auto batch = json{{"max_batch_members", 5}}.get<server_options>();
@@ -167,6 +167,24 @@ TEST(ModelJson, ServerOptionsReadOnlyWhatIsPresent) {
   const json quiet = {{"log_threshold", "warning"}};
   EXPECT_EQ(quiet.get<server_options>().log_threshold, log_level::warning);
   EXPECT_THAT(refusal<server_options>({{"log_threshold", "loud"}}), HasSubstr("'log_threshold'"));
+}
+
+TEST(ModelJson, AtMostOnceOptionsAreOneObject) {
+  const auto o = json::parse(R"({"at_most_once":{"max_result_bytes":10,"max_records":5,)"
+                             R"("lease":1.5,"warn_destructive":false}})")
+                     .get<server_options>();
+  EXPECT_EQ(o.at_most_once.max_result_bytes, 10u);
+  EXPECT_EQ(o.at_most_once.max_records, 5u);
+  EXPECT_EQ(o.at_most_once.lease, std::chrono::milliseconds(1500));
+  EXPECT_FALSE(o.at_most_once.warn_destructive);
+  EXPECT_EQ(json(o)["at_most_once"]["lease"], 1.5);
+  EXPECT_EQ(json(json(o).get<server_options>()), json(o));
+  EXPECT_THAT(refusal<server_options>({{"at_most_once", {{"window", 1}}}}),
+              HasSubstr("unexpected at_most_once server option 'window'"));
+  EXPECT_THAT(refusal<server_options>({{"at_most_once", {{"lease", 0}}}}), HasSubstr("'lease'"));
+  EXPECT_THAT(refusal<server_options>({{"at_most_once", {{"max_records", 0}}}}),
+              HasSubstr("'max_records'"));
+  EXPECT_THAT(refusal<server_options>({{"at_most_once", 5}}), HasSubstr("at_most_once"));
 }
 
 TEST(ModelJson, RequestStateKeysAreReadButNeverWritten) {
