@@ -2,18 +2,17 @@
 // claim, each change one Lua script; one thread renews the leases of this replica's claims.
 #include <algorithm>
 #include <charconv>
-#include <condition_variable>
 #include <limits>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "store/redis_stores.hpp"
+#include "store/renewal_loop.hpp"
 #include "store/trouble.hpp"
 
 namespace mcpcxx::detail {
@@ -137,18 +136,11 @@ class redis_call_records final : public call_records {
       : scope_(std::move(scope)),
         p_(scope_.key_prefix),
         lease_ms_(std::max<std::int64_t>(3, o.lease.count())),
-        trouble_(std::move(o.on_trouble), "call records") {
-    renewer_ = std::thread([this] { renew_loop(); });
-  }
+        trouble_(std::move(o.on_trouble), "call records"),
+        renewer_(std::chrono::milliseconds(std::max<std::int64_t>(1, lease_ms_ / 3)),
+                 [this] { renew_held(); }) {}
 
-  ~redis_call_records() override {
-    {
-      std::lock_guard g(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    renewer_.join();
-  }
+  ~redis_call_records() override { renewer_.stop(); }
 
   redis_call_records(const redis_call_records&) = delete;
   redis_call_records& operator=(const redis_call_records&) = delete;
@@ -242,20 +234,14 @@ class redis_call_records final : public call_records {
     }
   }
 
-  void renew_loop() {
-    const auto period = std::chrono::milliseconds(std::max<std::int64_t>(1, lease_ms_ / 3));
-    std::unique_lock g(mutex_);
-    while (!stopping_) {
-      wake_.wait_for(g, period, [this] { return stopping_; });
-      if (stopping_) return;
-      std::vector<std::pair<std::string, std::string>> claims(held_.begin(), held_.end());
-      g.unlock();
-      try {
-        renew(claims);
-      } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): reported by call()
-      }
-      g.lock();
+  // The renewal loop's tick: the claims held now.
+  void renew_held() {
+    std::vector<std::pair<std::string, std::string>> claims;
+    {
+      std::lock_guard g(mutex_);
+      claims.assign(held_.begin(), held_.end());
     }
+    renew(claims);
   }
 
   redis_scope scope_;
@@ -263,10 +249,8 @@ class redis_call_records final : public call_records {
   const std::int64_t lease_ms_;
   trouble_reporter trouble_;
   std::mutex mutex_;
-  std::condition_variable wake_;
   std::unordered_map<std::string, std::string> held_;  // key -> call: this replica's running claims
-  bool stopping_ = false;
-  std::thread renewer_;  // last: starts once everything above exists
+  renewal_loop renewer_;                               // last: starts once everything above exists
 };
 
 }  // namespace

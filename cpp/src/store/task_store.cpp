@@ -2,14 +2,13 @@
 // sorted sets, leases renewed by one thread; every read fails a task whose lease is gone.
 #include <array>
 #include <charconv>
-#include <condition_variable>
 #include <mutex>
-#include <thread>
 #include <unordered_set>
 #include <vector>
 
 #include "store/lease_failure.hpp"
 #include "store/redis_stores.hpp"
+#include "store/renewal_loop.hpp"
 #include "store/task_codec.hpp"
 #include "store/task_scripts.hpp"
 #include "store/trouble.hpp"
@@ -69,9 +68,9 @@ class redis_task_store final : public leased_task_store {
         options_(std::move(options)),
         p_(scope_.key_prefix),
         lease_ms_(std::max<std::int64_t>(3, options_.lease.count())),
-        trouble_(options_.on_trouble, "task store") {
-    renewer_ = std::thread([this] { renew_loop(); });
-  }
+        trouble_(options_.on_trouble, "task store"),
+        renewer_(std::chrono::milliseconds(std::max<std::int64_t>(1, lease_ms_ / 3)),
+                 [this] { renew_leased(); }) {}
 
   ~redis_task_store() override {
     try {
@@ -151,8 +150,7 @@ class redis_task_store final : public leased_task_store {
       ids.assign(leased_.begin(), leased_.end());
       leased_.clear();
     }
-    wake_.notify_all();
-    if (renewer_.joinable()) renewer_.join();
+    renewer_.stop();
     for (std::size_t at = 0; at < ids.size(); at += k_leases_per_script) {
       redis::command del{"DEL"};
       for (std::size_t i = at; i < std::min(ids.size(), at + k_leases_per_script); ++i) {
@@ -299,20 +297,15 @@ class redis_task_store final : public leased_task_store {
     }
   }
 
-  void renew_loop() {
-    const auto period = std::chrono::milliseconds(std::max<std::int64_t>(1, lease_ms_ / 3));
-    std::unique_lock g(mutex_);
-    while (!released_) {
-      wake_.wait_for(g, period, [this] { return released_; });
+  // The renewal loop's tick: the tasks this replica runs now.
+  void renew_leased() {
+    std::vector<std::string> ids;
+    {
+      std::lock_guard g(mutex_);
       if (released_) return;
-      std::vector<std::string> ids(leased_.begin(), leased_.end());
-      g.unlock();
-      try {
-        renew(ids);
-      } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): reported by call()
-      }
-      g.lock();
+      ids.assign(leased_.begin(), leased_.end());
     }
+    renew(ids);
   }
 
   redis_scope scope_;
@@ -322,10 +315,9 @@ class redis_task_store final : public leased_task_store {
   trouble_reporter trouble_;
   std::array<std::mutex, 64> stripes_;  // see update()
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
   std::unordered_set<std::string> leased_;  // this replica's running tasks
   bool released_ = false;
-  std::thread renewer_;  // last: starts once everything above exists
+  renewal_loop renewer_;  // last: starts once everything above exists
 };
 
 }  // namespace
