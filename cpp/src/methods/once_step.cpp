@@ -47,7 +47,7 @@ struct once_call {
   std::shared_ptr<call_records> records;
   exchange_ptr ex;
   std::shared_ptr<const tool_entry> tool;
-  const json* arguments = nullptr;
+  const json* arguments = nullptr;  // this request's, while before() runs
   call_claim claim;
 
   const at_most_once& policy() const { return *tool->spec.at_most_once; }
@@ -171,8 +171,10 @@ void settle(const once_call& c, const method_outcome& out, bool ran, bool cancel
 }
 
 // This call holds the record: the handler runs, and how it ends is recorded.
-void hold(const once_call& c, tool_call_plan& plan) {
+void hold(const once_call& claimed, tool_call_plan& plan) {
   const auto started = std::chrono::steady_clock::now();
+  once_call c = claimed;
+  c.arguments = nullptr;  // the hooks may outlive the request's parameters
   plan.on_handler_end = [c, started](const method_outcome& out, bool ran, bool cancelled) {
     settle(c, out, ran, cancelled, started);
   };

@@ -146,7 +146,7 @@ class redis_call_records final : public call_records {
   redis_call_records& operator=(const redis_call_records&) = delete;
 
   claim_outcome claim(const call_claim& c) override {
-    const auto r = call([&] {
+    const auto r = trouble_.watch([&] {
       return scope_.client->eval(
           k_once_claim_script, keys(c.key),
           {c.call_id, std::to_string(c.now_ms), std::to_string(window_end(c.now_ms, c.window)),
@@ -171,7 +171,7 @@ class redis_call_records final : public call_records {
     // Not renewed even if the settle fails: a claim whose outcome went unrecorded must read as
     // unknown once its lease lapses, not as running for the rest of its window.
     drop(key, call_id);
-    call([&] {
+    trouble_.watch([&] {
       return scope_.client->eval(
           k_once_settle_script, keys(key),
           {call_id, std::string(call_state_text(r.state)), r.result, r.reason});
@@ -180,14 +180,15 @@ class redis_call_records final : public call_records {
 
   void set_task(const std::string& key, const std::string& call_id,
                 const std::string& task_id) override {
-    call([&] {
+    trouble_.watch([&] {
       return scope_.client->eval(k_once_task_script, {p_ + "once:" + key}, {call_id, task_id});
     });
   }
 
   void release(const std::string& key, const std::string& call_id) override {
     drop(key, call_id);  // as in settle()
-    call([&] { return scope_.client->eval(k_once_release_script, keys(key), {call_id}); });
+    trouble_.watch(
+        [&] { return scope_.client->eval(k_once_release_script, keys(key), {call_id}); });
   }
 
  private:
@@ -202,19 +203,6 @@ class redis_call_records final : public call_records {
     if (it != held_.end() && it->second == call_id) held_.erase(it);
   }
 
-  // Runs one Redis call, reporting an outage (redis::unavailable goes on to the caller).
-  template <class Fn>
-  redis::reply call(Fn&& fn) {
-    try {
-      redis::reply r = std::forward<Fn>(fn)();
-      trouble_.ok();
-      return r;
-    } catch (const redis::unavailable& x) {
-      trouble_.failed(x.what());
-      throw;
-    }
-  }
-
   // Renews the leases of `claims` (key, call); those no longer running here stop being renewed.
   void renew(const std::vector<std::pair<std::string, std::string>>& claims) {
     for (std::size_t at = 0; at < claims.size(); at += k_once_leases_per_script) {
@@ -226,7 +214,8 @@ class redis_call_records final : public call_records {
         ks.push_back(p_ + "once-lease:" + claims[i].first);
         args.push_back(claims[i].second);
       }
-      const auto r = call([&] { return scope_.client->eval(k_once_renew_script, ks, args); });
+      const auto r =
+          trouble_.watch([&] { return scope_.client->eval(k_once_renew_script, ks, args); });
       for (const auto& n : r.elements) {
         const auto index = at + static_cast<std::size_t>(n.integer) - 1;
         if (index < end) drop(claims[index].first, claims[index].second);

@@ -85,7 +85,7 @@ class redis_task_store final : public leased_task_store {
   bool create(const task_record& record) override {
     if (record.expired(task_record::clock::now())) return true;  // nothing would ever see it
     const bool lease = !is_terminal(record.status) && !released();
-    const auto r = call([&] {
+    const auto r = trouble_.watch([&] {
       return scope_.client->eval(k_create_script, task_keys(record.task_id, record.owner),
                                  {std::to_string(now_epoch_ms()), std::to_string(expiry_ms(record)),
                                   std::to_string(options_.max_tasks), encode_record(record),
@@ -132,7 +132,7 @@ class redis_task_store final : public leased_task_store {
       from = *seq;
     }
     const std::string o(owner);
-    const auto r = call([&] {
+    const auto r = trouble_.watch([&] {
       return scope_.client->eval(
           k_list_script, {p_ + "task-owner:" + o, p_ + "task-seq"},
           {std::to_string(from), std::to_string(limit + 1), p_ + "task:", p_ + "task-lease:"});
@@ -156,7 +156,7 @@ class redis_task_store final : public leased_task_store {
       for (std::size_t i = at; i < std::min(ids.size(), at + k_leases_per_script); ++i) {
         del.push_back(p_ + "task-lease:" + ids[i]);
       }
-      call([&] { return scope_.client->run(del); });
+      trouble_.watch([&] { return scope_.client->run(del); });
     }
   }
 
@@ -181,22 +181,9 @@ class redis_task_store final : public leased_task_store {
     return released_;
   }
 
-  // Runs one Redis call, reporting an outage (redis::unavailable goes on to the caller).
-  template <class Fn>
-  redis::reply call(Fn&& fn) {
-    try {
-      redis::reply r = std::forward<Fn>(fn)();
-      trouble_.ok();
-      return r;
-    } catch (const redis::unavailable& x) {
-      trouble_.failed(x.what());
-      throw;
-    }
-  }
-
   // The live record `id` (expired by this process's clock too: nil otherwise).
   std::optional<snapshot> read(const std::string& id) {
-    const auto r = call([&] {
+    const auto r = trouble_.watch([&] {
       return scope_.client->eval(k_read_script, {p_ + "task:" + id, p_ + "task-lease:" + id}, {});
     });
     if (r.is_nil() || r.elements.size() < 5) return std::nullopt;
@@ -210,7 +197,7 @@ class redis_task_store final : public leased_task_store {
   bool write(const snapshot& s, const task_record& next, bool lease_gone) {
     const bool moved = next.created_at != s.record.created_at || next.ttl_ms != s.record.ttl_ms;
     const bool terminal = is_terminal(next.status);
-    const auto r = call([&] {
+    const auto r = trouble_.watch([&] {
       return scope_.client->eval(
           k_update_script, task_keys(next.task_id, next.owner),
           {s.version, encode_record(next), std::string(to_string(next.status)),
@@ -278,7 +265,7 @@ class redis_task_store final : public leased_task_store {
         keys.push_back(p_ + "task:" + ids[i]);
         keys.push_back(p_ + "task-lease:" + ids[i]);
       }
-      const auto r = call([&] {
+      const auto r = trouble_.watch([&] {
         return scope_.client->eval(k_renew_script, keys,
                                    {scope_.replica_id, std::to_string(lease_ms_)});
       });

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "store/redis_stores.hpp"
 
@@ -32,6 +33,19 @@ class trouble_reporter {
     if (!failing_) return;
     failing_ = false;
     say(component_ + ": Redis works again");
+  }
+  /// Runs the Redis call `fn`, reporting its outcome; a redis::unavailable is reported and
+  /// rethrown to the caller.
+  template <class Fn>
+  auto watch(Fn&& fn) -> decltype(std::forward<Fn>(fn)()) {
+    try {
+      auto r = std::forward<Fn>(fn)();
+      ok();
+      return r;
+    } catch (const redis::unavailable& x) {
+      failed(x.what());
+      throw;
+    }
   }
   /// Reports `what` unconditionally (something unexpected, not an outage).
   void report(std::string_view what) {
