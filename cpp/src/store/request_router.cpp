@@ -128,6 +128,8 @@ class redis_router final : public request_router {
         old = std::move(it->second);
         inboxes_.erase(it);
       }
+      // After any renewal pass that still saw the session: that pass would write the key again.
+      std::lock_guard pass(renew_pass_);
       run_batched(k_release_script, {scope_.replica_id}, {session_id});
     }
     old->close();
@@ -247,7 +249,11 @@ class redis_router final : public request_router {
       if (stopping_) return;
       renew_now_ = false;
       g.unlock();
-      run_batched(k_holder_renew_script, {scope_.replica_id, ttl_ms_}, attached_ids());
+      {
+        // The snapshot and the scripts as one pass: detach() waits for it (see detach()).
+        std::lock_guard pass(renew_pass_);
+        run_batched(k_holder_renew_script, {scope_.replica_id, ttl_ms_}, attached_ids());
+      }
       g.lock();
     }
   }
@@ -288,6 +294,7 @@ class redis_router final : public request_router {
   trouble_reporter trouble_;
   std::array<std::mutex, 32> stripes_;  // see attach()
   std::mutex mutex_;
+  std::mutex renew_pass_;  // one renewal pass at a time, and no release during one
   std::condition_variable wake_;
   std::unordered_map<std::string, std::shared_ptr<guarded_inbox>> inboxes_;
   bool stopping_ = false;
