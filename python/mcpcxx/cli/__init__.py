@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     """Dispatch to a command; returns the process exit code."""
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("-h", "--help"):
-        print(usage(), end="", file=sys.stdout if args else sys.stderr)
+        print(usage(), end="")
         return 0 if args else 2
     if args[0] == "--version":
         print(f"mcpcxx {_core.__version__}")

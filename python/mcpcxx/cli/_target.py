@@ -81,17 +81,16 @@ def find_server(target: str) -> Any:
     module = load_module(location)
     if attr:
         obj = getattr(module, attr, None)
-        if obj is None:
-            raise LoadError(f"{location} has no object named {attr!r}")
         if not isinstance(obj, Server):
-            raise LoadError(f"{location}:{attr} is a {type(obj).__name__}, not an mcpcxx.Server")
+            what = "nothing has that name" if obj is None else f"it is a {type(obj).__name__}"
+            raise LoadError(f"{location} has no mcpcxx.Server named {attr!r} ({what})")
         return obj
     found = [k for k, v in vars(module).items() if isinstance(v, Server)]
     if len(found) == 1:
         return getattr(module, found[0])
     if not found:
         raise LoadError(
-            f"{location} defines no mcpcxx.Server at its top level; create one there "
+            f"{location} has no mcpcxx.Server at its top level; create one there "
             "(server = mcpcxx.Server('name')), or name it as PATH:OBJECT"
         )
     raise LoadError(

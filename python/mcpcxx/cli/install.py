@@ -119,16 +119,16 @@ def server_entry(host: Host, target: str, env: dict[str, str]) -> dict[str, Any]
     return entry
 
 
-def entry_name(args: argparse.Namespace, env: dict[str, str]) -> str | None:
-    """--name, or the name of the Server TARGET defines (None when it does not load)."""
+def entry_name(args: argparse.Namespace, env: dict[str, str]) -> tuple[str | None, int]:
+    """(--name or the name of the Server TARGET defines, 0), or (None, exit code) on failure."""
     apply_env(env)  # the module may read its configuration while it is imported
-    server = load_reporting(args.target, "mcpcxx install")
+    server, failed = load_reporting(args.target, "mcpcxx install")
     if server is None:
-        return None
+        return None, failed
     name = args.name if args.name is not None else str(server.name)
     if not name.strip():
         raise UsageError("the entry name is empty; pass --name NAME")
-    return name
+    return name, 0
 
 
 def _claude(claude: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -193,9 +193,9 @@ def main(argv: list[str]) -> int:
         if args.scope is not None and (args.host != "claude-code" or args.config):
             raise UsageError("--scope only applies to claude-code without --config")
         env = env_from_flags(args)
-        name = entry_name(args, env)
+        name, failed = entry_name(args, env)
         if name is None:
-            return 1
+            return failed
         return install(args, name, env)
     except UsageError as e:
         print(f"mcpcxx install: {e}", file=sys.stderr)

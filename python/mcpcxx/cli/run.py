@@ -130,16 +130,20 @@ def run_options(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     return "http", options
 
 
-def load_reporting(target: str, command: str) -> Any:
-    """find_server, printing why it failed to stderr (None then)."""
+def load_reporting(target: str, command: str) -> tuple[Any, int]:
+    """(the Server, 0), or (None, exit code) after printing why it failed to stderr.
+
+    The exit code is 2 when TARGET names nothing usable, 1 when its code raised.
+    """
     try:
-        return find_server(target)
+        return find_server(target), 0
     except LoadError as e:
         print(f"{command}: {e}", file=sys.stderr)
+        return None, 2
     except Exception:
         print(f"{command}: importing {target} raised an exception:", file=sys.stderr)
         traceback.print_exc()
-    return None
+        return None, 1
 
 
 def main(argv: list[str]) -> int:
@@ -151,9 +155,9 @@ def main(argv: list[str]) -> int:
     except UsageError as e:
         print(f"mcpcxx run: {e}", file=sys.stderr)
         return 2
-    server = load_reporting(args.target, "mcpcxx run")
+    server, failed = load_reporting(args.target, "mcpcxx run")
     if server is None:
-        return 1
+        return failed
     if args.check:
         print(f"mcpcxx run: {args.target}: {server!r} loads", file=sys.stderr)
         return 0
