@@ -155,9 +155,8 @@ class Dev:
             seen = again
         return seen
 
-    def watch(self) -> None:
+    def watch(self, seen: dict[str, tuple[int, int]]) -> None:
         """Poll the files; on a change, trial-load the new code, then restart or report."""
-        seen = snapshot(self.roots)
         while not self.stopped.wait(self.args.interval):
             now = snapshot(self.roots)
             edits = changed(seen, now)
@@ -175,9 +174,10 @@ class Dev:
 
     def serve(self) -> int:
         """Start the first server, forward the client's stdin until EOF, then stop."""
+        seen = snapshot(self.roots)  # before the first start: an edit from now on is seen
         self.proxy.note(f"serving {self.target}; watching {', '.join(self.roots)}")
         self.proxy.start()
-        threading.Thread(target=self.watch, daemon=True).start()
+        threading.Thread(target=self.watch, args=(seen,), daemon=True).start()
         try:
             for line in sys.stdin.buffer:
                 self.proxy.from_client(line)

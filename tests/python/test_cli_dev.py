@@ -1,0 +1,266 @@
+"""`mcpcxx dev`: one stdio session survives restarts of the server behind it.
+
+The test edits the server's file while a client session is open: the next call gets the new
+answer in the same session; broken code keeps the old server running and prints the error; a
+call in flight at the restart is answered with a JSON-RPC error instead of hanging.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mcpcxx.inspect import CLIENT_CAPABILITIES_KEY, LEGACY, MODERN
+
+SERVER_CODE = """
+import asyncio
+import os
+import sys
+import mcpcxx
+
+server = mcpcxx.Server("dev-server", "1.0")
+
+
+@server.tool
+def answer() -> str:
+    \"\"\"The current answer.\"\"\"
+    return "ANSWER"
+
+
+@server.tool
+async def slow() -> str:
+    \"\"\"Takes a minute.\"\"\"
+    print("slow started", file=sys.stderr, flush=True)
+    await asyncio.sleep(60)
+    return "done"
+
+
+@server.tool
+def crash() -> str:
+    \"\"\"Ends the server process without answering.\"\"\"
+    os._exit(3)
+"""
+
+
+class DevSession:
+    """`mcpcxx dev` as a subprocess: frames in, replies out, stderr collected."""
+
+    def __init__(self, server_file: pathlib.Path, era: str) -> None:
+        self.era = era
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "mcpcxx",
+                "dev",
+                str(server_file),
+                "--interval",
+                "0.1",
+                "--drain-grace",
+                "0.5",
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self.replies: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.err: list[str] = []
+        self.ids = iter(range(1, 1000))
+        threading.Thread(target=self._read_out, daemon=True).start()
+        threading.Thread(target=self._read_err, daemon=True).start()
+        self.wait_for("# serving ")  # the watcher's first look at the files is done
+
+    def _read_out(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.replies.put(json.loads(line))
+
+    def _read_err(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.err.append(line.decode("utf-8", "replace"))
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any]) -> int:
+        rid = next(self.ids)
+        if self.era == MODERN:
+            info = {"name": "t", "version": "1"}
+            params = {
+                **params,
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": MODERN,
+                    CLIENT_CAPABILITIES_KEY: {},
+                    "io.modelcontextprotocol/clientInfo": info,
+                },
+            }
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return rid
+
+    def reply(self, rid: int) -> dict[str, Any]:
+        """The response to `rid` (notifications before it are skipped)."""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                message = self.replies.get(timeout=max(deadline - time.monotonic(), 0.01))
+            except queue.Empty:
+                break
+            if message.get("id") == rid:
+                return message
+        raise AssertionError(f"no reply to {rid}; stderr:\n{self.stderr()}")
+
+    def call(self, tool: str) -> dict[str, Any]:
+        return self.reply(self.request("tools/call", {"name": tool, "arguments": {}}))
+
+    def text(self, tool: str = "answer") -> str:
+        response = self.call(tool)
+        assert "result" in response, response
+        return str(response["result"]["content"][0]["text"])
+
+    def handshake(self) -> None:
+        if self.era == LEGACY:
+            info = {"name": "t", "version": "1"}
+            params = {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": info}
+            init = self.reply(self.request("initialize", params))
+            assert init["result"]["serverInfo"]["name"] == "dev-server"
+            self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def stderr(self) -> str:
+        return "".join(self.err)
+
+    def wait_for(self, text: str, after: int = 0) -> int:
+        """Wait until stderr (from line `after` on) contains `text`; the line count then."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            lines = list(self.err)
+            if any(text in line for line in lines[after:]):
+                return len(lines)
+            time.sleep(0.05)
+        raise AssertionError(f"{text!r} never printed; stderr:\n{self.stderr()}")
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout=30)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+        return code
+
+
+@pytest.fixture
+def server_file(tmp_path: pathlib.Path) -> pathlib.Path:
+    path = tmp_path / "app" / "dev_server.py"
+    path.parent.mkdir()
+    path.write_text(SERVER_CODE.replace("ANSWER", "first answer"))
+    return path
+
+
+@pytest.fixture(params=[LEGACY, MODERN], ids=["legacy", "modern"])
+def session(server_file: pathlib.Path, request: pytest.FixtureRequest) -> Iterator[DevSession]:
+    dev = DevSession(server_file, str(request.param))
+    yield dev
+    if dev.proc.poll() is None:
+        dev.proc.kill()
+        dev.proc.wait()
+    for stream in (dev.proc.stdin, dev.proc.stdout, dev.proc.stderr):
+        if stream is not None and not stream.closed:
+            stream.close()
+
+
+def edit(path: pathlib.Path, code: str) -> None:
+    """Rewrite the file so that its mtime visibly changes even on a coarse clock."""
+    before = path.stat().st_mtime_ns
+    path.write_text(code)
+    if path.stat().st_mtime_ns == before:
+        import os
+
+        os.utime(path, ns=(before + 1_000_000_000, before + 1_000_000_000))
+
+
+def test_an_edit_restarts_the_server_in_the_same_session_and_broken_code_keeps_the_old(
+    session: DevSession, server_file: pathlib.Path
+) -> None:
+    session.handshake()
+    assert session.text() == "first answer"
+
+    mark = len(session.err)
+    edit(server_file, SERVER_CODE.replace("ANSWER", "second answer"))
+    session.wait_for("is running the new code", mark)
+    assert session.text() == "second answer"
+    if session.era == LEGACY:
+        # The new server got the client's initialize; its reply never reached the client.
+        assert "replaying the client's session (2 frames)" in session.stderr()
+        assert "answered a replayed frame" in session.stderr()
+
+    mark = len(session.err)
+    edit(server_file, SERVER_CODE.replace("ANSWER", "third answer") + "\ndef broken(:\n")
+    session.wait_for("the new code does not load; the running server keeps serving", mark)
+    session.wait_for("syntax error at line", mark)
+    assert session.text() == "second answer"
+
+    # A helper module next to the server is watched too.
+    mark = len(session.err)
+    (server_file.parent / "helper.py").write_text("VALUE = 1\n")
+    edit(server_file, SERVER_CODE.replace("ANSWER", "fourth answer"))
+    session.wait_for("is running the new code", mark)
+    assert session.text() == "fourth answer"
+
+    assert session.close() == 0
+    out = session.stderr()
+    # Every frame went by in the inspector's raw format.
+    assert '--> {"jsonrpc": "2.0", "id": 1, "method": ' in out
+    assert '<-- {"jsonrpc":"2.0","id":' in out and '"text":"fourth answer"' in out
+
+
+def test_a_call_in_flight_at_a_restart_gets_the_engines_shutdown_error(
+    session: DevSession, server_file: pathlib.Path
+) -> None:
+    session.handshake()
+    slow = session.request("tools/call", {"name": "slow", "arguments": {}})
+    mark = session.wait_for("slow started")
+    edit(server_file, SERVER_CODE.replace("ANSWER", "after restart"))
+    response = session.reply(slow)
+    assert response["error"]["code"] == -32603, response
+    assert response["error"]["message"].startswith("Server shutting down"), response
+    session.wait_for("is running the new code", mark)
+    assert session.text() == "after restart"
+    assert session.close() == 0
+
+
+def test_a_crashed_server_answers_its_call_and_starts_again_on_the_next_edit(
+    session: DevSession, server_file: pathlib.Path
+) -> None:
+    session.handshake()
+    response = session.call("crash")
+    assert response["error"]["code"] == -32603
+    assert "exited before answering" in response["error"]["message"]
+    session.wait_for("the server exited with code 3; it starts again when a file changes")
+    edit(server_file, SERVER_CODE.replace("ANSWER", "back again"))
+    assert session.text() == "back again"  # queued until the new server started
+    assert session.close() == 0
+
+
+def test_dev_refuses_a_missing_file(tmp_path: pathlib.Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpcxx", "dev", str(tmp_path / "nope.py")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2
+    assert "mcpcxx dev: no such file" in done.stderr
