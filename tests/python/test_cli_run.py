@@ -263,6 +263,18 @@ def test_bad_flags_exit_2_and_name_the_flag(
     assert message in done.stderr
 
 
+def test_a_port_in_use_is_reported_without_a_traceback(tmp_path: pathlib.Path) -> None:
+    path = write(tmp_path / "echo_server.py", SERVER_CODE)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = mcpcxx("run", str(path), "--http", f"127.0.0.1:{port}")
+    assert done.returncode == 1
+    assert f"mcpcxx run: serving HTTP on 127.0.0.1:{port} failed: bind: " in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_check_loads_without_serving(tmp_path: pathlib.Path) -> None:
     path = write(tmp_path / "echo_server.py", SERVER_CODE)
     done = mcpcxx("run", f"{path}:app", "--check")

@@ -166,4 +166,10 @@ def main(argv: list[str]) -> int:
     except (TypeError, ValueError) as e:
         print(f"mcpcxx run: {e}", file=sys.stderr)
         return 2
+    except RuntimeError as e:
+        if transport != "http":
+            raise
+        # The engine's own words (e.g. "bind: Address already in use") with where it happened.
+        print(f"mcpcxx run: serving HTTP on {args.http} failed: {e}", file=sys.stderr)
+        return 1
     return code
