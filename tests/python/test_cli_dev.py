@@ -253,9 +253,20 @@ def test_a_crashed_server_answers_its_call_and_starts_again_on_the_next_edit(
     assert session.close() == 0
 
 
-def test_dev_refuses_a_missing_file(tmp_path: pathlib.Path) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nope.py"], "mcpcxx dev: no such file: nope.py"),
+        (["no_such_module_xyz"], "mcpcxx dev: cannot find module 'no_such_module_xyz'"),
+        (["ok.py", "--watch", "missing-dir"], "mcpcxx dev: --watch missing-dir: not a directory"),
+        (["ok.py", "--env", "JUSTAKEY"], "mcpcxx dev: --env: 'JUSTAKEY' is not KEY=VALUE"),
+    ],
+)
+def test_dev_refuses_bad_arguments(args: list[str], message: str, tmp_path: pathlib.Path) -> None:
+    (tmp_path / "ok.py").write_text(SERVER_CODE)
     done = subprocess.run(
-        [sys.executable, "-m", "mcpcxx", "dev", str(tmp_path / "nope.py")],
+        [sys.executable, "-m", "mcpcxx", "dev", *args],
+        cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=60,
@@ -263,4 +274,5 @@ def test_dev_refuses_a_missing_file(tmp_path: pathlib.Path) -> None:
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 2
-    assert "mcpcxx dev: no such file" in done.stderr
+    assert message in done.stderr
+    assert done.stdout == ""

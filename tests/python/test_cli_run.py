@@ -7,6 +7,7 @@ a message that says what was wrong.
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import socket
 import subprocess
@@ -310,3 +311,22 @@ def test_the_console_script_entry_point_is_the_same_command_line() -> None:
         check=False,
     )
     assert done.returncode == 0 and "install" in done.stdout
+
+
+def test_the_installed_mcpcxx_script_runs_the_command_line() -> None:
+    """The wheel's console script (next to the interpreter in a venv) is the same command line."""
+    script = pathlib.Path(sys.executable).parent / ("mcpcxx.exe" if os.name == "nt" else "mcpcxx")
+    if not script.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{script} is missing: the wheel must install the mcpcxx console script")
+        pytest.skip("mcpcxx is not installed next to this interpreter (a staged package)")
+    done = subprocess.run(
+        [str(script), "--help"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0
+    assert [line.split()[0] for line in done.stdout.splitlines() if line.startswith("  ")] == [
+        "run",
+        "dev",
+        "install",
+        "inspect",
+    ]

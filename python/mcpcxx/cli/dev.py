@@ -115,6 +115,9 @@ class Dev:
         self.args = args
         self.target = absolute_target(args.target)
         self.env = {**os.environ, **env}
+        for folder in args.watch:
+            if not os.path.isdir(folder):
+                raise UsageError(f"--watch {folder}: not a directory")
         self.roots = [source_root(args.target), *(os.path.abspath(d) for d in args.watch)]
         self.proxy = Proxy(sys.stdout.buffer, sys.stderr, self.spawn)
         self.stopped = threading.Event()
