@@ -46,6 +46,7 @@ class Child:
         self.reader: threading.Thread | None = None
         self.pending: set[str] = set()  # client request ids sent here and not yet answered
         self.asked: set[str] = set()  # ids of requests this child sent to the client
+        self.gone = False  # its stdout closed: it answers nothing more
 
     def send(self, line: bytes) -> bool:
         """Write one frame; False when the child's stdin is gone."""
@@ -116,16 +117,27 @@ class Proxy:
                 return
             if message is not None:
                 self._remember(message)
-            if self.restarting or self.child is None:
+            child = None if self.restarting else self.child
+            if child is None or child.gone:
                 self.queued.append(line)
                 return
-            self._send(self.child, line, message)
+            self._track_incoming(child, message)
+        self._deliver(child, line, message)
 
-    def _send(self, child: Child, line: bytes, message: dict[str, Any] | None) -> None:
+    def _track_incoming(self, child: Child, message: dict[str, Any] | None) -> None:
         if message is not None and "method" in message and "id" in message:
             child.pending.add(_key(message["id"]))
-        if not child.send(line):
-            self.queued.append(line)  # delivered to the next child once it starts
+
+    def _deliver(self, child: Child, line: bytes, message: dict[str, Any] | None) -> None:
+        """Write outside the lock: a full pipe must not stall the threads reading the children."""
+        if child.send(line):
+            return
+        with self.lock:
+            rid = _key(message["id"]) if message is not None and "id" in message else None
+            if rid is None or rid in child.pending:
+                child.pending.discard(rid or "")
+                self.queued.append(line)  # the next server gets it
+            # else the dead child's reader already answered it
 
     def _drop_stale_answer(self, message: dict[str, Any]) -> bool:
         """A client's answer to a request an earlier child sent is dropped (nobody awaits it)."""
@@ -187,6 +199,7 @@ class Proxy:
         with self.lock:
             lost = sorted(child.pending)
             child.pending.clear()
+            child.gone = True
         for rid in lost:
             error = {"code": LOST_CODE, "message": LOST_MESSAGE, "data": {"effect": "unknown"}}
             answer = {"jsonrpc": "2.0", "id": json.loads(rid), "error": error}
@@ -212,11 +225,24 @@ class Proxy:
             self.child = child
             session = list(self.session)
         self._replay(child, session)
-        with self.lock:
-            queued, self.queued = self.queued, []
-            self.restarting = False
-            for line in queued:
-                self._send(child, line, _parse(line))
+        self._flush(child)
+
+    def _flush(self, child: Child) -> None:
+        """Deliver the queued frames in order; frames arriving meanwhile queue behind them."""
+        while True:
+            with self.lock:
+                queued, self.queued = self.queued, []
+                if not queued or child.gone:
+                    self.queued = queued + self.queued
+                    self.restarting = False
+                    if child.gone and self.child is child:
+                        self.child = None
+                    return
+                parsed = [_parse(line) for line in queued]
+                for message in parsed:
+                    self._track_incoming(child, message)
+            for line, message in zip(queued, parsed, strict=True):
+                self._deliver(child, line, message)
 
     def _replay(self, child: Child, session: list[dict[str, Any]]) -> None:
         if not session:
