@@ -74,6 +74,7 @@ class DevSession:
         )
         self.replies: queue.Queue[dict[str, Any]] = queue.Queue()
         self.err: list[str] = []
+        self.early: dict[object, dict[str, Any]] = {}
         self.ids = iter(range(1, 1000))
         threading.Thread(target=self._read_out, daemon=True).start()
         threading.Thread(target=self._read_err, daemon=True).start()
@@ -110,15 +111,19 @@ class DevSession:
         return rid
 
     def reply(self, rid: int) -> dict[str, Any]:
-        """The response to `rid` (notifications before it are skipped)."""
+        """The response to `rid` (notifications are skipped, other responses kept for later)."""
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            if rid in self.early:
+                return self.early.pop(rid)
             try:
                 message = self.replies.get(timeout=max(deadline - time.monotonic(), 0.01))
             except queue.Empty:
                 break
             if message.get("id") == rid:
                 return message
+            if "id" in message and "method" not in message:
+                self.early[message["id"]] = message  # another request's answer, claimed later
         raise AssertionError(f"no reply to {rid}; stderr:\n{self.stderr()}")
 
     def call(self, tool: str) -> dict[str, Any]:
@@ -276,3 +281,36 @@ def test_dev_refuses_bad_arguments(args: list[str], message: str, tmp_path: path
     assert done.returncode == 2
     assert message in done.stderr
     assert done.stdout == ""
+
+
+def test_a_burst_of_calls_passes_through_in_both_directions(
+    session: DevSession, server_file: pathlib.Path
+) -> None:
+    session.handshake()
+    # Far more than a pipe buffer each way: the proxy must keep both directions moving.
+    ids = [session.request("tools/call", {"name": "answer", "arguments": {}}) for _ in range(400)]
+    for rid in ids:
+        assert session.reply(rid)["result"]["content"][0]["text"] == "first answer"
+    assert session.close() == 0
+
+
+def test_a_legacy_sessions_log_level_is_replayed_to_the_new_server(
+    server_file: pathlib.Path,
+) -> None:
+    session = DevSession(server_file, LEGACY)
+    try:
+        session.handshake()
+        assert "result" in session.reply(session.request("logging/setLevel", {"level": "error"}))
+        mark = len(session.err)
+        edit(server_file, SERVER_CODE.replace("ANSWER", "replayed"))
+        session.wait_for("is running the new code", mark)
+        assert session.text() == "replayed"
+        out = "".join(session.err[mark:])
+        assert "replaying the client's session (3 frames)" in out
+        assert '"id":"mcpcxx-dev-replay-2-2","method":"logging/setLevel"' in out
+        assert out.count("(that reply answered a replayed frame") == 2
+        assert session.close() == 0
+    finally:
+        if session.proc.poll() is None:
+            session.proc.kill()
+            session.proc.wait()
