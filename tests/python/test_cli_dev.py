@@ -45,6 +45,13 @@ async def slow() -> str:
 
 
 @server.tool
+async def ask(ctx: mcpcxx.Context) -> str:
+    \"\"\"Asks the user first.\"\"\"
+    result = await ctx.elicit("Proceed?")
+    return str(result.action)
+
+
+@server.tool
 def crash() -> str:
     \"\"\"Ends the server process without answering.\"\"\"
     os._exit(3)
@@ -125,6 +132,15 @@ class DevSession:
             if "id" in message and "method" not in message:
                 self.early[message["id"]] = message  # another request's answer, claimed later
         raise AssertionError(f"no reply to {rid}; stderr:\n{self.stderr()}")
+
+    def server_request(self) -> dict[str, Any]:
+        """The next request the server sends the client."""
+        while True:
+            message = self.replies.get(timeout=30)
+            if "method" in message and "id" in message:
+                return message
+            if "id" in message:
+                self.early[message["id"]] = message
 
     def call(self, tool: str) -> dict[str, Any]:
         return self.reply(self.request("tools/call", {"name": tool, "arguments": {}}))
@@ -309,6 +325,36 @@ def test_a_legacy_sessions_log_level_is_replayed_to_the_new_server(
         assert "replaying the client's session (3 frames)" in out
         assert '"id":"mcpcxx-dev-replay-2-2","method":"logging/setLevel"' in out
         assert out.count("(that reply answered a replayed frame") == 2
+        assert session.close() == 0
+    finally:
+        if session.proc.poll() is None:
+            session.proc.kill()
+            session.proc.wait()
+
+
+def test_an_answer_to_a_replaced_servers_question_is_dropped(server_file: pathlib.Path) -> None:
+    session = DevSession(server_file, LEGACY)
+    try:
+        info = {"name": "t", "version": "1"}
+        params = {
+            "protocolVersion": LEGACY,
+            "capabilities": {"elicitation": {}},
+            "clientInfo": info,
+        }
+        assert "result" in session.reply(session.request("initialize", params))
+        session.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        ask = session.request("tools/call", {"name": "ask", "arguments": {}})
+        question = session.server_request()
+        assert question["method"] == "elicitation/create"
+
+        mark = len(session.err)
+        edit(server_file, SERVER_CODE.replace("ANSWER", "new server"))
+        assert session.reply(ask)["error"]["message"].startswith("Server shutting down")
+        session.wait_for("is running the new code", mark)
+        answer = {"action": "accept", "content": {}}
+        session.send({"jsonrpc": "2.0", "id": question["id"], "result": answer})
+        session.wait_for(f"dropped the answer to request {question['id']!r}", mark)
+        assert session.text() == "new server"
         assert session.close() == 0
     finally:
         if session.proc.poll() is None:
