@@ -360,3 +360,30 @@ def test_an_answer_to_a_replaced_servers_question_is_dropped(server_file: pathli
         if session.proc.poll() is None:
             session.proc.kill()
             session.proc.wait()
+
+
+def test_a_server_that_does_not_load_at_first_starts_at_the_edit_that_fixes_it(
+    server_file: pathlib.Path,
+) -> None:
+    good = server_file.read_text()
+    server_file.write_text(good + "\nraise RuntimeError('not configured yet')\n")
+    session = DevSession(server_file, LEGACY)
+    try:
+        session.wait_for("the server exited with code 1; it starts again when a file changes")
+        assert "RuntimeError: not configured yet" in session.stderr()
+        info = {"name": "t", "version": "1"}
+        params = {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": info}
+        init = session.request("initialize", params)  # waits for a server
+        mark = len(session.err)
+        edit(server_file, good.replace("first answer", "fixed"))
+        session.wait_for("is running the new code", mark)
+        # The client's own initialize reached the new server once (nothing replayed before it).
+        assert session.reply(init)["result"]["serverInfo"]["name"] == "dev-server"
+        assert "replaying" not in "".join(session.err[mark:])
+        session.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        assert session.text() == "fixed"
+        assert session.close() == 0
+    finally:
+        if session.proc.poll() is None:
+            session.proc.kill()
+            session.proc.wait()

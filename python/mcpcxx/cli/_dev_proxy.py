@@ -115,8 +115,6 @@ class Proxy:
             message = _parse(line)
             if message is not None and self._drop_stale_answer(message):
                 return
-            if message is not None:
-                self._remember(message)
             child = None if self.restarting else self.child
             if child is None or child.gone:
                 self.queued.append(line)
@@ -125,7 +123,11 @@ class Proxy:
         self._deliver(child, line, message)
 
     def _track_incoming(self, child: Child, message: dict[str, Any] | None) -> None:
-        if message is not None and "method" in message and "id" in message:
+        """Note a frame on its way to `child` (a queued frame only once it is delivered)."""
+        if message is None:
+            return
+        self._remember(message)
+        if "method" in message and "id" in message:
             child.pending.add(_key(message["id"]))
 
     def _deliver(self, child: Child, line: bytes, message: dict[str, Any] | None) -> None:
