@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 import pytest
 
+import mcpcxx as mcpcxx_package
 from mcpcxx.inspect import CLIENT_CAPABILITIES_KEY, LEGACY, MODERN
 
 SERVER_CODE = """
@@ -293,6 +294,8 @@ def test_help_lists_every_command_and_each_command_has_help() -> None:
         assert sub.returncode == 0, sub.stderr
         assert sub.stdout.startswith("usage: ") and command in sub.stdout.splitlines()[0]
     assert "claude-desktop" in mcpcxx("install", "--help").stdout
+    version = mcpcxx("--version")
+    assert version.returncode == 0 and version.stdout == f"mcpcxx {mcpcxx_package.__version__}\n"
     unknown = mcpcxx("serve")
     assert unknown.returncode == 2 and "unknown command 'serve'" in unknown.stderr
     assert "run" in unknown.stderr
