@@ -63,6 +63,8 @@ PROBES = [
         ["methods", "tasks", "listen", "asking", "engine", "transport/http", "mcpcxx/http.hpp"],
     ),
     ("engine/*.cpp", "listen", ["transport/stdio_*", "transport/http", "mcpcxx/http.hpp"]),
+    # The MCP Apps helpers use the public API only.
+    ("apps/*.cpp", "mcpcxx/server.hpp", ["registry", "core", "engine", "mcpcxx/http.hpp"]),
     ("transport/stdio_*.cpp", "engine", ["transport/http", "mcpcxx/http.hpp"]),
     ("transport/http/*.cpp", "engine", ["transport/stdio_*", "mcpcxx/stdio.hpp"]),
     (
@@ -80,6 +82,7 @@ ENGINE_LAYERS = [
     "listen",
     "asking",
     "engine",
+    "apps",
 ]
 LOW_LAYERS = [
     "errors",

@@ -1,6 +1,7 @@
 // Umbrella header of the public C++ API.
 #pragma once
 
+#include "mcpcxx/apps.hpp"
 #include "mcpcxx/context.hpp"
 #include "mcpcxx/error_codes.hpp"
 #include "mcpcxx/errors.hpp"

@@ -209,6 +209,8 @@ class server {
   void add_resource(resource_spec spec, resource_reader reader);
   /// Removes a concrete resource; returns false when absent.
   bool remove_resource(std::string_view uri);
+  /// Whether a concrete resource is registered at `uri` (templates are not matched).
+  bool has_resource(std::string_view uri) const;
   /// Registers a resource template; throws std::invalid_argument for a malformed template.
   void add_resource_template(resource_template_spec spec, resource_template_reader reader);
   /// Removes a resource template by its uriTemplate; returns false when absent.

@@ -70,6 +70,9 @@ void server::add_resource(resource_spec spec, resource_reader reader) {
 bool server::remove_resource(std::string_view uri) {
   return engine_->registry().remove_resource(uri);
 }
+bool server::has_resource(std::string_view uri) const {
+  return engine_->registry().find_resource(uri) != nullptr;
+}
 void server::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
   engine_->registry().add_resource_template(std::move(spec), std::move(reader));
 }
