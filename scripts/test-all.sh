@@ -127,6 +127,13 @@ if [[ -f pyproject.toml ]]; then
   tag="cp${full/./}"
   wheel="$(ls build/wheelhouse/mcpcxx-"$version"-"$tag"-"$tag"-*manylinux*.whl 2>/dev/null || true)"
 
+  if [[ "${CI:-}" == true || "${MCPCXX_CI:-}" == 1 ]] || command -v chromium >/dev/null 2>&1; then
+    # The MCP Apps browser test (tests/python/test_apps_browser.py) runs in the Python suite: in CI
+    # this installs Chromium (apt) and its npm packages; elsewhere it runs when Chromium is there.
+    stage "MCP Apps browser test: Chromium (apt) and npm packages"
+    eval "$(bash scripts/install-apps-browser.sh)"
+  fi
+
   stage "Python package and tests (full suite on CPython $full)"
   MCPCXX_WHEEL="${wheel:+$root/$wheel}" bash scripts/test-python.sh
 

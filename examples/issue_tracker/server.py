@@ -5,7 +5,8 @@ have: not found, locked by another workflow, protected branch / approval require
 timeout with an unknown outcome, a deployment repeated by a retrying model (create_deployment
 runs at most once), and rate limiting. deploy_release asks the user to confirm a production
 deployment through elicitation (a live request on legacy sessions, an input_required round on
-2026-07-28). Run it over stdio:
+2026-07-28). show_board's result is an interactive board in hosts that render MCP Apps
+(board.html, served as ui://issue-tracker/board; docs/apps.md). Run it over stdio:
 
     python examples/issue_tracker/server.py            # or: python -m mcpcxx run ...
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import pathlib
 import sqlite3
 import sys
 import tempfile
@@ -103,6 +105,39 @@ def _not_found(key: str) -> ToolError:
         retry_guidance="Do not retry unchanged",
         category="not_found",
         resource_id=key,
+    )
+
+
+class Board(BaseModel):
+    """Every issue, by state."""
+
+    open: list[Issue]
+    in_progress: list[Issue]
+    closed: list[Issue]
+
+
+# The board UI (MCP Apps): hosts that render apps show board.html for show_board's result; the
+# page moves issues by calling update_issue (and get_issue) through the host.
+server.ui_resource(
+    "ui://issue-tracker/board",
+    path=pathlib.Path(__file__).with_name("board.html"),
+    name="board",
+    title="Issue board",
+    description="Issues in three columns; move one with a click.",
+    prefers_border=True,
+)
+
+
+@server.tool(ui="ui://issue-tracker/board", annotations={"read_only_hint": True})
+def show_board() -> Board:
+    """Show every issue by state (an interactive board in hosts with MCP Apps)."""
+    with db() as conn:
+        rows = [Issue(**dict(r)) for r in conn.execute("SELECT key, title, state FROM issues")]
+    rows.sort(key=lambda i: i.key)
+    return Board(
+        open=[i for i in rows if i.state == "open"],
+        in_progress=[i for i in rows if i.state == "in_progress"],
+        closed=[i for i in rows if i.state == "closed"],
     )
 
 

@@ -30,6 +30,8 @@ void bind_transports(py::module_& m);
 void attach_auth(http_options& options, const py::object& auth);
 /// UriTemplate: RFC 6570 parsing, matching and expansion (mcpcxx/uri_template.hpp).
 void bind_uri_template(py::module_& m);
+/// MCP Apps: add_ui_resource, link_ui_tool, apps_mime_types and the constants (bind_apps.cpp).
+void bind_apps(py::module_& m);
 
 /// Owns the engine; destroys it without the GIL so worker threads finishing a Python call can
 /// still take the GIL while the pool joins.

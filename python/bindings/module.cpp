@@ -14,6 +14,7 @@ PYBIND11_MODULE(_core, m) {
   mcpcxx::py_bind::bind_async_tool(m);
   mcpcxx::py_bind::bind_transports(m);
   mcpcxx::py_bind::bind_uri_template(m);
+  mcpcxx::py_bind::bind_apps(m);
   m.attr("__version__") = std::string(mcpcxx::version_string);
   py::list versions;
   for (const char* v : mcpcxx::k_supported_versions) versions.append(v);

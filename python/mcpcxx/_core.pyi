@@ -173,3 +173,31 @@ class UriTemplate:
     def required_variables(self) -> list[str]: ...
     def match(self, uri: str) -> dict[str, str] | None: ...
     def expand(self, values: dict[str, str]) -> str: ...
+
+APPS_EXTENSION_ID: str
+APPS_MIME_TYPE: str
+
+def add_ui_resource(
+    server: Server,
+    uri: str,
+    name: str,
+    title: str | None,
+    description: str | None,
+    html: str,
+    html_file: str,
+    csp: dict[str, list[str]] | None,
+    permissions: list[str],
+    domain: str | None,
+    prefers_border: bool | None,
+    icons: list[dict[str, Any]] | None,
+    ttl_ms: int | None,
+    cache_scope: str | None,
+) -> None: ...
+def link_ui_tool(
+    server: Server,
+    tool: str,
+    meta: dict[str, Any] | None,
+    resource_uri: str,
+    visibility: list[str],
+) -> dict[str, Any]: ...
+def apps_mime_types(ctx: RequestContext) -> list[str]: ...

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -16,6 +17,7 @@ from mcpcxx._runtime.runtime import Runtime
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from mcpcxx._components.apps import Csp, Permission, Visibility
     from mcpcxx._components.cache import CacheScope
     from mcpcxx._components.resources import ResourceOptions
     from mcpcxx._components.tools import Tool, ToolOptions
@@ -70,6 +72,8 @@ class Server:
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         scopes: Sequence[str] | None = None,
+        ui: str | None = None,
+        visibility: Sequence[Visibility] | None = None,
         **options: Unpack[ToolOptions],
     ) -> Callable[[F], F]: ...
 
@@ -81,6 +85,8 @@ class Server:
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         scopes: Sequence[str] | None = None,
+        ui: str | None = None,
+        visibility: Sequence[Visibility] | None = None,
         **options: Unpack[ToolOptions],
     ) -> F | Callable[[F], F]:
         """Register a function as a tool: `@server.tool` or `@server.tool(name=..., ...)`.
@@ -98,13 +104,24 @@ class Server:
             cache_scope: Its cacheScope, "public" or "private"; None: the server's.
             scopes: OAuth scopes a caller must all hold (run("http", auth=...)); without them
                 the tool is left out of tools/list and refused (docs/auth.md).
+            ui: The ui:// URI of a UI resource registered before (ui_resource) that hosts with
+                MCP Apps render for this tool's results (docs/apps.md).
+            visibility: With ui: who may call the tool, "model" and/or "app"; None: both.
             **options: Tool.from_function's keywords (ToolOptions): name, title, description,
                 annotations, timeout, structured_output, icons, meta, input_schema, task,
                 task_start, inline_dispatch, at_most_once.
         """
 
         def register(f: F) -> F:
-            self.add_tool(f, ttl_ms=ttl_ms, cache_scope=cache_scope, scopes=scopes, **options)
+            self.add_tool(
+                f,
+                ttl_ms=ttl_ms,
+                cache_scope=cache_scope,
+                scopes=scopes,
+                ui=ui,
+                visibility=visibility,
+                **options,
+            )
             return f
 
         if fn is not None:
@@ -120,6 +137,8 @@ class Server:
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         scopes: Sequence[str] | None = None,
+        ui: str | None = None,
+        visibility: Sequence[Visibility] | None = None,
         **options: Unpack[ToolOptions],
     ) -> None:
         """Register `fn` as a tool (the non-decorator form of tool(), with the same options).
@@ -129,6 +148,8 @@ class Server:
             ttl_ms: As tool().
             cache_scope: As tool().
             scopes: As tool().
+            ui: As tool().
+            visibility: As tool().
             **options: As tool().
         """
         from mcpcxx._components.cache import cache_args
@@ -136,22 +157,35 @@ class Server:
 
         tool = Tool.from_function(fn, **options)
         where = f"tool {tool.name!r}"
-        self._add_tool(tool, cache_args(ttl_ms, cache_scope, where), _tool_scopes(scopes, where))
+        if ui is None and visibility is not None:
+            raise TypeError(f"{where}: visibility applies to a tool linked to a UI: give ui= too")
+        self._add_tool(
+            tool,
+            cache_args(ttl_ms, cache_scope, where),
+            _tool_scopes(scopes, where),
+            None if ui is None else (ui, visibility),
+        )
 
     def _add_tool(
         self,
         tool: Tool,
         cache: tuple[int | None, str | None] = (None, None),
         scopes: list[str] | None = None,
+        ui: tuple[str, Sequence[str] | None] | None = None,
     ) -> None:
         runtime = self._runtime
+        spec = tool.to_mcp_tool()
+        if ui is not None:
+            from mcpcxx._components.apps import link_tool
+
+            spec = link_tool(runtime.core, spec, *ui)
         if tool.is_async:
             code = getattr(inspect.unwrap(tool.fn), "__code__", None)
             if code is not None:
                 runtime.loop.name_handler(code, f"tool {tool.name}")
         try:
             runtime.core.add_tool(
-                tool.to_mcp_tool(),
+                spec,
                 tool.async_handler(runtime) if tool.is_async else tool.handler(runtime),
                 tool.timeout,
                 *cache,
@@ -215,6 +249,66 @@ class Server:
             return fn
 
         return register
+
+    def ui_resource(
+        self,
+        uri: str,
+        *,
+        html: str | None = None,
+        path: str | os.PathLike[str] | None = None,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        csp: Csp | None = None,
+        permissions: Sequence[Permission] | None = None,
+        domain: str | None = None,
+        prefers_border: bool | None = None,
+        icons: Sequence[Mapping[str, Any]] | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+    ) -> None:
+        """Register an MCP Apps UI resource: an HTML document hosts render in a sandboxed iframe.
+
+        Served at `uri` (ui:// only) with MIME type text/html;profile=mcp-app and `_meta.ui`
+        (on its list entry and its read contents); the first one declares the extension
+        io.modelcontextprotocol/ui. Register it before the tools that link it
+        (@server.tool(ui=uri)). Every bad value raises ValueError/TypeError here (docs/apps.md).
+
+        Args:
+            uri: "ui://..." (any other scheme is refused).
+            html: The HTML document as a str (or give path).
+            path: An HTML file (UTF-8), read once, here (or give html).
+            name: Its name in resources/list; default: the URI.
+            title: A display name.
+            description: What the UI shows.
+            csp: Origins it needs: connect_domains, resource_domains, frame_domains,
+                base_uri_domains (each "https://host[:port]"; "https://*.host" for subdomains).
+            permissions: Browser features: "camera", "microphone", "geolocation",
+                "clipboardWrite".
+            domain: A dedicated sandbox origin, in the format the host documents.
+            prefers_border: Ask the host for a visible border and background (None: its choice).
+            icons: Icon dicts.
+            ttl_ms: The 2026-07-28 ttlMs of its list entry and reads; None: the server's.
+            cache_scope: Its cacheScope, "public" or "private"; None: the server's.
+        """
+        from mcpcxx._components.apps import add_ui_resource
+        from mcpcxx._components.cache import cache_args
+
+        add_ui_resource(
+            self._runtime.core,
+            uri,
+            html=html,
+            path=path,
+            name=name,
+            title=title,
+            description=description,
+            csp=csp,
+            permissions=permissions,
+            domain=domain,
+            prefers_border=prefers_border,
+            icons=icons,
+            cache=cache_args(ttl_ms, cache_scope, f"UI resource {uri!r}"),
+        )
 
     @overload
     def prompt(self, fn: F, /) -> F: ...

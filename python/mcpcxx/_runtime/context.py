@@ -154,6 +154,10 @@ class BaseContext(Protocol):
         """The settings the client declared for extension `id`; None when it did not."""
         ...
 
+    def client_supports_apps(self) -> bool:
+        """Whether this request's client renders MCP Apps UI resources (docs/apps.md)."""
+        ...
+
     @property
     def lifespan_context(self) -> Any:
         """What the server's lifespan yielded (None when the Server has no lifespan)."""
@@ -349,6 +353,18 @@ class EngineContext:
         extensions = caps.get("extensions") if isinstance(caps, dict) else None
         settings = extensions.get(id) if isinstance(extensions, dict) else None
         return cast("dict[str, Any] | None", settings)
+
+    def client_supports_apps(self) -> bool:
+        """Whether this request's client renders MCP Apps UI resources (docs/apps.md).
+
+        True when it declared the extension io.modelcontextprotocol/ui with the MIME type
+        text/html;profile=mcp-app: in this request's client capabilities on 2026-07-28, in
+        initialize on legacy sessions. Return meaningful content either way; the UI reads
+        structuredContent.
+        """
+        from mcpcxx._components.apps import MIME_TYPE, client_mime_types
+
+        return MIME_TYPE in client_mime_types(self._core)
 
     @property
     def server(self) -> Any:
