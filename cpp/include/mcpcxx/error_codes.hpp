@@ -36,6 +36,11 @@ inline constexpr int missing_required_client_capability = -32021;
 /// data: {"supported": [...], "requested": V}. HTTP 400.
 inline constexpr int unsupported_protocol_version = -32022;
 
+/// A request other than tools/call refused by a rate limit (middleware, row P59): an
+/// implementation-defined server error (JSON-RPC leaves -32000..-32099 to servers).
+/// data: {"retryAfterSeconds": N, "limit": what is limited}.
+inline constexpr int rate_limited = -32029;
+
 /// True for codes the JSON-RPC or MCP specifications own and that tool code must not raise
 /// directly: [-32768, -32000] except invalid_params, internal_error and resource_not_found_legacy.
 constexpr bool is_reserved_for_spec(int code) noexcept {

@@ -9,6 +9,7 @@
 #include "core/batch_reply.hpp"
 #include "core/input_round.hpp"
 #include "core/method_table.hpp"
+#include "core/middleware_chain.hpp"
 #include "core/outbound.hpp"
 #include "core/server_core.hpp"
 #include "core/session_state.hpp"
@@ -170,6 +171,32 @@ bool exchange::claim() {
 
 bool exchange::finish(method_outcome o) {
   if (!claim()) return false;
+  if (chain_) {
+    finish_through_middleware(std::move(o));
+  } else {
+    send_claimed(std::move(o));
+  }
+  return true;
+}
+
+// A middleware that may block (a Python coroutine) must not run on a transport, timer or event
+// loop thread: the reply is then finished on a worker.
+void exchange::finish_through_middleware(method_outcome o) {
+  if (!chain_->any_blocks() || worker_pool::current_job() != 0) {
+    chain_->after(*this, o);
+    send_claimed(std::move(o));
+    return;
+  }
+  auto held = std::make_shared<method_outcome>(std::move(o));
+  core().pool().post(
+      [self = shared_from_this(), held] {
+        self->chain_->after(*self, *held);
+        self->send_claimed(std::move(*held));
+      },
+      "middleware after " + method_);
+}
+
+void exchange::send_claimed(method_outcome o) {
   const std::string_view row =
       o.kind == outcome_kind::protocol_error ? o.row_id : std::string_view{};
   std::string frame = frame_for(o);
@@ -182,7 +209,28 @@ bool exchange::finish(method_outcome o) {
   deliver(std::move(frame), row);
   log_outcome(o, us);
   if (span_) end_span(k_class_names[static_cast<int>(o.counted_as)], &o);
-  return true;
+}
+
+json& exchange::middleware_state() {
+  if (!middleware_state_) middleware_state_ = std::make_unique<json>(json::object());
+  return *middleware_state_;
+}
+
+const json& exchange::middleware_principal() const {
+  std::call_once(middleware_lookup_once_, [this] {
+    middleware_principal_ = session_->principal();
+    if (method_ != "tools/call") return;
+    const auto name = params_.find("name");
+    if (name != params_.end() && name->is_string()) {
+      middleware_tool_ = core().registry().find_tool(name->get_ref<const std::string&>());
+    }
+  });
+  return middleware_principal_;
+}
+
+const std::shared_ptr<const tool_entry>& exchange::middleware_tool() const {
+  middleware_principal();  // one lookup fills both
+  return middleware_tool_;
 }
 
 // A T row's frame: its details serialized once and written at _meta["mcpcxx/error"] (and at

@@ -135,6 +135,7 @@ struct method_outcome {
 
 class server_core;
 class session_state;
+class middleware_chain;
 class batch_reply;
 class input_round;
 
@@ -261,8 +262,38 @@ class exchange : public std::enable_shared_from_this<exchange> {
   /// The modern ask hook: round()->ask, refused with std::logic_error once the request settled.
   std::vector<json> ask_round(const std::vector<client_request>& questions) const;
 
+  /// Middleware (core/middleware_chain.hpp): the chain this request runs through; set by the
+  /// session's run() before the before hooks, read by finish() for the after hooks.
+  void set_middleware(std::shared_ptr<const middleware_chain> chain) noexcept {
+    chain_ = std::move(chain);
+  }
+  /// How many of the chain's middleware the request reached (their after hooks run).
+  std::size_t middleware_reached() const noexcept {
+    return chain_reached_.load(std::memory_order_acquire);
+  }
+  /// Set by the chain as its before hooks run (on the handler's thread; a shutdown may finish the
+  /// request meanwhile).
+  void set_middleware_reached(std::size_t n) noexcept {
+    chain_reached_.store(n, std::memory_order_release);
+  }
+  /// The object the request's middleware share (created on first use).
+  json& middleware_state();
+  /// The verified principal (copied from the session once, on first use).
+  const json& middleware_principal() const;
+  /// The registered tool a tools/call names (looked up once); null otherwise.
+  const std::shared_ptr<const tool_entry>& middleware_tool() const;
+  /// Time since the request was received.
+  std::chrono::microseconds elapsed() const noexcept {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - started_);
+  }
+
  private:
   bool claim();
+  // Sends the reply of a claimed exchange (finish() after its middleware ran).
+  void send_claimed(method_outcome o);
+  // finish() with middleware: runs the after hooks (on a worker when one may block), then sends.
+  void finish_through_middleware(method_outcome o);
   void release_worker(std::uint64_t job) const;
   void deliver(std::string frame, std::string_view row);
   std::string frame_for(method_outcome& o) const;
@@ -292,6 +323,12 @@ class exchange : public std::enable_shared_from_this<exchange> {
   std::atomic<std::uint8_t> run_state_{0};
   bool registered_ = false;
   std::shared_ptr<const tool_entry> inline_tool_;
+  std::shared_ptr<const middleware_chain> chain_;
+  std::atomic<std::size_t> chain_reached_{0};
+  std::unique_ptr<json> middleware_state_;
+  mutable std::once_flag middleware_lookup_once_;
+  mutable json middleware_principal_;
+  mutable std::shared_ptr<const tool_entry> middleware_tool_;
   std::optional<std::uint64_t> deadline_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };

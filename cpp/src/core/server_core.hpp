@@ -22,6 +22,7 @@
 #include "core/deadline_scheduler.hpp"
 #include "core/elicitation_routes.hpp"
 #include "core/method_bindings.hpp"
+#include "core/middleware_chain.hpp"
 #include "core/notification_bus.hpp"
 #include "core/worker_pool.hpp"
 #include "observability/metrics_registry.hpp"
@@ -84,6 +85,9 @@ class server_core : public std::enable_shared_from_this<server_core> {
   /// The handlers bound to the method table's rows.
   method_bindings& methods() noexcept { return methods_; }
   const method_bindings& methods() const noexcept { return methods_; }
+  /// The middleware requests run through (server::add_middleware).
+  middleware_list& middleware() noexcept { return middleware_; }
+  const middleware_list& middleware() const noexcept { return middleware_; }
   /// The hooks into assembled services.
   const core_hooks& hooks() const noexcept { return hooks_; }
   /// Installs the hooks (before serving).
@@ -111,6 +115,7 @@ class server_core : public std::enable_shared_from_this<server_core> {
   std::unique_ptr<notification_bus> bus_;
   elicitation_routes elicitations_;
   method_bindings methods_;
+  middleware_list middleware_;
   core_hooks hooks_;
   std::shared_ptr<tracer> tracer_;
   std::vector<std::shared_ptr<void>> features_;  // see keep(); destroyed in reverse below

@@ -159,6 +159,15 @@ handler_kind kind_of(const method_info& m) {
   return handler_kind::engine;
 }
 
+// The row's handler, after the before hooks of the server's middleware (if any) let it run.
+method_outcome serve_through_middleware(const std::shared_ptr<exchange>& ex, const method_info& m) {
+  auto chain = ex->core().middleware().chain();
+  if (!chain) return ex->core().methods().serve(m, ex);
+  ex->set_middleware(chain);
+  if (auto answered = chain->before(*ex)) return std::move(*answered);
+  return ex->core().methods().serve(m, ex);
+}
+
 // Runs the row's handler; whatever escapes it goes through the one classifier. A request
 // answered before its handler started (the server stopping, a cancel) never starts it.
 void run(const std::shared_ptr<exchange>& ex, const method_info& m) {
@@ -173,7 +182,7 @@ void run(const std::shared_ptr<exchange>& ex, const method_info& m) {
   }
   method_outcome out;
   try {
-    out = ex->core().methods().serve(m, ex);
+    out = serve_through_middleware(ex, m);
   } catch (abi::__forced_unwind&) {
     throw;  // a cancelled thread (pthread_exit at interpreter exit) must unwind, never be swallowed
   } catch (...) {
@@ -221,6 +230,12 @@ bool tool_runs_inline(exchange& ex, const method_info& m) {
   return true;
 }
 
+// A middleware that may block (a Python coroutine) never runs on the receiving thread.
+bool middleware_blocks(exchange& ex, const method_info& m) {
+  const auto chain = ex.core().middleware().chain();
+  return chain && chain->blocks(m.name);
+}
+
 // How a long-running job is named in the log: the tool of a tools/call, else the method.
 std::string job_label(const exchange& ex, const method_info& m) {
   if (kind_of(m) == handler_kind::tool) {
@@ -245,8 +260,9 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
                                         {{"id", jsonrpc::id_key(ex->id())}}));
     return;
   }
-  if ((m->flags & on_worker) != 0 && !ex->session().options().inline_dispatch &&
-      !tool_runs_inline(*ex, *m)) {
+  if (((m->flags & on_worker) != 0 && !ex->session().options().inline_dispatch &&
+       !tool_runs_inline(*ex, *m)) ||
+      middleware_blocks(*ex, *m)) {
     auto& pool = ex->core().pool();  // before the capture below moves ex
     std::string label = job_label(*ex, *m);
     pool.post([q = std::make_shared<queued_request>(std::move(ex), *m)] { q->run_once(); },

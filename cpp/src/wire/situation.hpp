@@ -74,6 +74,8 @@ enum class situation : std::uint8_t {
   P19a_missing_prompt_arguments,
   P20_resource_not_found_legacy,
   P21_resource_not_found_modern,
+  P61_unknown_skill,
+  P62_not_a_directory,
   P22_invalid_log_level,
   P23_handler_protocol_error,
   P24_internal_error,
@@ -111,6 +113,10 @@ enum class situation : std::uint8_t {
   P55_tool_insufficient_scope,
   P56_tool_needs_authentication,
   P57_store_unavailable,
+  // middleware refusals (mcpcxx/middleware.hpp)
+  P58_middleware_forbidden,
+  P59_rate_limited,
+  P60_reply_too_large,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,
@@ -128,6 +134,9 @@ enum class situation : std::uint8_t {
   T11_repeat_in_progress,
   T12_repeat_outcome_unknown,
   T13_repeat_result_not_kept,
+  T14_rate_limited,
+  T15_result_too_large_read_only,
+  T15w_result_too_large_applied,
   // ---- Streamable HTTP transport ----
   H1_host_forbidden,
   H2_origin_forbidden,

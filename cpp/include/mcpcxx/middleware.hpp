@@ -1,0 +1,174 @@
+// Middleware: code that runs before and after the handler of the request methods it names, in
+// both eras and on every transport (docs/middleware.md).
+//
+// A middleware has a `before` hook, an `after` hook, or both. `before` runs once routing has
+// accepted the request (its era, method and session are valid) and before the method's handler:
+// it lets the request go on (nullopt) or answers it instead (a middleware_reply). `after` runs
+// with the reply the request is about to get, whoever produced it (the handler, a deadline, an
+// async tool completing later, an earlier middleware's refusal) and may replace it. Middleware run
+// in the order they were added for `before` and in reverse order for `after`; a middleware's
+// `after` runs only if its `before` ran (or it has none and the request reached it).
+//
+// Every answer a middleware can give is a row of the situation table: a result, a tool error
+// (mcpcxx::tool_error, rows T2/P26), or a refusal (rows P58-P60, T14, T15). A hook that throws is
+// an unexpected failure like a handler's (sanitized text and a reference id on the wire, the
+// detail in the server log).
+//
+// Thread-safety: hooks run on whichever thread serves the request (a worker, the transport's
+// receiving thread, the deadline thread, or the thread an async tool completes on), any number
+// of requests at once; a hook must be safe to call concurrently. A middleware_request and a
+// middleware_reply are valid only during the hook call that received them.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcpcxx/errors.hpp"
+#include "mcpcxx/json.hpp"
+
+namespace mcpcxx {
+
+namespace detail {
+class exchange;
+struct method_outcome;
+struct middleware_access;
+}  // namespace detail
+
+/// One request as a middleware sees it (read-only, except state()).
+class middleware_request {
+ public:
+  /// The JSON-RPC method ("tools/call", "resources/read", ...).
+  std::string_view method() const noexcept;
+  /// The tool or prompt name (tools/call, prompts/get) or the uri (resources/read); "" for other
+  /// methods or when the params do not carry a string there.
+  std::string_view name() const noexcept;
+  /// params.arguments of tools/call and prompts/get; null when absent or for other methods.
+  const json& arguments() const noexcept;
+  /// The request params (an object; _meta moved out, see meta()).
+  const json& params() const noexcept;
+  /// params._meta as sent; null when absent.
+  const json& meta() const noexcept;
+  /// The verified principal (context.hpp request_context::principal()); null without one.
+  const json& principal() const noexcept;
+  /// The stable identity of the principal (principal_identity); "" without one.
+  std::string principal_identity() const;
+  /// HTTP: the request headers handlers may read (credentials withheld); null on stdio.
+  const json& http_headers() const noexcept;
+  /// True for a 2026-07-28 request, false for a legacy (initialize-era) one.
+  bool modern() const noexcept;
+  /// The revision serving the request ("2026-07-28", "2025-11-25", ...).
+  const std::string& protocol_version() const noexcept;
+  /// The annotations of the called tool (tools/call of a registered tool); null otherwise.
+  const json& tool_annotations() const noexcept;
+  /// A JSON object the request's middleware share from `before` to `after` (starts empty).
+  json& state() const;
+  /// Time since the request was received.
+  std::chrono::microseconds elapsed() const noexcept;
+
+ private:
+  friend struct detail::middleware_access;
+  explicit middleware_request(detail::exchange& ex) noexcept : ex_(&ex) {}
+  detail::exchange* ex_;
+};
+
+/// A refusal a middleware answers with; each is a row of the situation table.
+class refusal {
+ public:
+  /// Row P58: this caller may not use the method or primitive; `reason` says why in the
+  /// caller's terms ("tenant acme cannot read tenant zeta's issues") and is shown as given.
+  static refusal forbidden(std::string reason);
+  /// Rows T14 (tools/call: a tool error of category rate_limited) and P59 (other methods): too
+  /// many requests for `limit` (what is limited, e.g. "calls of search per caller");
+  /// `retry_after` is when one is allowed again (rounded up to whole seconds, at least 1).
+  static refusal rate_limited(std::string limit, std::chrono::milliseconds retry_after);
+  /// Rows T15 (tools/call: a tool error) and P60 (other methods): the reply would be `bytes`
+  /// bytes, over `limit_bytes`; `ask_less` says how to ask for less (may be empty).
+  static refusal too_large(std::size_t bytes, std::size_t limit_bytes, std::string ask_less);
+
+  /// The row's id ("P58", "P59", "P60"; the tool rows are chosen per method when rendered).
+  std::string_view row() const noexcept { return row_; }
+  /// The row's arguments.
+  const json& arguments() const noexcept { return args_; }
+  /// The metrics category it is counted under ("permission_denied", "rate_limited",
+  /// "invalid_arguments").
+  std::string_view category() const noexcept;
+
+ private:
+  refusal(std::string_view row, json args) : row_(row), args_(std::move(args)) {}
+  std::string_view row_;
+  json args_;
+};
+
+/// A reply as a middleware sees or gives it.
+class middleware_reply {
+ public:
+  /// What the reply is.
+  enum class kind {
+    result,          ///< a result object (a CallToolResult without isError, a list page, ...)
+    tool_error,      ///< a CallToolResult with isError:true (a T row or the tool's own)
+    protocol_error,  ///< a JSON-RPC error (a P row)
+    other,           ///< a task handle or a 2026-07-28 input_required result
+  };
+
+  /// Answers with `result`, a result object for the method (decorated for the era as a
+  /// handler's result is). Throws std::invalid_argument when `result` is not an object.
+  static middleware_reply with_result(json result);
+  /// Answers with a tool error: tools/call gets a T2 tool result, other methods the P26 error.
+  static middleware_reply with_tool_error(const tool_error& error);
+  /// Answers with a refusal's row (see refusal).
+  static middleware_reply with_refusal(refusal r);
+
+  middleware_reply(middleware_reply&&) noexcept;
+  middleware_reply& operator=(middleware_reply&&) noexcept;
+  ~middleware_reply();
+
+  /// What the reply is.
+  kind what() const noexcept;
+  /// True for kind tool_error and protocol_error.
+  bool is_error() const noexcept;
+  /// The situation row of an error reply ("P17", "T2", a refusal's "P58"); "" for results and
+  /// for a tool error not yet rendered for a method.
+  std::string_view row() const noexcept;
+  /// The metrics category ("ok", "invalid_arguments", "rate_limited", ...).
+  std::string_view category() const noexcept;
+  /// The result object of kinds result and tool_error (a copy); null otherwise.
+  json result() const;
+  /// The size in bytes of the result object as sent (kinds result and tool_error); 0 otherwise.
+  std::size_t result_bytes() const;
+
+ private:
+  friend struct detail::middleware_access;
+  middleware_reply();
+  std::unique_ptr<detail::method_outcome> outcome_;
+  // with_refusal / with_tool_error: rendered for the request's method when it is answered
+  std::optional<refusal> refusal_;
+  std::shared_ptr<const tool_error> tool_error_;
+};
+
+/// One middleware (see the file comment).
+struct middleware {
+  /// Names it in the server log and in registration errors (required).
+  std::string name;
+  /// The request methods it wraps ("tools/call", "resources/read", "prompts/get",
+  /// "tools/list", ...); empty: every request method except initialize and ping, which are
+  /// wrapped only when named.
+  std::vector<std::string> methods;
+  /// With tools/call: only calls of these tools (empty: every tool). Other methods ignore it.
+  std::vector<std::string> tools;
+  /// Runs before the handler: nullopt goes on, a reply answers the request instead.
+  std::function<std::optional<middleware_reply>(const middleware_request&)> before;
+  /// Runs with the reply about to be sent: nullopt keeps it, a reply replaces it.
+  std::function<std::optional<middleware_reply>(const middleware_request&, const middleware_reply&)>
+      after;
+  /// Its hooks may wait on something that needs the thread a reply is sent from (a Python event
+  /// loop): the engine then never runs them on a transport or timer thread, only on workers.
+  bool may_block = false;
+};
+
+}  // namespace mcpcxx

@@ -1,0 +1,76 @@
+// detail::middleware_chain: the middleware of one server (mcpcxx/middleware.hpp) and how a
+// request runs through them. The session's run() calls before() in place of the handler when a
+// chain exists; the exchange calls after() from finish() with the reply it is about to send, so
+// replies made by deadlines, async completions and refusals pass through it too.
+// A server without middleware holds no chain: run() and finish() test one pointer.
+// Thread-safety: a chain is immutable; middleware_list::add() publishes a new one (copy on
+// write) and requests keep the chain they started with.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "mcpcxx/middleware.hpp"
+
+#include "core/exchange.hpp"
+
+namespace mcpcxx::detail {
+
+/// The engine's side of the public middleware types.
+struct middleware_access {
+  /// The view of `ex` handed to hooks.
+  static middleware_request request(exchange& ex) noexcept { return middleware_request(ex); }
+  /// The exchange behind a view (for the built-in middleware).
+  static exchange& exchange_of(const middleware_request& r) noexcept { return *r.ex_; }
+  /// A reply viewing `o` (moved in; take it back with outcome()).
+  static middleware_reply wrap(method_outcome o);
+  /// The outcome a reply answers `ex` with (a refusal rendered for its method).
+  static method_outcome outcome(middleware_reply&& r, const exchange& ex);
+};
+
+/// The middleware of one server, in order (see the file comment).
+class middleware_chain {
+ public:
+  explicit middleware_chain(std::vector<middleware> list) : list_(std::move(list)) {}
+
+  /// Runs the before hooks that apply to `ex` in order, recording on `ex` how far it got; the
+  /// reply of the first that answers, or nullopt to run the handler. Hooks may throw.
+  std::optional<method_outcome> before(exchange& ex) const;
+  /// Runs the after hooks of the middleware `ex` reached, last first, on `o` (which a hook may
+  /// replace). A hook that throws replaces `o` with the classified failure and the rest still run.
+  void after(exchange& ex, method_outcome& o) const;
+  /// True when a middleware that applies to `method` may block (it must run on a worker).
+  bool blocks(std::string_view method) const noexcept;
+  /// True when any middleware may block.
+  bool any_blocks() const noexcept;
+
+ private:
+  bool applies(const middleware& m, const exchange& ex) const;
+  std::vector<middleware> list_;
+};
+
+/// The server's middleware: registration and the chain requests use.
+class middleware_list {
+ public:
+  /// Checks `m` (std::invalid_argument naming what is wrong) and appends it.
+  void add(middleware m);
+  /// The chain to run; null when no middleware was added (the fast path).
+  std::shared_ptr<const middleware_chain> chain() const {
+    if (!any_.load(std::memory_order_acquire)) return nullptr;
+    std::lock_guard g(mutex_);
+    return chain_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<middleware> list_;
+  std::shared_ptr<const middleware_chain> chain_;
+  std::atomic<bool> any_{false};
+};
+
+}  // namespace mcpcxx::detail
