@@ -92,6 +92,8 @@ std::string safe_str(py::handle h) {
   }
 }
 
+}  // namespace
+
 tool_error tool_error_of(py::handle v) {
   const std::string category = safe_str(v.attr("category"));
   const std::string effect = safe_str(v.attr("effect"));
@@ -106,6 +108,8 @@ tool_error tool_error_of(py::handle v) {
   return tool_error(safe_str(v.attr("message")), *c, v.attr("retryable").cast<bool>(),
                     std::move(resource), *eff, retry_after);
 }
+
+namespace {
 
 std::exception_ptr tool_error_from(py::handle v) {
   return std::make_exception_ptr(tool_error_of(v));

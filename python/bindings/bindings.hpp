@@ -20,6 +20,8 @@ void bind_errors(py::module_& m);
 void bind_context(py::module_& m);
 /// Registers Server (its registration methods) and Session.
 void bind_server(py::module_& m);
+/// Adds Server.add_middleware and ReplyView (bind_middleware.cpp); after bind_server.
+void bind_middleware(py::module_& m);
 /// Binds _core.ToolCompletion (bind_async_tool.cpp).
 void bind_async_tool(py::module_& m);
 /// Registers serve_stdio, serve_http, HttpEndpoint and HttpExchange.

@@ -40,6 +40,10 @@ namespace mcpcxx::py_bind {
 /// no Python objects.
 std::exception_ptr translate_python_error(py::error_already_set& e);
 
+/// The C++ tool_error of a Python ToolError instance `v` (GIL held); std::invalid_argument when
+/// its category or effect was changed to an unknown name.
+tool_error tool_error_of(py::handle v);
+
 /// What a Python failure becomes: a tool result or the C++ exception to rethrow.
 using translated_failure = std::variant<tool_result, std::exception_ptr>;
 

@@ -11,6 +11,7 @@ PYBIND11_MODULE(_core, m) {
   mcpcxx::py_bind::bind_errors(m);
   mcpcxx::py_bind::bind_context(m);
   mcpcxx::py_bind::bind_server(m);
+  mcpcxx::py_bind::bind_middleware(m);
   mcpcxx::py_bind::bind_async_tool(m);
   mcpcxx::py_bind::bind_transports(m);
   mcpcxx::py_bind::bind_uri_template(m);

@@ -9,6 +9,7 @@ from __future__ import annotations
 from mcpcxx import _core
 from mcpcxx._api.context import Context
 from mcpcxx._api.server import Server
+from mcpcxx._components.middleware import Middleware, Refusal, Reply
 from mcpcxx._components.once import NOT_APPLIED, AtMostOnce, PriorCall, StatusCheck
 from mcpcxx._protocol.asking import ElicitResult, Root, SamplingResult
 from mcpcxx._protocol.content import (
@@ -72,11 +73,14 @@ __all__ = [
     "InputRequired",
     "LifespanError",
     "McpcxxError",
+    "Middleware",
     "MissingClientCapability",
     "MissingClientCapabilityError",
     "PriorCall",
     "PromptMessage",
     "ProtocolError",
+    "Refusal",
+    "Reply",
     "RequestCancelledError",
     "ResourceContents",
     "ResourceLink",

@@ -1,0 +1,172 @@
+// Python middleware as engine middleware (mcpcxx/middleware.hpp; the Python side is
+// mcpcxx/_components/middleware.py). The hooks the Python side hands over are plain callables:
+// before(request: dict) and after(request: dict, reply: ReplyView) return None or a tagged dict
+// ({"result": ...}, {"tool_error": ToolError}, {"forbidden": reason}, {"rate_limited": {...}},
+// {"too_large": {...}}); coroutines were already run by the Python side. request["state"] is
+// written back after `before`, so `after` sees what `before` left there.
+// Thread-safety: the engine runs the hooks on workers only (middleware::may_block), each call
+// taking the GIL itself.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "mcpcxx/middleware.hpp"
+
+#include "bindings.hpp"
+#include "handler_bridge.hpp"
+#include "json_caster.hpp"
+
+namespace mcpcxx::py_bind {
+
+namespace {
+
+/// The reply an after hook looks at; valid only during that call.
+struct reply_view {
+  const middleware_reply* reply = nullptr;
+  const middleware_reply& get() const {
+    if (reply == nullptr) {
+      throw std::runtime_error("this reply view belongs to an after hook that already returned");
+    }
+    return *reply;
+  }
+};
+
+const char* kind_name(middleware_reply::kind k) {
+  switch (k) {
+    case middleware_reply::kind::result:
+      return "result";
+    case middleware_reply::kind::tool_error:
+      return "tool_error";
+    case middleware_reply::kind::protocol_error:
+      return "protocol_error";
+    default:
+      return "other";
+  }
+}
+
+py::dict request_dict(const middleware_request& r) {
+  py::dict d;
+  d["method"] = std::string(r.method());
+  d["name"] = std::string(r.name());
+  d["arguments"] = to_python(r.arguments());
+  d["meta"] = to_python(r.meta());
+  d["principal"] = to_python(r.principal());
+  d["http_headers"] = to_python(r.http_headers());
+  d["modern"] = r.modern();
+  d["protocol_version"] = r.protocol_version();
+  d["tool_annotations"] = to_python(r.tool_annotations());
+  d["state"] = to_python(r.state());
+  d["elapsed_us"] = r.elapsed().count();
+  return d;
+}
+
+template <typename T>
+T member(const py::dict& d, const char* key) {
+  return d[key].cast<T>();
+}
+
+// The tagged dict a Python hook answered with, as a middleware_reply (GIL held).
+std::optional<middleware_reply> reply_from(const py::object& answer) {
+  if (answer.is_none()) return std::nullopt;
+  const auto d = answer.cast<py::dict>();
+  if (d.contains("result")) return middleware_reply::with_result(to_json(d["result"]));
+  if (d.contains("tool_error"))
+    return middleware_reply::with_tool_error(tool_error_of(d["tool_error"]));
+  if (d.contains("forbidden")) {
+    return middleware_reply::with_refusal(refusal::forbidden(d["forbidden"].cast<std::string>()));
+  }
+  if (d.contains("rate_limited")) {
+    const auto r = d["rate_limited"].cast<py::dict>();
+    return middleware_reply::with_refusal(refusal::rate_limited(
+        member<std::string>(r, "limit"),
+        std::chrono::milliseconds(member<std::int64_t>(r, "retry_after_ms"))));
+  }
+  if (d.contains("too_large")) {
+    const auto r = d["too_large"].cast<py::dict>();
+    return middleware_reply::with_refusal(refusal::too_large(member<std::size_t>(r, "bytes"),
+                                                             member<std::size_t>(r, "limit"),
+                                                             member<std::string>(r, "ask_less")));
+  }
+  throw std::invalid_argument("a middleware hook answered with an unknown reply: " +
+                              py::repr(answer).cast<std::string>());
+}
+
+// Calls `fn` with the GIL; Python failures become the engine's exceptions (rethrown without it).
+template <typename Call>
+std::optional<middleware_reply> with_python(Call&& call) {
+  std::exception_ptr failure;
+  {
+    const python_entry entry;
+    if (!entry.entered()) throw std::runtime_error("the Python interpreter is shutting down");
+    py::gil_scoped_acquire gil;
+    keep_thread_state(gil);
+    try {
+      return call();
+    } catch (py::error_already_set& e) {
+      failure = translate_python_error(e);
+    }
+  }
+  std::rethrow_exception(failure);
+}
+
+middleware make_middleware(std::string name, std::vector<std::string> methods,
+                           std::vector<std::string> tools, py::object before, py::object after) {
+  middleware m{.name = std::move(name), .methods = std::move(methods), .tools = std::move(tools)};
+  m.may_block = true;
+  if (!before.is_none()) {
+    m.before = [fn = held_object(std::move(before))](const middleware_request& r) {
+      return with_python([&] {
+        py::dict req = request_dict(r);
+        auto answer = reply_from(fn.get()(req));
+        r.state() = to_json(req["state"]);
+        return answer;
+      });
+    };
+  }
+  if (!after.is_none()) {
+    m.after = [fn = held_object(std::move(after))](const middleware_request& r,
+                                                   const middleware_reply& reply) {
+      return with_python([&] {
+        auto view = std::make_shared<reply_view>(reply_view{&reply});
+        py::object answer;
+        try {
+          answer = fn.get()(request_dict(r), view);
+        } catch (...) {
+          view->reply = nullptr;
+          throw;
+        }
+        view->reply = nullptr;
+        return reply_from(answer);
+      });
+    };
+  }
+  return m;
+}
+
+}  // namespace
+
+void bind_middleware(py::module_& m) {
+  auto server_cls = py::reinterpret_borrow<py::class_<server_handle>>(m.attr("Server"));
+  py::class_<reply_view, std::shared_ptr<reply_view>>(m, "ReplyView")
+      .def_property_readonly("kind", [](const reply_view& v) { return kind_name(v.get().what()); })
+      .def_property_readonly("row", [](const reply_view& v) { return std::string(v.get().row()); })
+      .def_property_readonly("category",
+                             [](const reply_view& v) { return std::string(v.get().category()); })
+      .def("result", [](const reply_view& v) { return to_python(v.get().result()); })
+      .def("result_bytes", [](const reply_view& v) { return v.get().result_bytes(); });
+  server_cls.def(
+      "add_middleware",
+      [](server_handle& h, std::string name, std::vector<std::string> methods,
+         std::vector<std::string> tools, py::object before, py::object after) {
+        h.srv->add_middleware(make_middleware(std::move(name), std::move(methods), std::move(tools),
+                                              std::move(before), std::move(after)));
+      },
+      py::arg("name"), py::arg("methods"), py::arg("tools"), py::arg("before"), py::arg("after"),
+      "Add a middleware whose hooks are Python callables (mcpcxx.Middleware wraps them).");
+}
+
+}  // namespace mcpcxx::py_bind
