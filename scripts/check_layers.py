@@ -56,6 +56,7 @@ PROBES = [
     ("tasks/*.cpp", "methods", ["listen", "asking", "store", "engine"]),
     ("listen/*.cpp", "tasks", ["asking", "engine"]),
     ("asking/*.cpp", "core", ["methods", "tasks", "listen", "engine"]),
+    ("skills/*.cpp", "core", ["methods", "tasks", "listen", "asking", "engine"]),
     # The Redis stores: the core's seams on the Redis client; no feature, no engine, no transport.
     (
         "store/*.cpp",
@@ -81,6 +82,7 @@ ENGINE_LAYERS = [
     "tasks",
     "listen",
     "asking",
+    "skills",
     "engine",
     "apps",
 ]

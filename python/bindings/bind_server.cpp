@@ -11,6 +11,7 @@
 
 #include "mcpcxx/server.hpp"
 #include "mcpcxx/server_json.hpp"
+#include "mcpcxx/skills.hpp"
 
 #include "bindings.hpp"
 #include "handler_bridge.hpp"
@@ -129,6 +130,56 @@ void set_completion_handler(server_handle& h, py::object fn) {
   h.srv->set_completion_handler(std::move(handler));
 }
 
+// A size option of add_skills: a positive integer.
+std::size_t skills_size(const json& v, const std::string& key) {
+  if (!v.is_number_integer() || v.get<std::int64_t>() <= 0) {
+    throw std::invalid_argument("add_skills: " + key + " must be a positive integer, got " +
+                                v.dump());
+  }
+  return v.get<std::size_t>();
+}
+
+// The skills_options a dict names (the keys of Server.add_skills).
+skills_options skills_options_from(const json& d) {
+  skills_options o;
+  for (const auto& [key, v] : d.items()) {
+    if (v.is_null()) continue;
+    if (key == "directory_read" || key == "include_hidden") {
+      if (!v.is_boolean()) throw std::invalid_argument("add_skills: " + key + " must be a bool");
+      (key == "directory_read" ? o.directory_read : o.include_hidden) = v.get<bool>();
+    } else if (key == "symlinks") {
+      if (v != "refuse" && v != "follow_inside") {
+        throw std::invalid_argument(
+            "add_skills: symlinks must be \"refuse\" or "
+            "\"follow_inside\", got " +
+            v.dump());
+      }
+      o.symlinks = v == "refuse" ? skills_symlinks::refuse : skills_symlinks::follow_inside;
+    } else if (key == "max_file_bytes") {
+      o.max_file_bytes = skills_size(v, key);
+    } else if (key == "max_skill_bytes") {
+      o.max_skill_bytes = skills_size(v, key);
+    } else if (key == "max_skill_files") {
+      o.max_skill_files = skills_size(v, key);
+    } else if (key == "max_total_bytes") {
+      o.max_total_bytes = skills_size(v, key);
+    } else if (key == "max_depth") {
+      o.max_depth = skills_size(v, key);
+    } else if (key == "ttl_ms" && v.is_number_integer()) {
+      o.ttl_ms = v.get<std::int64_t>();
+    } else if (key == "cache_scope" && v.is_string()) {
+      o.cache_scope = v.get<std::string>();
+    } else {
+      throw std::invalid_argument("add_skills: unknown or mistyped option " + key);
+    }
+  }
+  return o;
+}
+
+json skills_changes_json(const skills_changes& c) {
+  return {{"added", c.added}, {"removed", c.removed}, {"changed", c.changed}, {"skills", c.skills}};
+}
+
 session open_session(server_handle& h, py::object sink, bool inline_dispatch) {
   std::shared_ptr<frame_sink> s = std::make_shared<python_sink>(std::move(sink));
   py::gil_scoped_release release;
@@ -208,6 +259,18 @@ void bind_server(py::module_& m) {
           "remove_extension",
           [](server_handle& h, const std::string& id) { return h.srv->remove_extension(id); },
           py::arg("id"), release(), "Withdraw a declared extension; False when absent.")
+      .def(
+          "add_skills",
+          [](server_handle& h, const std::string& root, const json& options) {
+            h.srv->add_skills(root, skills_options_from(options));
+          },
+          py::arg("root"), py::arg("options"), release(),
+          "Serve the skills below root (Skills extension); options as Server.add_skills names "
+          "them.")
+      .def(
+          "reload_skills",
+          [](server_handle& h) { return skills_changes_json(h.srv->reload_skills()); }, release(),
+          "Re-read the skills tree; {added, removed, changed, skills}.")
       .def(
           "remove_resource",
           [](server_handle& h, const std::string& uri) {

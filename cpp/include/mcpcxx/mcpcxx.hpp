@@ -10,6 +10,7 @@
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/primitives.hpp"
 #include "mcpcxx/server.hpp"
+#include "mcpcxx/skills.hpp"
 #include "mcpcxx/session.hpp"
 #include "mcpcxx/stdio.hpp"
 #include "mcpcxx/uri_template.hpp"

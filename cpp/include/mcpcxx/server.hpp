@@ -187,6 +187,9 @@ struct server_metrics {
   std::uint64_t worker_threads = 0;
 };
 
+struct skills_options;  // mcpcxx/skills.hpp
+struct skills_changes;
+
 /// The engine. Create one, register primitives, then open sessions from transports.
 class server {
  public:
@@ -230,6 +233,20 @@ class server {
   void add_extension(std::string id, json settings = json::object());
   /// Withdraws extension `id`; returns false when it was not declared.
   bool remove_extension(std::string_view id);
+  /// Serves the skills below directory `root` (mcpcxx/skills.hpp, docs/skills.md): each
+  /// directory holding a SKILL.md is a skill, its files skill:// resources; declares the
+  /// io.modelcontextprotocol/skills extension and serves skills/list, skills/get and, with
+  /// options.directory_read, resources/directory/read. The tree is read once, into memory.
+  /// Throws std::invalid_argument naming the file and the problem (frontmatter, name, symlink,
+  /// limit, a tree without skills, skills already added) or std::runtime_error for an I/O error;
+  /// nothing is served then.
+  void add_skills(const std::string& root, const skills_options& options);
+  /// add_skills with the default skills_options.
+  void add_skills(const std::string& root);
+  /// Re-reads the tree add_skills loaded and serves the new one: resources list_changed for
+  /// added, removed or resized files, resources/updated for files whose bytes changed. Throws
+  /// like add_skills and keeps serving the old tree then. Any thread.
+  skills_changes reload_skills();
 
   /// Sends notifications/resources/updated {uri} to legacy sessions subscribed to `uri`
   /// (resources/subscribe) and to 2026-07-28 listen streams whose resourceSubscriptions name it.

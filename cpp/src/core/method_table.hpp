@@ -104,7 +104,7 @@ struct method_info {
 namespace method_rows {
 inline constexpr unsigned both = in_legacy | in_modern;
 
-inline constexpr std::array<method_info, 20> k_methods{{
+inline constexpr std::array<method_info, 23> k_methods{{
     {"initialize", in_legacy | before_init | not_cancellable, ""},
     {"ping", in_legacy | before_init, ""},
     {"server/discover", in_modern, ""},
@@ -126,6 +126,10 @@ inline constexpr std::array<method_info, 20> k_methods{{
     {"tasks/cancel", both, "tasks"},
     {"tasks/update", in_modern, "tasks"},
     {"subscriptions/listen", in_modern, ""},
+    // the Skills extension (skills/skills_methods.hpp): gated by the extension's declaration
+    {"skills/list", both, "io.modelcontextprotocol/skills"},
+    {"skills/get", both, "io.modelcontextprotocol/skills"},
+    {"resources/directory/read", both, "io.modelcontextprotocol/skills"},
 }};
 }  // namespace method_rows
 

@@ -7,6 +7,7 @@
 #include "methods/primitive_methods.hpp"
 #include "methods/scope_step.hpp"
 #include "registry/once_checks.hpp"
+#include "skills/skills_methods.hpp"
 #include "tasks/task_calls.hpp"
 #include "tasks/task_methods.hpp"
 
@@ -29,6 +30,7 @@ engine::engine(server_options options)
     : core_(std::make_shared<server_core>(std::move(options))), scope_step_(make_scope_step()) {
   server_core& core = *core_;
   tasks_ = kept<task_manager>(core, core.options().tasks);
+  skills_ = kept<skills_service>(core, core);
   // Subscription order is delivery order: legacy sessions hear of a change before listen streams.
   legacy_ = kept<legacy_broadcast>(core, core.bus());
   listeners_ = kept<listener_registry>(core, core.options(), *tasks_);
@@ -55,6 +57,7 @@ void engine::bind_methods() {
   bind_primitive_methods(core.methods(), core);
   bind_task_methods(core.methods(), *tasks_);
   bind_listen_method(core.methods(), *listeners_);
+  bind_skills_methods(core.methods(), *skills_);
   core_hooks hooks;
   hooks.end_streams = [l = listeners_](const session_state* s, std::string_view reason) {
     return l->end(s, reason);

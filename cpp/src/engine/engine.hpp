@@ -22,6 +22,7 @@
 #include "listen/list_announcer.hpp"
 #include "listen/listeners.hpp"
 #include "methods/once_step.hpp"
+#include "skills/skills_service.hpp"
 #include "tasks/tasks.hpp"
 
 namespace mcpcxx::detail {
@@ -41,6 +42,8 @@ class engine {
   const std::shared_ptr<server_core>& core() const noexcept { return core_; }
   /// Tools, resources, prompts, completion and extensions.
   catalog& registry() noexcept { return core_->registry(); }
+  /// The Skills extension (server::add_skills).
+  skills_service& skills() noexcept { return *skills_; }
   /// Legacy sessions, for list_changed and resources/updated.
   legacy_broadcast& legacy_sessions() noexcept { return *legacy_; }
 
@@ -69,6 +72,7 @@ class engine {
   legacy_broadcast* legacy_ = nullptr;
   listener_registry* listeners_ = nullptr;
   list_announcer* announcer_ = nullptr;
+  skills_service* skills_ = nullptr;
   std::shared_ptr<const tool_step> scope_step_;
   std::shared_ptr<const tool_step> task_step_;
   std::shared_ptr<once_service> once_;

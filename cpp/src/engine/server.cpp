@@ -94,6 +94,11 @@ void server::add_extension(std::string id, json settings) {
 bool server::remove_extension(std::string_view id) {
   return engine_->registry().remove_extension(id);
 }
+void server::add_skills(const std::string& root, const skills_options& options) {
+  engine_->skills().add(root, options);
+}
+void server::add_skills(const std::string& root) { add_skills(root, skills_options{}); }
+skills_changes server::reload_skills() { return engine_->skills().reload(); }
 void server::notify_resource_updated(std::string_view uri) {
   engine_->notify_resource_updated(uri);
 }

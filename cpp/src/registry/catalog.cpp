@@ -261,7 +261,8 @@ json catalog::capabilities() const {
       options_.extra_capabilities.is_object() ? options_.extra_capabilities : json::object();
   std::shared_lock lock(mutex_);
   if (!tools_.empty()) caps["tools"] = {{"listChanged", true}};
-  if (!resources_.empty() || !templates_.empty()) {
+  if (!resources_.empty() || !templates_.empty() ||
+      extensions_.contains(std::string(k_skills_extension))) {
     caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
   }
   if (!prompts_.empty()) caps["prompts"] = {{"listChanged", true}};
@@ -291,12 +292,16 @@ bool catalog::has_task_tools() const {
 bool catalog::has_capability(std::string_view name) const {
   std::shared_lock lock(mutex_);
   if (name == "tools") return !tools_.empty();
-  if (name == "resources") return !resources_.empty() || !templates_.empty();
+  if (name == "resources") {
+    return !resources_.empty() || !templates_.empty() ||
+           extensions_.contains(std::string(k_skills_extension));
+  }
   if (name == "prompts") return !prompts_.empty();
   if (name == "completions") return static_cast<bool>(completion_);
   if (name == "logging") return options_.logging;
   if (name == "tasks") return any_task_tool();
-  return false;
+  // An extension's methods (skills/list, ...) are served while the extension is declared.
+  return extensions_.contains(std::string(name));
 }
 
 }  // namespace mcpcxx::detail

@@ -30,6 +30,8 @@ namespace mcpcxx::detail {
 
 /// The extension id of tasks on 2026-07-28 (advertised while some tool may run as a task).
 inline constexpr std::string_view k_tasks_extension = "io.modelcontextprotocol/tasks";
+/// The Skills extension id: while declared, `resources` is advertised (skill files are resources).
+inline constexpr std::string_view k_skills_extension = "io.modelcontextprotocol/skills";
 
 /// The server's primitives and the list pages built from them.
 class catalog {

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from mcpcxx._components.apps import Csp, Permission, Visibility
     from mcpcxx._components.cache import CacheScope
     from mcpcxx._components.resources import ResourceOptions
+    from mcpcxx._components.skills import SkillsChanges, SymlinkPolicy
     from mcpcxx._components.tools import Tool, ToolOptions
 
 # The component modules (mcpcxx._components) and what they need (schema
@@ -406,6 +407,59 @@ class Server:
     def remove_extension(self, id: str) -> bool:
         """Withdraw a declared extension; False when it was not declared."""
         return self._runtime.core.remove_extension(id)
+
+    def add_skills(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        directory_read: bool = False,
+        symlinks: SymlinkPolicy = "refuse",
+        include_hidden: bool = False,
+        max_file_bytes: int | None = None,
+        max_skill_bytes: int | None = None,
+        max_skill_files: int | None = None,
+        max_total_bytes: int | None = None,
+        max_depth: int | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: CacheScope | None = None,
+    ) -> None:
+        """Serve the skills below `root` (the Skills extension, docs/skills.md).
+
+        Each directory holding a SKILL.md is a skill; its files become skill:// resources with
+        sha256 digests, and skills/list, skills/get (and with directory_read=True
+        resources/directory/read) are served. The tree is read once into memory, within the
+        limits (None: the defaults: 8 MiB per file, 16 MiB and 512 files per skill, 64 MiB in
+        all, 16 levels deep). ValueError names the file and the problem (frontmatter, a name
+        differing from its directory, a symlink, a limit); nothing is served then.
+        """
+        from mcpcxx._components import skills
+
+        options = skills.skills_options(
+            directory_read=directory_read,
+            symlinks=symlinks,
+            include_hidden=include_hidden,
+            ttl_ms=ttl_ms,
+            cache_scope=cache_scope,
+            sizes={
+                "max_file_bytes": max_file_bytes,
+                "max_skill_bytes": max_skill_bytes,
+                "max_skill_files": max_skill_files,
+                "max_total_bytes": max_total_bytes,
+                "max_depth": max_depth,
+            },
+        )
+        skills.add_skills(self._runtime.core, root, options)
+
+    def reload_skills(self) -> SkillsChanges:
+        """Re-read the tree add_skills loaded and serve what it holds now.
+
+        Clients get notifications/resources/list_changed when files were added, removed or
+        resized, and notifications/resources/updated for each file whose bytes changed. A tree
+        that no longer loads raises ValueError and the old one stays served. Any thread.
+        """
+        from mcpcxx._components import skills
+
+        return skills.reload_skills(self._runtime.core)
 
     def completion(self, fn: F) -> F:
         """Install the completion handler: fn(request: CompletionRequest) -> list[str]."""
