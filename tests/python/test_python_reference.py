@@ -42,6 +42,7 @@ SECTIONS: list[tuple[str, Callable[..., Any], Callable[..., Any] | None, Any]] =
         ResourceOptions,
     ),
     ("`server.ui_resource(uri, ...)` (MCP Apps)", mcpcxx.Server.ui_resource, None, None),
+    ("`server.add_skills(root, ...)` (Skills)", mcpcxx.Server.add_skills, None, None),
     ("`@server.prompt(...)`", mcpcxx.Server.prompt, None, None),
     ("`mcpcxx.ToolError(message, ...)`", mcpcxx.ToolError.__init__, None, None),
     ("`mcpcxx.ToolError.compose(operation, ...)`", mcpcxx.ToolError.compose, None, None),

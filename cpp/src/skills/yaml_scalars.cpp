@@ -300,6 +300,7 @@ std::string fold_lines(const std::vector<std::string_view>& body) {
 std::string render_block(const block_header& h, const std::vector<std::string_view>& raw,
                          std::size_t content_indent) {
   std::vector<std::string_view> lines;
+  lines.reserve(raw.size());
   for (std::string_view r : raw) {
     lines.push_back(trim(r).empty() ? std::string_view() : r.substr(content_indent));
   }

@@ -431,6 +431,21 @@ class Server:
         limits (None: the defaults: 8 MiB per file, 16 MiB and 512 files per skill, 64 MiB in
         all, 16 levels deep). ValueError names the file and the problem (frontmatter, a name
         differing from its directory, a symlink, a limit); nothing is served then.
+
+        Args:
+            root: The directory holding the skill directories (a str or path).
+            directory_read: Serve resources/directory/read (advertised as directoryRead).
+            symlinks: "refuse" any symlink in the tree, or "follow_inside": follow a link only
+                when its target lies inside the root.
+            include_hidden: Also serve names starting with "." (.git, .env, ...).
+            max_file_bytes: Limit of one file; None: 8 MiB.
+            max_skill_bytes: Limit of one skill's files together; None: 16 MiB.
+            max_skill_files: Limit of one skill's file count; None: 512.
+            max_total_bytes: Limit of every served file together (kept in memory); None: 64 MiB.
+            max_depth: Limit of directory levels below the root; None: 16.
+            ttl_ms: The 2026-07-28 ttlMs of skills/list and skills/get; None: the server's
+                list_ttl_ms.
+            cache_scope: Their cacheScope, "public" or "private"; None: the server's.
         """
         from mcpcxx._components import skills
 

@@ -34,7 +34,7 @@ class temp_tree {
   temp_tree& operator=(const temp_tree&) = delete;
   const fs::path& root() const { return root_; }
   fs::path write(const std::string& rel, const std::string& bytes) const {
-    const fs::path p = root_ / rel;
+    fs::path p = root_ / rel;
     fs::create_directories(p.parent_path());
     std::ofstream(p, std::ios::binary) << bytes;
     return p;
