@@ -101,9 +101,12 @@ json origin_list(const std::string& uri, std::string_view field,
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::string problem = origin_problem(values[i]);
     if (!problem.empty()) {
-      throw std::invalid_argument("UI resource '" + uri + "': _meta.ui.csp." + std::string(field) +
-                                  "[" + std::to_string(i) + "] " + quote_of(values[i]) + " " +
-                                  problem);
+      std::string message = "UI resource '" + uri + "': _meta.ui.csp.";
+      message += field;
+      message += "[" + std::to_string(i) + "] ";
+      message += quote_of(values[i]);
+      message += " " + problem;
+      throw std::invalid_argument(message);
     }
     out.push_back(values[i]);
   }
@@ -134,8 +137,10 @@ json permissions_object(const std::string& uri, const std::vector<std::string>& 
                                   "microphone, geolocation or clipboardWrite");
     }
     if (out.contains(name)) {
-      throw std::invalid_argument("UI resource '" + uri + "': _meta.ui.permissions lists '" + name +
-                                  "' twice: name each permission once");
+      std::string message = "UI resource '" + uri + "': _meta.ui.permissions lists '";
+      message += name;
+      message += "' twice: name each permission once";
+      throw std::invalid_argument(message);
     }
     out[name] = json::object();
   }
