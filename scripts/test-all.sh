@@ -127,9 +127,11 @@ if [[ -f pyproject.toml ]]; then
   tag="cp${full/./}"
   wheel="$(ls build/wheelhouse/mcpcxx-"$version"-"$tag"-"$tag"-*manylinux*.whl 2>/dev/null || true)"
 
-  if [[ "${CI:-}" == true || "${MCPCXX_CI:-}" == 1 ]] || command -v chromium >/dev/null 2>&1; then
+  if [[ "${CI:-}" == true || "${MCPCXX_CI:-}" == 1 ]] ||
+     { command -v chromium && command -v npm; } >/dev/null 2>&1; then
     # The MCP Apps browser test (tests/python/test_apps_browser.py) runs in the Python suite: in CI
-    # this installs Chromium (apt) and its npm packages; elsewhere it runs when Chromium is there.
+    # this installs Chromium (apt) and its npm packages (about a minute on a fresh machine, most of
+    # it Chromium); elsewhere it runs when Chromium and npm are there, and skips otherwise.
     stage "MCP Apps browser test: Chromium (apt) and npm packages"
     eval "$(bash scripts/install-apps-browser.sh)"
   fi
