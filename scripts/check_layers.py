@@ -57,6 +57,7 @@ PROBES = [
     ("listen/*.cpp", "tasks", ["asking", "engine"]),
     ("asking/*.cpp", "core", ["methods", "tasks", "listen", "engine"]),
     ("skills/*.cpp", "core", ["methods", "tasks", "listen", "asking", "engine"]),
+    ("middleware/*.cpp", "methods", ["tasks", "listen", "asking", "store", "engine"]),
     # The Redis stores: the core's seams on the Redis client; no feature, no engine, no transport.
     (
         "store/*.cpp",
@@ -83,6 +84,7 @@ ENGINE_LAYERS = [
     "listen",
     "asking",
     "skills",
+    "middleware",
     "engine",
     "apps",
 ]

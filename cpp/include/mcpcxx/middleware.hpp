@@ -171,4 +171,77 @@ struct middleware {
   bool may_block = false;
 };
 
+// ---- built-in middleware (docs/middleware.md) ----
+
+/// What the built-in rate limit counts requests per.
+enum class rate_key {
+  principal,           ///< per caller (every unauthenticated caller shares one bucket)
+  tool,                ///< per tool (or method), whoever calls
+  principal_and_tool,  ///< per caller and tool
+};
+
+/// The built-in rate limit: a token bucket per key.
+struct rate_limit_options {
+  std::string name = "rate_limit";  ///< also separates its buckets from other limits'
+  double burst = 10;                ///< requests allowed at once (>= 1)
+  double per_second = 1;            ///< the rate buckets refill at (> 0)
+  rate_key per = rate_key::principal_and_tool;
+  /// Computes the bucket key instead of `per` (e.g. a tenant claim); "" exempts the request.
+  std::function<std::string(const middleware_request&)> key;
+  /// What a refusal calls the limit; empty: described from burst, per_second and per.
+  std::string description;
+  std::vector<std::string> methods = {"tools/call"};  ///< as middleware::methods
+  std::vector<std::string> tools;                     ///< as middleware::tools
+};
+
+/// A token-bucket rate limit: a request finding its bucket empty is refused (T14 on tools/call,
+/// P59 otherwise) with the seconds until a token is back. The buckets live where the server's
+/// shared state does (server_options::store: memory, or Redis across replicas, updated
+/// atomically on Redis's clock). Throws std::invalid_argument for burst < 1 or per_second <= 0.
+middleware rate_limit(rate_limit_options o);
+
+/// The built-in size limit.
+struct size_limit_options {
+  std::size_t max_bytes = std::size_t{1} << 20;  ///< the largest result object sent (> 0)
+  /// How to ask for less, shown in the refusal ("pass a smaller `limit`"); may be empty.
+  std::string ask_less;
+  std::vector<std::string> methods = {"tools/call", "resources/read", "prompts/get"};
+  std::vector<std::string> tools;  ///< as middleware::tools
+};
+
+/// Withholds a result over max_bytes: T15 (read-only tool) or T15w (a tool that may write: it
+/// ran) on tools/call, P60 on other methods; never a truncated result. Throws
+/// std::invalid_argument for max_bytes 0.
+middleware size_limit(size_limit_options o);
+
+/// The built-in audit trail.
+struct audit_options {
+  /// Receives one JSON object per audited call (required); called on the request's thread.
+  std::function<void(const json& line)> sink;
+  /// Audit calls of read-only tools (readOnlyHint) too; by default only tools that may write.
+  bool read_only_too = false;
+  std::vector<std::string> tools;  ///< only these tools (empty: every tool)
+};
+
+/// One line per tools/call of a tool that may write, once it is answered: {"ts", "principal",
+/// "tool", "argumentsDigest" (sha256 of the canonical arguments, never the arguments), "outcome"
+/// ("ok", "tool_error", "protocol_error", "other"), "category", "row", "reference"}. Throws
+/// std::invalid_argument without a sink.
+middleware audit(audit_options o);
+
+/// The built-in authorization by predicate.
+struct authorize_options {
+  std::string name = "authorize";
+  /// Returns why this request is refused, or nullopt to let it run (required). Sees the
+  /// principal, the method, the name and the arguments (e.g. a tenant claim that must match an
+  /// argument).
+  std::function<std::optional<std::string>(const middleware_request&)> deny;
+  std::vector<std::string> methods;  ///< as middleware::methods
+  std::vector<std::string> tools;    ///< as middleware::tools
+};
+
+/// Refuses a request its predicate denies with row P58 (nothing runs). Throws
+/// std::invalid_argument without a predicate.
+middleware authorize(authorize_options o);
+
 }  // namespace mcpcxx

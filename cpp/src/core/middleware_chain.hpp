@@ -29,6 +29,10 @@ struct middleware_access {
   static exchange& exchange_of(const middleware_request& r) noexcept { return *r.ex_; }
   /// A reply viewing `o` (moved in; take it back with outcome()).
   static middleware_reply wrap(method_outcome o);
+  /// The reference id of an unexpected failure the reply carries; "" otherwise.
+  static std::string reference_of(const middleware_reply& r) {
+    return r.outcome_ ? r.outcome_->reference : std::string();
+  }
   /// The outcome a reply answers `ex` with (a refusal rendered for its method).
   static method_outcome outcome(middleware_reply&& r, const exchange& ex);
 };

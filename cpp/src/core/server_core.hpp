@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,7 @@
 #include "core/method_bindings.hpp"
 #include "core/middleware_chain.hpp"
 #include "core/notification_bus.hpp"
+#include "core/token_buckets.hpp"
 #include "core/worker_pool.hpp"
 #include "observability/metrics_registry.hpp"
 #include "observability/server_log.hpp"
@@ -88,6 +90,16 @@ class server_core : public std::enable_shared_from_this<server_core> {
   /// The middleware requests run through (server::add_middleware).
   middleware_list& middleware() noexcept { return middleware_; }
   const middleware_list& middleware() const noexcept { return middleware_; }
+  /// The rate limit's buckets: in this process until use_buckets() moves them to a store.
+  token_buckets& buckets() const {
+    std::lock_guard g(buckets_mutex_);
+    return *buckets_;
+  }
+  /// Replaces the buckets (the engine, when it attaches a shared store; before serving).
+  void use_buckets(std::shared_ptr<token_buckets> b) {
+    std::lock_guard g(buckets_mutex_);
+    buckets_ = std::move(b);
+  }
   /// The hooks into assembled services.
   const core_hooks& hooks() const noexcept { return hooks_; }
   /// Installs the hooks (before serving).
@@ -116,6 +128,8 @@ class server_core : public std::enable_shared_from_this<server_core> {
   elicitation_routes elicitations_;
   method_bindings methods_;
   middleware_list middleware_;
+  mutable std::mutex buckets_mutex_;
+  std::shared_ptr<token_buckets> buckets_ = make_memory_token_buckets();
   core_hooks hooks_;
   std::shared_ptr<tracer> tracer_;
   std::vector<std::shared_ptr<void>> features_;  // see keep(); destroyed in reverse below

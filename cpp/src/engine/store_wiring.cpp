@@ -67,6 +67,19 @@ class store_call_records final : public call_records {
   std::shared_ptr<call_records> inner_;
 };
 
+// The rate limit's buckets as the engine sees them: Redis trouble becomes store_unavailable (the
+// request is refused with row P57; nothing ran).
+class store_token_buckets final : public token_buckets {
+ public:
+  explicit store_token_buckets(std::shared_ptr<token_buckets> inner) : inner_(std::move(inner)) {}
+  std::chrono::milliseconds take(const std::string& key, const bucket_rule& rule) override {
+    return store_call([&] { return inner_->take(key, rule); });
+  }
+
+ private:
+  std::shared_ptr<token_buckets> inner_;
+};
+
 // PINGs the store every `period` so that client::healthy() (mcpcxx_store_up, store_ready())
 // follows Redis on an idle replica too: within period + the command timeout, both ways.
 class health_probe {
@@ -151,6 +164,8 @@ void engine::attach_store(std::shared_ptr<shared_store> store) {
   once.lease = core.options().at_most_once.lease;
   once.on_trouble = trouble;
   once_->use_records(std::make_shared<store_call_records>(make_redis_call_records(scope, once)));
+  core.use_buckets(
+      std::make_shared<store_token_buckets>(make_redis_token_buckets(scope, trouble)));
   tasks_->use_store(std::make_shared<store_task_store>(links->tasks));
   links->control = connect_task_control(*tasks_, core.bus());
   bus_bridge_options b;

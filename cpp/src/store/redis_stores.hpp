@@ -33,6 +33,7 @@
 #include "mcpcxx/tasks.hpp"
 
 #include "core/call_records.hpp"
+#include "core/token_buckets.hpp"
 #include "core/notification_bus.hpp"
 #include "core/request_router.hpp"
 #include "redis/client.hpp"
@@ -159,5 +160,10 @@ struct redis_call_records_options {
 /// leaves the records (the leases expire). Every call may throw redis::unavailable.
 std::shared_ptr<call_records> make_redis_call_records(redis_scope scope,
                                                       redis_call_records_options o = {});
+
+/// The rate limit's buckets in Redis (store/token_buckets.cpp): each take() is one Lua script on
+/// Redis's own clock. take() may throw redis::unavailable.
+std::shared_ptr<token_buckets> make_redis_token_buckets(redis_scope scope,
+                                                        store_trouble_callback on_trouble = {});
 
 }  // namespace mcpcxx::detail

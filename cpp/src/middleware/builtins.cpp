@@ -1,0 +1,154 @@
+// The built-in middleware (mcpcxx/middleware.hpp): rate limit, size limit, audit, authorize.
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "mcpcxx/middleware.hpp"
+
+#include "core/iso_time.hpp"
+#include "core/middleware_chain.hpp"
+#include "core/server_core.hpp"
+#include "methods/once_key.hpp"
+#include "state/codec.hpp"
+
+namespace mcpcxx {
+
+namespace {
+
+using detail::middleware_access;
+
+std::string trimmed_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string describe(const rate_limit_options& o) {
+  if (!o.description.empty()) return o.description;
+  static constexpr const char* k_per[] = {"per caller", "per tool", "per caller and tool"};
+  return "the limit of " + trimmed_number(o.burst) + " requests at once, then " +
+         trimmed_number(o.per_second) + " per second " + k_per[static_cast<int>(o.per)];
+}
+
+std::string identity_or_anonymous(const middleware_request& r) {
+  std::string id = r.principal_identity();
+  return id.empty() ? std::string("anonymous") : id;
+}
+
+// The bucket of request `r`: "" exempts it.
+std::string bucket_key(const rate_limit_options& o, const middleware_request& r) {
+  if (o.key) {
+    std::string k = o.key(r);
+    return k.empty() ? k : "key:" + k;
+  }
+  const std::string subject = std::string(r.method()) + " " + std::string(r.name());
+  switch (o.per) {
+    case rate_key::principal:
+      return "p:" + identity_or_anonymous(r);
+    case rate_key::tool:
+      return "t:" + subject;
+    default:
+      return "pt:" + identity_or_anonymous(r) + "\n" + subject;
+  }
+}
+
+std::string hex(std::string_view raw) {
+  static constexpr char k_digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(raw.size() * 2);
+  for (const unsigned char c : raw) {
+    out += k_digits[c >> 4];
+    out += k_digits[c & 15];
+  }
+  return out;
+}
+
+const char* outcome_name(middleware_reply::kind k) {
+  switch (k) {
+    case middleware_reply::kind::result:
+      return "ok";
+    case middleware_reply::kind::tool_error:
+      return "tool_error";
+    case middleware_reply::kind::protocol_error:
+      return "protocol_error";
+    default:
+      return "other";
+  }
+}
+
+bool read_only(const middleware_request& r) {
+  const json& a = r.tool_annotations();
+  return a.is_object() && a.value("readOnlyHint", false) == true;
+}
+
+}  // namespace
+
+middleware rate_limit(rate_limit_options o) {
+  if (!(o.burst >= 1)) throw std::invalid_argument("rate_limit: burst must be at least 1");
+  if (!(o.per_second > 0)) throw std::invalid_argument("rate_limit: per_second must be above 0");
+  middleware m{.name = o.name, .methods = o.methods, .tools = o.tools};
+  const std::string limit = describe(o);
+  const detail::bucket_rule rule{o.burst, o.per_second};
+  m.before = [o = std::move(o), limit,
+              rule](const middleware_request& r) -> std::optional<middleware_reply> {
+    const std::string key = bucket_key(o, r);
+    if (key.empty()) return std::nullopt;
+    auto& core = middleware_access::exchange_of(r).core();
+    const auto wait = core.buckets().take(o.name + ":" + key, rule);
+    if (wait.count() == 0) return std::nullopt;
+    return middleware_reply::with_refusal(refusal::rate_limited(limit, wait));
+  };
+  return m;
+}
+
+middleware size_limit(size_limit_options o) {
+  if (o.max_bytes == 0) throw std::invalid_argument("size_limit: max_bytes must be above 0");
+  middleware m{.name = "size_limit", .methods = o.methods, .tools = o.tools};
+  m.after = [max = o.max_bytes, ask = o.ask_less](
+                const middleware_request&,
+                const middleware_reply& reply) -> std::optional<middleware_reply> {
+    if (reply.what() != middleware_reply::kind::result) return std::nullopt;
+    const std::size_t bytes = reply.result_bytes();
+    if (bytes <= max) return std::nullopt;
+    return middleware_reply::with_refusal(refusal::too_large(bytes, max, ask));
+  };
+  return m;
+}
+
+middleware audit(audit_options o) {
+  if (!o.sink) throw std::invalid_argument("audit: give a sink for the audit lines");
+  middleware m{.name = "audit", .methods = {"tools/call"}, .tools = o.tools};
+  m.after = [sink = std::move(o.sink), all = o.read_only_too](
+                const middleware_request& r,
+                const middleware_reply& reply) -> std::optional<middleware_reply> {
+    if (!all && read_only(r)) return std::nullopt;
+    const json& args = r.arguments();
+    json line = {{"ts", detail::iso8601(std::chrono::system_clock::now())},
+                 {"principal", r.principal_identity()},
+                 {"tool", std::string(r.name())},
+                 {"argumentsDigest", "sha256:" + hex(state::sha256(detail::canonical_json(
+                                                     args.is_null() ? json::object() : args)))},
+                 {"outcome", outcome_name(reply.what())},
+                 {"category", std::string(reply.category())},
+                 {"row", std::string(reply.row())},
+                 {"reference", middleware_access::reference_of(reply)}};
+    sink(line);
+    return std::nullopt;
+  };
+  return m;
+}
+
+middleware authorize(authorize_options o) {
+  if (!o.deny) throw std::invalid_argument("authorize: give the deny predicate");
+  middleware m{.name = o.name, .methods = o.methods, .tools = o.tools};
+  m.before =
+      [deny = std::move(o.deny)](const middleware_request& r) -> std::optional<middleware_reply> {
+    auto why = deny(r);
+    if (!why) return std::nullopt;
+    if (why->empty()) why = "this caller is not authorized";
+    return middleware_reply::with_refusal(refusal::forbidden(std::move(*why)));
+  };
+  return m;
+}
+
+}  // namespace mcpcxx
