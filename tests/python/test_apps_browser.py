@@ -176,6 +176,22 @@ def call_tool(port: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]
     return result
 
 
+def tool_calls_logged(log: pathlib.Path, count: int) -> list[tuple[str, str]]:
+    """(tool, outcome) of the server's tools/call request log lines, once `count` are there (the
+    line follows the reply, so the last one may still be on its way; 10 s at most)."""
+    deadline = time.monotonic() + 10
+    while True:
+        requests = [
+            json.loads(line)
+            for line in log.read_text().splitlines()
+            if line.startswith("{") and '"event":"request"' in line
+        ]
+        calls = [(r["tool"], r["outcome"]) for r in requests if r["method"] == "tools/call"]
+        if len(calls) >= count or time.monotonic() > deadline:
+            return calls
+        time.sleep(0.05)
+
+
 def test_board_renders_in_chromium_and_its_tool_call_reaches_the_server(
     issue_tracker: tuple[int, pathlib.Path], tmp_path: pathlib.Path
 ) -> None:
@@ -225,5 +241,13 @@ def test_board_renders_in_chromium_and_its_tool_call_reaches_the_server(
         "title": "Slow search",
         "state": "in_progress",
     }
-    assert '"tool":"update_issue"' in server_log.read_text()
+    # The server saw the host's calls: show_board, then the view's update_issue and get_issue
+    # (the second get_issue is the test's own, above), all ok.
+    calls = tool_calls_logged(server_log, 4)
+    assert calls == [
+        ("show_board", "ok"),
+        ("update_issue", "ok"),
+        ("get_issue", "ok"),
+        ("get_issue", "ok"),
+    ], calls
     assert screenshot.stat().st_size > 1000
