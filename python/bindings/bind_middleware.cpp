@@ -147,6 +147,88 @@ middleware make_middleware(std::string name, std::vector<std::string> methods,
   return m;
 }
 
+// A Python callable as a C++ function of the request (GIL taken per call; failures translated).
+template <typename R>
+std::function<R(const middleware_request&)> request_fn(py::object fn,
+                                                       R (*convert)(const py::object&)) {
+  if (fn.is_none()) return {};
+  return [f = held_object(std::move(fn)), convert](const middleware_request& r) -> R {
+    std::exception_ptr failure;
+    {
+      const python_entry entry;
+      if (!entry.entered()) throw std::runtime_error("the Python interpreter is shutting down");
+      py::gil_scoped_acquire gil;
+      try {
+        return convert(f.get()(request_dict(r)));
+      } catch (py::error_already_set& e) {
+        failure = translate_python_error(e);
+      }
+    }
+    std::rethrow_exception(failure);
+  };
+}
+
+std::string key_of(const py::object& v) {
+  return v.is_none() ? std::string() : v.cast<std::string>();
+}
+
+std::optional<std::string> denial_of(const py::object& v) {
+  if (v.is_none()) return std::nullopt;
+  return v.cast<std::string>();
+}
+
+rate_key rate_key_named(const std::string& per) {
+  if (per == "principal") return rate_key::principal;
+  if (per == "tool") return rate_key::tool;
+  if (per == "principal_and_tool") return rate_key::principal_and_tool;
+  throw py::value_error("RateLimit per must be 'principal', 'tool' or 'principal_and_tool', got '" +
+                        per + "'");
+}
+
+// The built-ins (mcpcxx/_components/middleware_builtins.py), C++ middleware with Python callables.
+middleware builtin(const std::string& kind, const py::dict& o, py::object fn) {
+  const auto methods = o["methods"].cast<std::vector<std::string>>();
+  const auto tools = o["tools"].cast<std::vector<std::string>>();
+  if (kind == "rate_limit") {
+    return rate_limit({.name = o["name"].cast<std::string>(),
+                       .burst = o["burst"].cast<double>(),
+                       .per_second = o["per_second"].cast<double>(),
+                       .per = rate_key_named(o["per"].cast<std::string>()),
+                       .key = request_fn<std::string>(std::move(fn), &key_of),
+                       .description = o["description"].cast<std::string>(),
+                       .methods = methods,
+                       .tools = tools});
+  }
+  if (kind == "size_limit") {
+    return size_limit({.max_bytes = o["max_bytes"].cast<std::size_t>(),
+                       .ask_less = o["ask_less"].cast<std::string>(),
+                       .methods = methods,
+                       .tools = tools});
+  }
+  if (kind == "authorize") {
+    return authorize({.name = o["name"].cast<std::string>(),
+                      .deny = request_fn<std::optional<std::string>>(std::move(fn), &denial_of),
+                      .methods = methods,
+                      .tools = tools});
+  }
+  if (kind == "audit") {
+    auto sink = [f = held_object(std::move(fn))](const json& line) {
+      const python_entry entry;
+      if (!entry.entered()) return;
+      py::gil_scoped_acquire gil;
+      try {
+        f.get()(to_python(line));
+      } catch (py::error_already_set& e) {
+        std::rethrow_exception(translate_python_error(e));
+      }
+    };
+    return audit({.sink = std::move(sink),
+                  .read_only_too = o["read_only_too"].cast<bool>(),
+                  .tools = tools});
+  }
+  throw py::value_error("unknown built-in middleware " + kind);
+}
+
 }  // namespace
 
 void bind_middleware(py::module_& m) {
@@ -167,6 +249,16 @@ void bind_middleware(py::module_& m) {
       },
       py::arg("name"), py::arg("methods"), py::arg("tools"), py::arg("before"), py::arg("after"),
       "Add a middleware whose hooks are Python callables (mcpcxx.Middleware wraps them).");
+  server_cls.def(
+      "add_builtin_middleware",
+      [](server_handle& h, const std::string& kind, const py::dict& options, py::object fn) {
+        const bool python = !fn.is_none();
+        middleware mw = builtin(kind, options, std::move(fn));
+        mw.may_block = python;  // its Python callable takes the GIL
+        h.srv->add_middleware(std::move(mw));
+      },
+      py::arg("kind"), py::arg("options"), py::arg("fn"),
+      "Add a built-in middleware (rate_limit, size_limit, audit, authorize) with its options.");
 }
 
 }  // namespace mcpcxx::py_bind

@@ -3,5 +3,15 @@
 from __future__ import annotations
 
 from mcpcxx._components.middleware import Middleware, Refusal, Reply, Request
+from mcpcxx._components.middleware_builtins import Audit, Authorize, RateLimit, SizeLimit
 
-__all__ = ["Middleware", "Refusal", "Reply", "Request"]
+__all__ = [
+    "Audit",
+    "Authorize",
+    "Middleware",
+    "RateLimit",
+    "Refusal",
+    "Reply",
+    "Request",
+    "SizeLimit",
+]

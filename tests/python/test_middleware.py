@@ -254,3 +254,46 @@ def test_hooks_run_concurrently_for_concurrent_requests() -> None:
         a = c.call_tool_nowait("ping")
         b = c.call_tool_nowait("ping")
         assert text_of(c.wait(a)) == "pong" and text_of(c.wait(b)) == "pong"
+
+
+# ---- the built-ins (the engine's own, configured from Python) ----
+
+
+def test_rate_limit_with_a_key_computed_in_python() -> None:
+    from mcpcxx.middleware import RateLimit
+
+    server, runs = make_server()
+    server.add_middleware(
+        RateLimit(burst=1, per_second=0.01, key=lambda r: (r.arguments or {}).get("say", ""))
+    )
+    with Client(server) as c:
+        assert text_of(c.call_tool("echo", {"say": "a"})) == "echo a"
+        d = details(c.call_tool("echo", {"say": "a"}))
+        assert (d["category"], d["retryAfterSeconds"]) == ("rate_limited", 100)
+        assert text_of(c.call_tool("echo", {"say": "b"})) == "echo b"
+        for _ in range(3):
+            assert text_of(c.call_tool("echo")) == "echo -"  # no "say": exempt
+    assert runs == ["echo", "echo", "echo", "echo", "echo"]
+    with pytest.raises(ValueError, match="per must be"):
+        server.add_middleware(RateLimit(per="everyone"))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="burst must be at least 1"):
+        server.add_middleware(RateLimit(burst=0))
+
+
+def test_size_limit_audit_and_authorize() -> None:
+    from mcpcxx.middleware import Audit, Authorize, SizeLimit
+
+    server, runs = make_server()
+    lines: list[dict[str, Any]] = []
+    server.add_middleware(Audit(sink=lines.append))  # outermost: its after hook runs last
+    server.add_middleware(SizeLimit(max_bytes=200, ask_less="ask for less"))
+    server.add_middleware(
+        Authorize(deny=lambda r: "echo is closed today" if r.name == "echo" else None)
+    )
+    with Client(server) as c:
+        assert details(c.call_tool("write"))["effect"] == "applied"
+        r = c.call_tool("echo")
+        assert r["error"]["data"]["reason"] == "echo is closed today"
+    assert runs == ["write"]
+    assert [(x["tool"], x["outcome"], x["row"]) for x in lines] == [("write", "tool_error", "T15w")]
+    assert lines[0]["argumentsDigest"].startswith("sha256:")

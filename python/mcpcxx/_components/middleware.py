@@ -196,6 +196,16 @@ def add_middleware(
     """Registers `mw` with the engine: its hooks wrapped so coroutines run on the server loop."""
     if not isinstance(mw, Middleware):
         raise TypeError("add_middleware takes a Middleware instance (subclass mcpcxx.Middleware)")
+    from mcpcxx._components.middleware_builtins import BuiltinMiddleware
+
+    if isinstance(mw, BuiltinMiddleware):
+        options = {
+            **mw._options(),
+            "methods": list(mw.methods if methods is None else methods),
+            "tools": list(mw.tools if tools is None else tools),
+        }
+        core.add_builtin_middleware(mw._kind, options, mw._callable())
+        return
     label = name or type(mw).__name__
     before = after = None
     if _overrides(mw, "before"):
