@@ -3,11 +3,23 @@
 // render, clicks a card's buttons in the iframe (the view's tools/call of update_issue, then of
 // get_issue, goes through the host to the server) and waits for each answer to show, then writes
 // a screenshot. Prints a JSON report.
-// Usage: node apps_browser.cjs HOST_URL SCREENSHOT_PATH   (NODE_PATH: the npm modules)
+// With SCENARIO "official" the view is the one built on the extension's App class
+// (apps_official_view.mjs): it waits for the tool result and the view's own call to show instead.
+// Usage: node apps_browser.cjs HOST_URL SCREENSHOT_PATH [board|official]   (NODE_PATH: npm modules)
 "use strict";
 const { chromium } = require("playwright-core");
 
-async function run(url, screenshot) {
+// The view built on the extension's App class: it shows the tool result and its own call's.
+async function officialView(view, page, screenshot) {
+  await view.locator("#called").filter({ hasText: /\S/ }).waitFor({ timeout: 15000 });
+  await view.locator("#result").filter({ hasText: /\S/ }).waitFor({ timeout: 15000 });
+  const out = {};
+  for (const id of ["state", "result", "called"]) out[id] = await view.locator("#" + id).innerText();
+  await page.screenshot({ path: screenshot, fullPage: true });
+  return out;
+}
+
+async function run(url, screenshot, scenario) {
   const browser = await chromium.launch({
     executablePath: process.env.MCPCXX_CHROMIUM || "/usr/bin/chromium",
     args: ["--no-sandbox"],
@@ -25,6 +37,7 @@ async function run(url, screenshot) {
     if (hostError) return { hostError, problems };
     const report = await page.evaluate(() => window.hostReport);
     const view = page.frameLocator("#app");
+    if (scenario === "official") return { report, ...(await officialView(view, page, screenshot)), problems };
     const card = (state, key) => view.locator(`section[data-state="${state}"] li[data-key="${key}"]`);
     await card("open", "ENG-2").waitFor({ timeout: 15000 });
     const rendered = await view.locator("#columns").innerText();
@@ -41,7 +54,7 @@ async function run(url, screenshot) {
   }
 }
 
-run(process.argv[2], process.argv[3]).then(
+run(process.argv[2], process.argv[3], process.argv[4] ?? "board").then(
   (out) => process.stdout.write(JSON.stringify(out)),
   (error) => {
     process.stderr.write(String(error?.stack ?? error) + "\n");

@@ -7,8 +7,9 @@ esbuild bundle and passes /mcp through to the issue tracker (one origin for the 
 reads the ui:// resource, renders it in a sandboxed iframe, calls show_board and hands the result
 to the view. The test checks that the board rendered from that result, clicks a card's button
 (the view's tools/call goes through the bridge and the host's client to the server), sees the
-server's answer in the view, and reads the issue back from the server. The screenshot is kept
-at build/test-artifacts/apps_board.png (MCPCXX_ARTIFACTS_DIR overrides the folder).
+server's answer in the view, and reads the issue back from the server. A second test does the same
+with a view built on the package's own app side (its App class). The screenshots are kept in
+build/test-artifacts (MCPCXX_ARTIFACTS_DIR overrides the folder).
 
 Needs node, Chromium (Debian's chromium) and the npm packages in MCPCXX_APPS_NODE_MODULES;
 scripts/test-all.sh installs them in CI, where a missing one fails the test instead of skipping.
@@ -16,6 +17,7 @@ scripts/test-all.sh installs them in CI, where a missing one fails the test inst
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import os
@@ -65,19 +67,12 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture
-def issue_tracker(tmp_path: pathlib.Path) -> Iterator[tuple[int, pathlib.Path]]:
-    """(port, stderr log) of the issue tracker serving HTTP on a fresh database."""
-    port = free_port()
-    log = tmp_path / "server.log"
-    env = {**os.environ, "ISSUE_TRACKER_DB": str(tmp_path / "issues.db")}
-    server = SOURCE_DIR / "examples" / "issue_tracker" / "server.py"
-    with (
-        open(log, "wb") as err,
-        subprocess.Popen(
-            [sys.executable, str(server), "--http", str(port)], stderr=err, env=env
-        ) as proc,
-    ):
+@contextlib.contextmanager
+def serving(
+    command: list[str], port: int, log: pathlib.Path, env: dict[str, str]
+) -> Iterator[None]:
+    """Runs an MCP server process (stderr to `log`) until the test is done with it."""
+    with open(log, "wb") as err, subprocess.Popen(command, stderr=err, env=env) as proc:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and proc.poll() is None:
             try:
@@ -86,9 +81,19 @@ def issue_tracker(tmp_path: pathlib.Path) -> Iterator[tuple[int, pathlib.Path]]:
             except OSError:
                 time.sleep(0.05)
         assert proc.poll() is None, log.read_text()
-        yield port, log
+        yield
         proc.terminate()
         proc.wait(timeout=30)
+
+
+@pytest.fixture
+def issue_tracker(tmp_path: pathlib.Path) -> Iterator[tuple[int, pathlib.Path]]:
+    """(port, stderr log) of the issue tracker serving HTTP on a fresh database."""
+    port, log = free_port(), tmp_path / "server.log"
+    server = SOURCE_DIR / "examples" / "issue_tracker" / "server.py"
+    env = {**os.environ, "ISSUE_TRACKER_DB": str(tmp_path / "issues.db")}
+    with serving([sys.executable, str(server), "--http", str(port)], port, log, env):
+        yield port, log
 
 
 def forwarded(name: str) -> bool:
@@ -146,11 +151,11 @@ def host_handler(files: dict[str, tuple[bytes, str]], mcp_port: int) -> type:
     return Handler
 
 
-def bundle(modules: pathlib.Path, out: pathlib.Path) -> bytes:
-    """The host page's script: apps_host.mjs and the npm packages it imports, for the browser."""
+def bundle(modules: pathlib.Path, source: str, out: pathlib.Path, form: str = "esm") -> bytes:
+    """tests/browser/`source` and the npm packages it imports, bundled for the browser."""
     esbuild = modules / "esbuild" / "bin" / "esbuild"
     subprocess.run(
-        [str(esbuild), str(BROWSER_DIR / "apps_host.mjs"), "--bundle", "--format=esm",
+        [str(esbuild), str(BROWSER_DIR / source), "--bundle", f"--format={form}",
          "--platform=browser", "--log-level=warning", f"--outfile={out}"],
         check=True,
         env={**os.environ, "NODE_PATH": str(modules)},
@@ -159,12 +164,45 @@ def bundle(modules: pathlib.Path, out: pathlib.Path) -> bytes:
     return out.read_bytes()
 
 
-def artifact_path() -> pathlib.Path:
+def artifact_path(name: str) -> pathlib.Path:
     folder = pathlib.Path(
         os.environ.get("MCPCXX_ARTIFACTS_DIR", SOURCE_DIR / "build" / "test-artifacts")
     )
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / "apps_board.png"
+    return folder / name
+
+
+def in_browser(
+    modules: pathlib.Path, mcp_port: int, tmp_path: pathlib.Path, scenario: str, screenshot: str
+) -> dict[str, Any]:
+    """Serves the test host for the server at `mcp_port` and runs apps_browser.cjs on it."""
+    files = {
+        "/": ((BROWSER_DIR / "apps_host.html").read_bytes(), "text/html; charset=utf-8"),
+        "/host.js": (bundle(modules, "apps_host.mjs", tmp_path / "host.js"), "text/javascript"),
+    }
+    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), host_handler(files, mcp_port))
+    threading.Thread(target=host.serve_forever, daemon=True).start()
+    shot = artifact_path(screenshot)
+    shot.unlink(missing_ok=True)
+    try:
+        proc = subprocess.run(
+            ["node", str(BROWSER_DIR / "apps_browser.cjs"),
+             f"http://127.0.0.1:{host.server_address[1]}/", str(shot), scenario],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "NODE_PATH": str(modules), "MCPCXX_CHROMIUM": CHROMIUM},
+            check=False,
+        )  # fmt: skip
+    finally:
+        host.shutdown()
+        host.server_close()
+    assert proc.returncode == 0, proc.stderr
+    out: dict[str, Any] = json.loads(proc.stdout)
+    assert "hostError" not in out, out
+    assert out["problems"] == [], out["problems"]
+    assert shot.stat().st_size > 1000
+    return out
 
 
 def call_tool(port: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -195,32 +233,8 @@ def tool_calls_logged(log: pathlib.Path, count: int) -> list[tuple[str, str]]:
 def test_board_renders_in_chromium_and_its_tool_call_reaches_the_server(
     issue_tracker: tuple[int, pathlib.Path], tmp_path: pathlib.Path
 ) -> None:
-    modules = node_modules()
     mcp_port, server_log = issue_tracker
-    files = {
-        "/": ((BROWSER_DIR / "apps_host.html").read_bytes(), "text/html; charset=utf-8"),
-        "/host.js": (bundle(modules, tmp_path / "host.js"), "text/javascript"),
-    }
-    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), host_handler(files, mcp_port))
-    threading.Thread(target=host.serve_forever, daemon=True).start()
-    screenshot = artifact_path()
-    screenshot.unlink(missing_ok=True)
-    try:
-        proc = subprocess.run(
-            ["node", str(BROWSER_DIR / "apps_browser.cjs"),
-             f"http://127.0.0.1:{host.server_address[1]}/", str(screenshot)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env={**os.environ, "NODE_PATH": str(modules), "MCPCXX_CHROMIUM": CHROMIUM},
-            check=False,
-        )  # fmt: skip
-    finally:
-        host.shutdown()
-        host.server_close()
-    assert proc.returncode == 0, proc.stderr + server_log.read_text()
-    out = json.loads(proc.stdout)
-    assert "hostError" not in out, out
+    out = in_browser(node_modules(), mcp_port, tmp_path, "board", "apps_board.png")
     report = out["report"]
     # The host found the link and the UI resource's metadata as the server declared them.
     assert report["tool"] == "show_board"
@@ -235,7 +249,6 @@ def test_board_renders_in_chromium_and_its_tool_call_reaches_the_server(
     assert out["statusBefore"] == "Board loaded"
     # The click's update_issue came back from the server through the host.
     assert out["statusAfter"] == "ENG-2 is in progress (from update_issue)"
-    assert out["problems"] == [], out["problems"]
     assert call_tool(mcp_port, "get_issue", {"key": "ENG-2"})["structuredContent"] == {
         "key": "ENG-2",
         "title": "Slow search",
@@ -250,4 +263,32 @@ def test_board_renders_in_chromium_and_its_tool_call_reaches_the_server(
         ("get_issue", "ok"),
         ("get_issue", "ok"),
     ], calls
-    assert screenshot.stat().st_size > 1000
+
+
+def test_the_extensions_own_app_class_calls_an_app_only_tool_through_the_host(
+    tmp_path: pathlib.Path,
+) -> None:
+    """The app side from the same package: a view on App (apps_official_view.mjs) served by
+    tests/fixtures/python/official_view_server.py through Server.ui_resource(path=...)."""
+    modules = node_modules()
+    script = bundle(modules, "apps_official_view.mjs", tmp_path / "view.js", form="iife")
+    page = tmp_path / "view.html"
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Official view</title></head>'
+        '<body><p id="state">starting</p><p id="result"></p><p id="called"></p><script>'
+        + script.decode().replace("</script", "<\\/script")
+        + "</script></body></html>",
+        encoding="utf-8",
+    )
+    port, log = free_port(), tmp_path / "server.log"
+    server = SOURCE_DIR / "tests" / "fixtures" / "python" / "official_view_server.py"
+    with serving([sys.executable, str(server), str(port), str(page)], port, log, dict(os.environ)):
+        out = in_browser(modules, port, tmp_path, "official", "apps_official_view.png")
+    assert out["report"]["tool"] == "open_view"
+    assert out["report"]["app"] == {"name": "official-view", "version": "1.0.0"}
+    assert out["state"] == "connected to mcpcxx-test-host"
+    # The host's client declared the extension in initialize: the tool saw it.
+    assert out["result"] == "tool result: apps"
+    assert out["called"] == "HELLO FROM THE VIEW"
+    # The view calls shout as soon as it is connected, while the host calls open_view: any order.
+    assert sorted(tool_calls_logged(log, 2)) == [("open_view", "ok"), ("shout", "ok")]
