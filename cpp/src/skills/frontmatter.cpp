@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -198,10 +199,13 @@ class reader {
   }
 
   json quoted(std::string_view first) {
-    std::vector<std::string_view> texts{first};
-    for (std::size_t i = pos_ + 1; i < lines_.size(); ++i) texts.push_back(lines_[i].text);
+    const auto line = [this, first](std::size_t k) -> std::optional<std::string_view> {
+      if (k == 0) return first;
+      if (pos_ + k >= lines_.size()) return std::nullopt;
+      return lines_[pos_ + k].text;
+    };
     std::size_t used = 0;
-    std::string v = read_quoted(texts, lines_[pos_].number, used);
+    std::string v = read_quoted(line, lines_[pos_].number, used);
     pos_ += used;
     return json(std::move(v));
   }

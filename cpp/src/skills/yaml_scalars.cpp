@@ -211,16 +211,15 @@ json resolve_plain(std::string_view t, std::size_t line) {
   return std::string(t);
 }
 
-std::string read_quoted(const std::vector<std::string_view>& texts, std::size_t first_line,
-                        std::size_t& used) {
-  const char q = texts[0][0];
+std::string read_quoted(const quoted_lines& line, std::size_t first_line, std::size_t& used) {
+  std::string_view cur = *line(0);
+  const char q = cur[0];
   std::string out;
   std::size_t kept = 0;
   std::size_t li = 0;
   std::size_t i = 1;
   for (;;) {
     bool escaped_break = false;
-    const std::string_view cur = texts[li];
     if (decode_quoted(cur, i, q, out, kept, escaped_break, first_line + li)) {
       std::string_view after = trim(cur.substr(i));
       if (!after.empty() && after.front() != '#') {
@@ -232,8 +231,9 @@ std::string read_quoted(const std::vector<std::string_view>& texts, std::size_t 
     // The line ends inside the quotes: trailing blanks go, the break folds.
     while (out.size() > kept && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
     std::size_t empty_lines = 0;
-    for (++li; li < texts.size() && trim(texts[li]).empty(); ++li) ++empty_lines;
-    if (li == texts.size()) {
+    std::optional<std::string_view> next;
+    for (++li; (next = line(li)) && trim(*next).empty(); ++li) ++empty_lines;
+    if (!next) {
       scalar_fail(first_line,
                   "a quoted value is never closed; add the closing " + std::string(1, q));
     }
@@ -242,7 +242,8 @@ std::string read_quoted(const std::vector<std::string_view>& texts, std::size_t 
     } else if (!escaped_break) {
       out += ' ';
     }
-    i = static_cast<std::size_t>(trim(texts[li]).data() - texts[li].data());
+    cur = *next;
+    i = static_cast<std::size_t>(trim(cur).data() - cur.data());
   }
 }
 

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,11 +22,12 @@ std::string_view trim(std::string_view s);
 /// .inf and .nan are refused (JSON has no such number).
 json resolve_plain(std::string_view text, std::size_t line);
 
-/// The quoted scalar opening `texts[0]` (its first character is the quote); `texts` are the
-/// following lines' texts without indentation. `used` receives the lines it spans. Only a
-/// comment may follow the closing quote.
-std::string read_quoted(const std::vector<std::string_view>& texts, std::size_t first_line,
-                        std::size_t& used);
+/// The lines a quoted scalar may span: line(0) is the rest of its first line (starting with the
+/// quote), line(k) the k-th following line without indentation; nullopt past the last one.
+using quoted_lines = std::function<std::optional<std::string_view>(std::size_t)>;
+/// The quoted scalar of `line` (read lazily, so a long document costs one pass); `used` receives
+/// the lines it spans. Only a comment may follow the closing quote.
+std::string read_quoted(const quoted_lines& line, std::size_t first_line, std::size_t& used);
 
 /// A block scalar header: `|` or `>`, chomping, indentation indicator.
 struct block_header {

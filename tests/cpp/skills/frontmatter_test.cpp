@@ -2,6 +2,7 @@
 // construct it refuses.
 #include "skills/frontmatter.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -166,6 +167,52 @@ TEST(Frontmatter, NestingDeeperThan32LevelsIsRefused) {
   std::string block;
   for (int i = 0; i < 40; ++i) block += std::string(static_cast<std::size_t>(i) * 2, ' ') + "k:\n";
   EXPECT_NE(fm_refusal(block).find("nesting deeper than 32 levels"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// Mutations of a frontmatter using every construct: each must give an object or a refusal
+// (std::invalid_argument), never another exception or a read out of bounds (ASan in CI).
+TEST(Frontmatter, MutatedInputIsReadOrRefusedNeverMisread) {
+  const std::string seed =
+      "---\nname: a\ndescription: >-\n  folded\n  text\nlist:\n  - x\n  - k: v\n    q: 'w'\n"
+      "flow: [1, {a: \"b\\u00e9\"}, [c]]\nlit: |+\n  keep\n\nplain: more\n  lines # c\n---\n";
+  const std::string alphabet = "-:#'\"[]{},|>&*!?% \n\t\\ax0";
+  std::uint32_t state = 12345;
+  const auto next = [&state] {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  };
+  int accepted = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::string text = seed;
+    for (int edits = 1 + static_cast<int>(next() % 4); edits > 0; --edits) {
+      const std::size_t at = 4 + next() % (text.size() - 8);
+      const char c = alphabet[next() % alphabet.size()];
+      switch (next() % 3) {
+        case 0:
+          text[at] = c;
+          break;
+        case 1:
+          text.insert(at, 1, c);
+          break;
+        default:
+          text.erase(at, 1);
+          break;
+      }
+    }
+    try {
+      const json j = parse_frontmatter(text);
+      EXPECT_TRUE(j.is_object());
+      (void)j.dump();  // valid UTF-8 throughout
+      ++accepted;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("line ", 0), 0u) << e.what();
+    }
+  }
+  EXPECT_GT(accepted, 100);  // the mutations do not all break the document
 }
 
 }  // namespace
