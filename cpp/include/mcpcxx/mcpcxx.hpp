@@ -7,6 +7,7 @@
 #include "mcpcxx/errors.hpp"
 #include "mcpcxx/json.hpp"
 #include "mcpcxx/json_schema.hpp"
+#include "mcpcxx/middleware.hpp"
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/primitives.hpp"
 #include "mcpcxx/server.hpp"

@@ -23,6 +23,7 @@
 
 #include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/log_level.hpp"
+#include "mcpcxx/middleware.hpp"
 #include "mcpcxx/primitives.hpp"
 #include "mcpcxx/session.hpp"
 #include "mcpcxx/tasks.hpp"
@@ -231,6 +232,11 @@ class server {
   /// std::invalid_argument for a bad id, settings that are not an object, or an id already
   /// declared.
   void add_extension(std::string id, json settings = json::object());
+  /// Adds middleware `m` after those already added (mcpcxx/middleware.hpp): its before hook runs
+  /// after theirs, its after hook before theirs. Requests already running keep the middleware
+  /// they started with. Throws std::invalid_argument for a middleware without a name or hooks,
+  /// or naming a method the server does not serve.
+  void add_middleware(middleware m);
   /// Withdraws extension `id`; returns false when it was not declared.
   bool remove_extension(std::string_view id);
   /// Serves the skills below directory `root` (mcpcxx/skills.hpp, docs/skills.md): each

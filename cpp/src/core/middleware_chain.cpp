@@ -108,6 +108,10 @@ bool middleware_chain::applies(const middleware& m, const exchange& ex) const {
 }
 
 std::optional<method_outcome> middleware_chain::before(exchange& ex) const {
+  if (const auto& tool = ex.middleware_tool()) {  // a refused call still names its tool
+    ex.set_tool(tool->spec.name);
+    ex.set_tool_slot(tool->metrics_slot);
+  }
   for (std::size_t i = 0; i < list_.size(); ++i) {
     ex.set_middleware_reached(i + 1);
     const middleware& m = list_[i];

@@ -91,6 +91,7 @@ void server::set_completion_handler(completion_handler handler) {
 void server::add_extension(std::string id, json settings) {
   engine_->registry().add_extension(std::move(id), std::move(settings));
 }
+void server::add_middleware(middleware m) { engine_->core()->middleware().add(std::move(m)); }
 bool server::remove_extension(std::string_view id) {
   return engine_->registry().remove_extension(id);
 }

@@ -23,11 +23,15 @@ std::string trimmed_number(double v) {
   return buf;
 }
 
+// "at most 5 requests at once, then 2 per second per caller" or, below one a second, "at most
+// 1 request at once, then 1 every 1000 s per tool".
 std::string describe(const rate_limit_options& o) {
   if (!o.description.empty()) return o.description;
   static constexpr const char* k_per[] = {"per caller", "per tool", "per caller and tool"};
-  return "the limit of " + trimmed_number(o.burst) + " requests at once, then " +
-         trimmed_number(o.per_second) + " per second " + k_per[static_cast<int>(o.per)];
+  const std::string burst = trimmed_number(o.burst) + (o.burst == 1 ? " request" : " requests");
+  const std::string rate = o.per_second >= 1 ? trimmed_number(o.per_second) + " per second"
+                                             : "1 every " + trimmed_number(1 / o.per_second) + " s";
+  return "at most " + burst + " at once, then " + rate + " " + k_per[static_cast<int>(o.per)];
 }
 
 std::string identity_or_anonymous(const middleware_request& r) {

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from mcpcxx._components.apps import Csp, Permission, Visibility
     from mcpcxx._components.cache import CacheScope
+    from mcpcxx._components.middleware import Middleware
     from mcpcxx._components.resources import ResourceOptions
     from mcpcxx._components.skills import SkillsChanges, SymlinkPolicy
     from mcpcxx._components.tools import Tool, ToolOptions
@@ -407,6 +408,23 @@ class Server:
     def remove_extension(self, id: str) -> bool:
         """Withdraw a declared extension; False when it was not declared."""
         return self._runtime.core.remove_extension(id)
+
+    def add_middleware(
+        self,
+        middleware: Middleware,
+        *,
+        name: str | None = None,
+        methods: Sequence[str] | None = None,
+        tools: Sequence[str] | None = None,
+    ) -> None:
+        """Run `middleware` around the requests it names, after those added before it.
+
+        `methods`/`tools` override the instance's own. ValueError for a method the server does
+        not serve; TypeError for an object that is not a `Middleware` (docs/middleware.md).
+        """
+        from mcpcxx._components.middleware import add_middleware
+
+        add_middleware(self._runtime.core, self._runtime, middleware, name, methods, tools)
 
     def add_skills(
         self,

@@ -46,7 +46,7 @@ TEST(middleware_rate_limit, a_burst_then_the_refill_rate_with_the_wait_in_the_re
   ASSERT_TRUE(refused(r));
   EXPECT_EQ(details(r)["retryAfterSeconds"], 1);
   EXPECT_EQ(details(r)["limit"],
-            "the limit of 3 requests at once, then 2 per second per caller and tool");
+            "at most 3 requests at once, then 2 per second per caller and tool");
   EXPECT_FALSE(refused(call(h, 10, "write"))) << "another tool has its own bucket";
   std::this_thread::sleep_for(600ms);  // 2 per second: one token back after 500 ms
   EXPECT_FALSE(refused(call(h, 11, "echo")));

@@ -99,7 +99,8 @@ TEST(SituationTable, CodesAreNamedConstantsAndStatusesAreHttp) {
                                error_code::url_elicitation_required,
                                error_code::header_mismatch,
                                error_code::missing_required_client_capability,
-                               error_code::unsupported_protocol_version};
+                               error_code::unsupported_protocol_version,
+                               error_code::rate_limited};
   for (const row& r : rows()) {
     if (r.kind == shape::error_object && r.code != k_code_from_args) {
       EXPECT_TRUE(known.count(r.code)) << r.id << " code " << r.code;
