@@ -5,6 +5,10 @@
 // docs/benchmarks-engine.md.
 #include <atomic>
 #include <cstdlib>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
 #include <new>
 #include <utility>
 
@@ -267,6 +271,72 @@ void BM_copy_parsed_list_request(benchmark::State& state) {
 }
 
 // Every benchmark of this program, in the order they run.
+// Middleware on tools/call (inline dispatch, as BM_dispatch_tools_call_echo, which is the zero
+// middleware baseline): `add` installs what is measured.
+void run_with_middleware(benchmark::State& state, const std::function<void(mcpcxx::server&)>& add) {
+  auto srv = make_server(0);
+  add(*srv);
+  auto sink = std::make_shared<last_frame_sink>();
+  auto session = srv->open_session(sink, {.inline_dispatch = true});
+  session.receive(k_call);
+  const auto before = mcpcxx::bench::allocation_count();
+  for (auto _ : state) {
+    session.receive(k_call);
+    benchmark::DoNotOptimize(sink->last.data());
+  }
+  report_allocs(state, before);
+  if (sink->last.find("hello world") == std::string::npos) state.SkipWithError("no result");
+}
+
+void BM_middleware_pass_through(benchmark::State& state) {
+  run_with_middleware(state, [](mcpcxx::server& s) {
+    s.add_middleware(
+        {.name = "pass",
+         .before = [](const mcpcxx::middleware_request&)
+             -> std::optional<mcpcxx::middleware_reply> { return std::nullopt; },
+         .after = [](const mcpcxx::middleware_request&, const mcpcxx::middleware_reply&)
+             -> std::optional<mcpcxx::middleware_reply> { return std::nullopt; }});
+  });
+}
+
+void BM_middleware_rate_limit(benchmark::State& state) {
+  run_with_middleware(state, [](mcpcxx::server& s) {
+    s.add_middleware(mcpcxx::rate_limit({.burst = 1e12, .per_second = 1e12}));
+  });
+}
+
+void BM_middleware_size_limit(benchmark::State& state) {
+  run_with_middleware(state, [](mcpcxx::server& s) { s.add_middleware(mcpcxx::size_limit({})); });
+}
+
+void BM_middleware_authorize(benchmark::State& state) {
+  run_with_middleware(state, [](mcpcxx::server& s) {
+    s.add_middleware(mcpcxx::authorize(
+        {.deny = [](const mcpcxx::middleware_request& r) -> std::optional<std::string> {
+          if (r.principal().is_null()) return std::nullopt;
+          return "denied";
+        }}));
+  });
+}
+
+void BM_middleware_audit(benchmark::State& state) {
+  run_with_middleware(state, [](mcpcxx::server& s) {
+    s.add_middleware(mcpcxx::audit({.sink = [](const json& l) { benchmark::DoNotOptimize(&l); }}));
+  });
+}
+
+void BM_middleware_all_four(benchmark::State& state) {
+  run_with_middleware(state, [](mcpcxx::server& s) {
+    s.add_middleware(mcpcxx::authorize(
+        {.deny = [](const mcpcxx::middleware_request&) -> std::optional<std::string> {
+          return std::nullopt;
+        }}));
+    s.add_middleware(mcpcxx::rate_limit({.burst = 1e12, .per_second = 1e12}));
+    s.add_middleware(mcpcxx::size_limit({}));
+    s.add_middleware(mcpcxx::audit({.sink = [](const json& l) { benchmark::DoNotOptimize(&l); }}));
+  });
+}
+
 const std::pair<const char*, void (*)(benchmark::State&)> k_benchmarks[] = {
     {"BM_dispatch_floor_parse_dump", BM_dispatch_floor_parse_dump},
     {"BM_dispatch_tools_call_echo", BM_dispatch_tools_call_echo},
@@ -284,6 +354,12 @@ const std::pair<const char*, void (*)(benchmark::State&)> k_benchmarks[] = {
     {"BM_dispatch_echo_varying_arguments", BM_dispatch_echo_varying_arguments},
     {"BM_dispatch_at_most_once_first_call", BM_dispatch_at_most_once_first_call},
     {"BM_dispatch_at_most_once_replay", BM_dispatch_at_most_once_replay},
+    {"BM_middleware_pass_through", BM_middleware_pass_through},
+    {"BM_middleware_rate_limit", BM_middleware_rate_limit},
+    {"BM_middleware_size_limit", BM_middleware_size_limit},
+    {"BM_middleware_authorize", BM_middleware_authorize},
+    {"BM_middleware_audit", BM_middleware_audit},
+    {"BM_middleware_all_four", BM_middleware_all_four},
 };
 
 }  // namespace
