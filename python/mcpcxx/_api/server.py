@@ -422,7 +422,7 @@ class Server:
         `methods`/`tools` override the instance's own. ValueError for a method the server does
         not serve; TypeError for an object that is not a `Middleware` (docs/middleware.md).
         """
-        from mcpcxx._components.middleware import add_middleware
+        from mcpcxx._components.middleware_register import add_middleware
 
         add_middleware(self._runtime.core, self._runtime, middleware, name, methods, tools)
 

@@ -41,7 +41,8 @@ class Request:
     state: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def _of(cls, d: dict[str, Any]) -> Request:
+    def from_engine(cls, d: dict[str, Any]) -> Request:
+        """The request from the dict the engine hands a hook (not for user code)."""
         return cls(
             method=d["method"],
             name=d["name"],
@@ -115,6 +116,11 @@ class Reply:
         """Answers with a refusal's row."""
         return cls(refusal._answer)
 
+    @classmethod
+    def from_engine(cls, view: Any) -> Reply:
+        """The reply an after hook sees, over the engine's view (not for user code)."""
+        return cls(None, view)
+
     @property
     def kind(self) -> ReplyKind:
         """result, tool_error, protocol_error or other (a task, an input_required)."""
@@ -168,11 +174,13 @@ class Middleware:
         return None
 
 
-def _overrides(mw: Middleware, name: str) -> bool:
+def overrides(mw: Middleware, name: str) -> bool:
+    """True when `mw`'s class overrides the hook `name`."""
     return getattr(type(mw), name) is not getattr(Middleware, name)
 
 
-def _answer(value: Any, runtime: Runtime, hook: str) -> dict[str, Any] | None:
+def engine_answer(value: Any, runtime: Runtime, hook: str) -> dict[str, Any] | None:
+    """What a hook returned, as the engine's tagged dict (a coroutine is run first)."""
     if inspect.iscoroutine(value):
         value = runtime.loop.run(value, None)
     if value is None:
@@ -183,48 +191,3 @@ def _answer(value: Any, runtime: Runtime, hook: str) -> dict[str, Any] | None:
             f"Reply.tool_error or Reply.refuse, not {type(value).__name__}"
         )
     return value._answer
-
-
-def add_middleware(
-    core: Any,
-    runtime: Runtime,
-    mw: Middleware,
-    name: str | None,
-    methods: Sequence[str] | None,
-    tools: Sequence[str] | None,
-) -> None:
-    """Registers `mw` with the engine: its hooks wrapped so coroutines run on the server loop."""
-    if not isinstance(mw, Middleware):
-        raise TypeError("add_middleware takes a Middleware instance (subclass mcpcxx.Middleware)")
-    from mcpcxx._components.middleware_builtins import BuiltinMiddleware
-
-    if isinstance(mw, BuiltinMiddleware):
-        options = {
-            **mw._options(),
-            "methods": list(mw.methods if methods is None else methods),
-            "tools": list(mw.tools if tools is None else tools),
-        }
-        core.add_builtin_middleware(mw._kind, options, mw._callable())
-        return
-    label = name or type(mw).__name__
-    before = after = None
-    if _overrides(mw, "before"):
-
-        def before(d: dict[str, Any]) -> dict[str, Any] | None:
-            req = Request._of(d)
-            answer = _answer(mw.before(req), runtime, f"{label}.before")
-            d["state"] = req.state
-            return answer
-
-    if _overrides(mw, "after"):
-
-        def after(d: dict[str, Any], view: Any) -> dict[str, Any] | None:
-            return _answer(mw.after(Request._of(d), Reply(None, view)), runtime, f"{label}.after")
-
-    core.add_middleware(
-        label,
-        list(mw.methods if methods is None else methods),
-        list(mw.tools if tools is None else tools),
-        before,
-        after,
-    )

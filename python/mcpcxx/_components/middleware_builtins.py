@@ -28,9 +28,14 @@ class BuiltinMiddleware(Middleware):
     def _callable(self) -> Callable[..., Any] | None:
         return None
 
+    def register_with(self, core: Any, methods: list[str], tools: list[str]) -> None:
+        """Adds the engine's built-in to `core` (Server.add_middleware calls it)."""
+        options = {**self._options(), "methods": methods, "tools": tools}
+        core.add_builtin_middleware(self._kind, options, self._callable())
+
 
 def _request_fn(fn: Callable[[Request], Any]) -> Callable[[dict[str, Any]], Any]:
-    return lambda d: fn(Request._of(d))
+    return lambda d: fn(Request.from_engine(d))
 
 
 @dataclass

@@ -1,0 +1,53 @@
+"""Registers a middleware with the engine (Server.add_middleware; docs/middleware.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from mcpcxx._components.middleware import (
+    Middleware,
+    Reply,
+    Request,
+    engine_answer,
+    overrides,
+)
+from mcpcxx._components.middleware_builtins import BuiltinMiddleware
+
+if TYPE_CHECKING:
+    from mcpcxx._runtime.runtime import Runtime
+
+
+def add_middleware(
+    core: Any,
+    runtime: Runtime,
+    mw: Middleware,
+    name: str | None,
+    methods: Sequence[str] | None,
+    tools: Sequence[str] | None,
+) -> None:
+    """Registers `mw` with the engine: its hooks wrapped so coroutines run on the server loop."""
+    if not isinstance(mw, Middleware):
+        raise TypeError("add_middleware takes a Middleware instance (subclass mcpcxx.Middleware)")
+    chosen_methods = list(mw.methods if methods is None else methods)
+    chosen_tools = list(mw.tools if tools is None else tools)
+    if isinstance(mw, BuiltinMiddleware):
+        mw.register_with(core, chosen_methods, chosen_tools)
+        return
+    label = name or type(mw).__name__
+    before = after = None
+    if overrides(mw, "before"):
+
+        def before(d: dict[str, Any]) -> dict[str, Any] | None:
+            req = Request.from_engine(d)
+            answer = engine_answer(mw.before(req), runtime, f"{label}.before")
+            d["state"] = req.state
+            return answer
+
+    if overrides(mw, "after"):
+
+        def after(d: dict[str, Any], view: Any) -> dict[str, Any] | None:
+            reply = Reply.from_engine(view)
+            return engine_answer(mw.after(Request.from_engine(d), reply), runtime, f"{label}.after")
+
+    core.add_middleware(label, chosen_methods, chosen_tools, before, after)
