@@ -20,6 +20,7 @@ SCRIPT = [
     ("isError: invalid arguments", "get_issue", {"key": "eng-1"}),
     ("isError: not found", "get_issue", {"key": "ENG-404"}),
     ("isError: locked by another workflow", "update_issue", {"key": "ENG-42", "state": "closed"}),
+    ("protocol error: forbidden by policy", "update_issue", {"key": "OPS-7", "state": "open"}),
     (
         "isError: approval required",
         "create_deployment",

@@ -3,7 +3,8 @@
 Its tools exercise the founding document's failure cases, each with the wire shape it should
 have: not found, locked by another workflow, protected branch / approval required, an upstream
 timeout with an unknown outcome, a deployment repeated by a retrying model (create_deployment
-runs at most once), and rate limiting. deploy_release asks the user to confirm a production
+runs at most once), rate limiting (the engine's RateLimit middleware) and a policy on who may
+change OPS issues (its Authorize middleware). deploy_release asks the user to confirm a production
 deployment through elicitation (a live request on legacy sessions, an input_required round on
 2026-07-28). show_board's result is an interactive board in hosts that render MCP Apps
 (board.html, served as ui://issue-tracker/board; docs/apps.md). Run it over stdio:
@@ -27,7 +28,6 @@ import pathlib
 import sqlite3
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -36,6 +36,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from mcpcxx import AtMostOnce, Context, Server, StatusCheck, ToolError
+from mcpcxx.middleware import Authorize, RateLimit, Request
 
 DB_PATH = os.environ.get(
     "ISSUE_TRACKER_DB", os.path.join(tempfile.gettempdir(), "issue_tracker.db")
@@ -151,9 +152,32 @@ def get_issue(key: KEY) -> Issue:
     return Issue(**dict(row))
 
 
-_calls: list[float] = []
-_calls_lock = threading.Lock()
-RATE_LIMIT, RATE_WINDOW = 5, 60.0
+# The engine's rate limit (docs/middleware.md): a refused call is a tool error of category
+# rate_limited that says when to call again (row T14); the function below never sees it.
+server.add_middleware(
+    RateLimit(
+        name="listings",
+        burst=5,
+        per_second=5 / 60,
+        per="principal",
+        description="the tracker's budget of 5 listings a minute",
+        tools=["list_issues"],
+    )
+)
+
+
+def _ops_only(request: Request) -> str | None:
+    """Issues of project OPS change only for callers holding the ops role (a claim)."""
+    key = (request.arguments or {}).get("key", "")
+    if not isinstance(key, str) or not key.startswith("OPS-"):
+        return None
+    claims = (request.principal or {}).get("claims") or {}
+    if "ops" in (claims.get("roles") or []):
+        return None
+    return f"issues of project OPS ({key}) are changed only by callers with the ops role"
+
+
+server.add_middleware(Authorize(deny=_ops_only, methods=["tools/call"], tools=["update_issue"]))
 
 
 @server.tool(annotations={"read_only_hint": True})
@@ -163,19 +187,6 @@ def list_issues(state: Literal["open", "in_progress", "closed"] | None = None) -
     Args:
         state: Only issues in this state.
     """
-    now = time.monotonic()
-    with _calls_lock:
-        _calls[:] = [t for t in _calls if now - t < RATE_WINDOW]
-        if len(_calls) >= RATE_LIMIT:
-            wait = RATE_WINDOW - (now - _calls[0])
-            raise ToolError(
-                f"Issue listing failed: the tracker allows {RATE_LIMIT} listings a minute and that "
-                f"budget is used up. Wait {wait:.0f} seconds, or call get_issue for a known key. "
-                "Retrying after the wait is safe.",
-                category="rate_limited",
-                retry_after=round(wait, 1),
-            )
-        _calls.append(now)
     query = "SELECT key, title, state FROM issues"
     args: tuple[str, ...] = ()
     if state is not None:

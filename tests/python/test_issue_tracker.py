@@ -75,6 +75,8 @@ def test_scripted_client_prints_every_case(tmp_path: Any) -> None:
         assert meta["isError: invalid arguments"]["category"] == "invalid_arguments"
         assert meta["isError: not found"]["category"] == "not_found"
         assert meta["isError: locked by another workflow"]["category"] == "conflict"
+        forbidden = got["protocol error: forbidden by policy"]["error"]
+        assert forbidden["code"] == -32602 and "ops role" in forbidden["data"]["reason"]
         assert meta["isError: approval required"]["category"] == "precondition_failed"
         assert meta["isError: protected branch"]["category"] == "permission_denied"
         unknown = meta["isError: upstream timeout, outcome unknown"]
@@ -82,7 +84,8 @@ def test_scripted_client_prints_every_case(tmp_path: Any) -> None:
         assert meta["isError: deadline exceeded (engine timeout)"]["category"] == "timeout"
         assert_at_most_once(got, meta)
         last = exchanges(proc.stdout)[-1][1]
-        assert last["result"]["_meta"]["mcpcxx/error"]["category"] == "rate_limited"
+        limited = last["result"]["_meta"]["mcpcxx/error"]
+        assert limited["category"] == "rate_limited" and limited["retryAfterSeconds"] >= 1
         (tmp_path / "t.db").unlink()
 
 
