@@ -88,6 +88,9 @@ method_outcome handle_directory_read(skills_service& s, const exchange_ptr& ex,
   json result = json::object();
   skills_fill_page(result, "resources", items, *start, ex->core().options().page_size, key,
                    child_json);
+  // The extension types this result as a PaginatedResult only; the official TypeScript client
+  // (2.4) requires the CacheableResult fields on 2026-07-28, so it carries them like skills/get.
+  s.put_cache_hints(result);
   return method_outcome::ok(std::move(result));
 }
 
