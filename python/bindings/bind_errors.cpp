@@ -288,6 +288,17 @@ void bind_errors(py::module_& m) {
       py::arg("operation") = "", py::arg("resource") = "", py::arg("reason") = "",
       py::arg("next_step") = "", py::arg("retry_guidance") = "",
       "Compose '<operation> failed: <resource>. <reason>. <next step>. <retry guidance>.'");
+  m.def(
+      "render_error_row",
+      [](const std::string& row, const json& args) {
+        try {
+          return render_error_row(row, args);
+        } catch (const std::invalid_argument& e) {
+          throw py::value_error(e.what());
+        }
+      },
+      py::arg("row"), py::arg("args"),
+      "The JSON-RPC error object a situation-table row renders (docs/error-model.md).");
   m.def("is_reserved_code", &error_code::is_reserved_for_spec, py::arg("code"),
         "True for JSON-RPC/MCP codes that handler code must not raise directly.");
   std::vector<std::string> categories, effects;

@@ -35,7 +35,7 @@ struct reply_view {
   }
 };
 
-const char* kind_name(middleware_reply::kind k) {
+const char* reply_kind_name(middleware_reply::kind k) {
   switch (k) {
     case middleware_reply::kind::result:
       return "result";
@@ -234,7 +234,8 @@ middleware builtin(const std::string& kind, const py::dict& o, py::object fn) {
 void bind_middleware(py::module_& m) {
   auto server_cls = py::reinterpret_borrow<py::class_<server_handle>>(m.attr("Server"));
   py::class_<reply_view, std::shared_ptr<reply_view>>(m, "ReplyView")
-      .def_property_readonly("kind", [](const reply_view& v) { return kind_name(v.get().what()); })
+      .def_property_readonly("kind",
+                             [](const reply_view& v) { return reply_kind_name(v.get().what()); })
       .def_property_readonly("row", [](const reply_view& v) { return std::string(v.get().row()); })
       .def_property_readonly("category",
                              [](const reply_view& v) { return std::string(v.get().category()); })

@@ -21,6 +21,9 @@ def compose_tool_error_message(
     next_step: str = "",
     retry_guidance: str = "",
 ) -> str: ...
+def render_error_row(row: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The JSON-RPC error object a situation-table row renders (docs/error-model.md)."""
+
 def is_reserved_code(code: int) -> bool: ...
 
 class RequestContext:

@@ -268,6 +268,7 @@ def test_a_crashed_server_answers_its_call_and_starts_again_on_the_next_edit(
     response = session.call("crash")
     assert response["error"]["code"] == -32603
     assert "exited before answering" in response["error"]["message"]
+    assert response["error"]["data"]["effect"] == "unknown"
     session.wait_for("the server exited with code 3; it starts again when a file changes")
     edit(server_file, SERVER_CODE.replace("ANSWER", "back again"))
     assert session.text() == "back again"  # queued until the new server started

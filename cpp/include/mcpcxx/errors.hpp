@@ -51,6 +51,12 @@ struct tool_error_parts {
 /// empty parts and never doubling the final period.
 std::string compose_tool_error_message(const tool_error_parts& parts);
 
+/// The JSON-RPC error object {code, message[, data]} that row `row` of the situation table (a
+/// P row id such as "P63", docs/error-model.md) renders with `args`. For code outside the engine
+/// that must answer a request itself (the `mcpcxx dev` proxy). Throws std::invalid_argument for
+/// an unknown id or a row that is not a JSON-RPC error.
+json render_error_row(std::string_view row, const json& args = json::object());
+
 /// An expected tool failure; becomes a result with isError:true and exactly `message` as text.
 class tool_error : public std::runtime_error {
  public:

@@ -15,7 +15,7 @@ namespace mcpcxx::detail {
 
 namespace {
 
-handler_kind kind_of(std::string_view method) {
+handler_kind handler_kind_of(std::string_view method) {
   if (method == "tools/call") return handler_kind::tool;
   if (method == "resources/read") return handler_kind::resource;
   if (method == "prompts/get") return handler_kind::prompt;
@@ -47,7 +47,7 @@ std::optional<method_outcome> tool_refusal(const refusal& r, const exchange& ex)
   return method_outcome::tool_failed(row, std::move(args), output, "invalid_arguments");
 }
 
-method_outcome refusal_outcome(const refusal& r, const exchange& ex) {
+method_outcome middleware_refusal_outcome(const refusal& r, const exchange& ex) {
   if (auto t = tool_refusal(r, ex)) return std::move(*t);
   const situation row = r.row() == "P58"   ? situation::P58_middleware_forbidden
                         : r.row() == "P59" ? situation::P59_rate_limited
@@ -66,7 +66,8 @@ std::optional<wire::tool_facts> facts_of(const exchange& ex) {
 // What a hook that threw answers: the classifier's row, as for the method's own handler.
 method_outcome hook_failed(const exchange& ex) {
   const auto facts = facts_of(ex);
-  return classify(std::current_exception(), ex, kind_of(ex.method()), facts ? &*facts : nullptr);
+  return classify(std::current_exception(), ex, handler_kind_of(ex.method()),
+                  facts ? &*facts : nullptr);
 }
 
 bool contains(const std::vector<std::string>& list, std::string_view s) {
@@ -92,7 +93,7 @@ middleware_reply middleware_access::wrap(method_outcome o) {
 }
 
 method_outcome middleware_access::outcome(middleware_reply&& r, const exchange& ex) {
-  if (r.refusal_) return refusal_outcome(*r.refusal_, ex);
+  if (r.refusal_) return middleware_refusal_outcome(*r.refusal_, ex);
   if (r.tool_error_) {
     const auto facts = facts_of(ex);
     return classify_tool_error(*r.tool_error_, facts ? &*facts : nullptr);

@@ -117,6 +117,8 @@ enum class situation : std::uint8_t {
   P58_middleware_forbidden,
   P59_rate_limited,
   P60_reply_too_large,
+  // the `mcpcxx dev` proxy (python/mcpcxx/cli), rendered through render_error_row
+  P63_dev_server_exited,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,

@@ -291,6 +291,9 @@ constexpr std::array k_rows{
   P(s::P60_reply_too_large, "P60", both, ec::invalid_params, 200, 200,
     "Invalid params: the reply to {method}[ {name}] would be {bytes} bytes, over this server's limit of {limitBytes} bytes, so it was withheld; nothing was changed. Ask for less[: {askLess}]",
     "method name bytes limitBytes askLess", "A size-limit middleware withheld a reply other than a `tools/call` result (`refusal::too_large`; the built-in `size_limit`)", "middleware_refusals.txtar"),
+  P(s::P63_dev_server_exited, "P63", both, ec::internal_error, 200, 200,
+    "Internal error: the server process exited before answering this request (it crashed, or `mcpcxx dev` restarted it after its drain grace), so the outcome is unknown: it may have taken effect, wholly or in part. Check the current state before sending it again; the server starts again when a source file changes",
+    "effect", "`mcpcxx dev` (docs/cli.md): a request the proxy forwarded to a server process that exited before answering it; `data.effect` is \"unknown\"", ""),
   // ---- tool execution errors ----
   T(s::T1_invalid_arguments, "T1",
     "Invalid arguments for tool {name}; nothing was executed. Fix the following and call again:\n{violations_text:bullets}",

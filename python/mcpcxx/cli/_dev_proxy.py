@@ -17,16 +17,12 @@ import threading
 from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO
 
+from mcpcxx import _core
 from mcpcxx.inspect import dumps
 
 # A request the old child never answered because its process died (crashed, or was killed after
-# the drain grace). No situation-table row covers a server process that is gone, so the proxy
-# answers with JSON-RPC's internal error rather than leave the request hanging.
-LOST_CODE = -32603
-LOST_MESSAGE = (
-    "mcpcxx dev: the server process exited before answering this request (it crashed or was "
-    "restarted), so its outcome is unknown; check whether it took effect before retrying it"
-)
+# the drain grace) gets row P63 of the situation table, rendered by the engine.
+LOST_ROW = "P63"
 # Requests whose effect lives in the legacy session and is replayed into every new child.
 SESSION_METHODS = ("logging/setLevel", "resources/subscribe", "resources/unsubscribe")
 REPLAY_PREFIX = "mcpcxx-dev-replay-"
@@ -203,7 +199,7 @@ class Proxy:
             child.pending.clear()
             child.gone = True
         for rid in lost:
-            error = {"code": LOST_CODE, "message": LOST_MESSAGE, "data": {"effect": "unknown"}}
+            error = _core.render_error_row(LOST_ROW, {"effect": "unknown"})
             answer = {"jsonrpc": "2.0", "id": json.loads(rid), "error": error}
             self.to_client(dumps(answer).encode())
         with self.lock:

@@ -16,15 +16,15 @@ namespace {
 
 using namespace std::chrono_literals;
 
-json call(harness& h, int id, const std::string& tool, json args = json::object()) {
+json builtin_call(harness& h, int id, const std::string& tool, json args = json::object()) {
   return h.roundtrip(modern_request(id, "tools/call", {{"name", tool}, {"arguments", args}}));
 }
 
-json details(const json& reply) { return reply["result"]["_meta"]["mcpcxx/error"]; }
+json builtin_details(const json& reply) { return reply["result"]["_meta"]["mcpcxx/error"]; }
 
 bool refused(const json& reply) {
   return reply["result"].value("isError", false) &&
-         details(reply).value("category", "") == "rate_limited";
+         builtin_details(reply).value("category", "") == "rate_limited";
 }
 
 void add_tools(server& srv) {
@@ -41,16 +41,16 @@ TEST(middleware_rate_limit, a_burst_then_the_refill_rate_with_the_wait_in_the_re
   add_tools(srv);
   srv.add_middleware(rate_limit({.burst = 3, .per_second = 2}));
   harness h(srv);
-  for (int i = 0; i < 3; ++i) EXPECT_FALSE(refused(call(h, i, "echo"))) << i;
-  const json r = call(h, 9, "echo");
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(refused(builtin_call(h, i, "echo"))) << i;
+  const json r = builtin_call(h, 9, "echo");
   ASSERT_TRUE(refused(r));
-  EXPECT_EQ(details(r)["retryAfterSeconds"], 1);
-  EXPECT_EQ(details(r)["limit"],
+  EXPECT_EQ(builtin_details(r)["retryAfterSeconds"], 1);
+  EXPECT_EQ(builtin_details(r)["limit"],
             "at most 3 requests at once, then 2 per second per caller and tool");
-  EXPECT_FALSE(refused(call(h, 10, "write"))) << "another tool has its own bucket";
+  EXPECT_FALSE(refused(builtin_call(h, 10, "write"))) << "another tool has its own bucket";
   std::this_thread::sleep_for(600ms);  // 2 per second: one token back after 500 ms
-  EXPECT_FALSE(refused(call(h, 11, "echo")));
-  EXPECT_TRUE(refused(call(h, 12, "echo")));
+  EXPECT_FALSE(refused(builtin_call(h, 11, "echo")));
+  EXPECT_TRUE(refused(builtin_call(h, 12, "echo")));
 }
 
 TEST(middleware_rate_limit, a_computed_key_shares_one_bucket_and_an_empty_key_exempts) {
@@ -65,13 +65,14 @@ TEST(middleware_rate_limit, a_computed_key_shares_one_bucket_and_an_empty_key_ex
                                      },
                                  .description = "1 call per tenant per 100 s"}));
   harness h(srv);
-  EXPECT_FALSE(refused(call(h, 1, "echo", {{"tenant", "acme"}})));
-  const json r = call(h, 2, "write", {{"tenant", "acme"}});
+  EXPECT_FALSE(refused(builtin_call(h, 1, "echo", {{"tenant", "acme"}})));
+  const json r = builtin_call(h, 2, "write", {{"tenant", "acme"}});
   ASSERT_TRUE(refused(r));
-  EXPECT_EQ(details(r)["limit"], "1 call per tenant per 100 s");
-  EXPECT_EQ(details(r)["retryAfterSeconds"], 100);
-  EXPECT_FALSE(refused(call(h, 3, "echo", {{"tenant", "zeta"}})));
-  for (int i = 4; i < 8; ++i) EXPECT_FALSE(refused(call(h, i, "echo"))) << "no tenant: exempt";
+  EXPECT_EQ(builtin_details(r)["limit"], "1 call per tenant per 100 s");
+  EXPECT_EQ(builtin_details(r)["retryAfterSeconds"], 100);
+  EXPECT_FALSE(refused(builtin_call(h, 3, "echo", {{"tenant", "zeta"}})));
+  for (int i = 4; i < 8; ++i)
+    EXPECT_FALSE(refused(builtin_call(h, i, "echo"))) << "no tenant: exempt";
 }
 
 TEST(middleware_rate_limit, other_methods_get_p59_and_bad_options_are_refused) {
@@ -92,14 +93,14 @@ TEST(middleware_size_limit, withholds_results_over_the_limit_and_never_truncates
   add_tools(srv);
   srv.add_middleware(size_limit({.max_bytes = 120, .ask_less = "pass a smaller n"}));
   harness h(srv);
-  EXPECT_EQ(call(h, 1, "write", {{"n", 10}})["result"]["content"][0]["text"], "wwwwwwwwww");
-  const json big = call(h, 2, "write", {{"n", 500}});
-  EXPECT_EQ(details(big)["effect"], "applied");
-  EXPECT_EQ(details(big)["askLess"], "pass a smaller n");
+  EXPECT_EQ(builtin_call(h, 1, "write", {{"n", 10}})["result"]["content"][0]["text"], "wwwwwwwwww");
+  const json big = builtin_call(h, 2, "write", {{"n", 500}});
+  EXPECT_EQ(builtin_details(big)["effect"], "applied");
+  EXPECT_EQ(builtin_details(big)["askLess"], "pass a smaller n");
   EXPECT_EQ(big["result"]["content"].size(), 1U);
   EXPECT_EQ(big["result"]["content"][0]["text"].get<std::string>().find("www"), std::string::npos);
-  const json read = call(h, 3, "echo", {{"pad", std::string(300, 'x')}});
-  EXPECT_EQ(details(read)["effect"], "not_applied");
+  const json read = builtin_call(h, 3, "echo", {{"pad", std::string(300, 'x')}});
+  EXPECT_EQ(builtin_details(read)["effect"], "not_applied");
   EXPECT_THROW(size_limit({.max_bytes = 0}), std::invalid_argument);
 }
 
@@ -113,10 +114,10 @@ TEST(middleware_audit, one_line_per_call_of_a_tool_that_may_write_with_a_digest_
     lines->push_back(l);
   }}));
   harness h(srv);
-  call(h, 1, "echo", {{"x", 1}});
-  call(h, 2, "write", {{"n", 2}, {"secret", "s3"}});
-  call(h, 3, "write", {{"secret", "s3"}, {"n", 2.0}});
-  call(h, 4, "write", {{"fail", true}});
+  builtin_call(h, 1, "echo", {{"x", 1}});
+  builtin_call(h, 2, "write", {{"n", 2}, {"secret", "s3"}});
+  builtin_call(h, 3, "write", {{"secret", "s3"}, {"n", 2.0}});
+  builtin_call(h, 4, "write", {{"fail", true}});
   std::lock_guard g(*mu);
   ASSERT_EQ(lines->size(), 3U) << "echo is read-only: not audited";
   const json& first = (*lines)[0];
@@ -148,8 +149,9 @@ TEST(middleware_authorize, a_denied_request_is_p58_with_the_reason_and_nothing_r
                  },
                  .methods = {"tools/call"}}));
   harness h(srv);
-  EXPECT_EQ(call(h, 1, "issues", {{"tenant", "acme"}})["result"]["content"][0]["text"], "ok");
-  const json r = call(h, 2, "issues", {{"tenant", "zeta"}});
+  EXPECT_EQ(builtin_call(h, 1, "issues", {{"tenant", "acme"}})["result"]["content"][0]["text"],
+            "ok");
+  const json r = builtin_call(h, 2, "issues", {{"tenant", "zeta"}});
   EXPECT_EQ(r["error"]["data"]["reason"], "tenant zeta's issues are not this caller's");
   EXPECT_EQ(*runs, 1);
   EXPECT_THROW(authorize({}), std::invalid_argument);

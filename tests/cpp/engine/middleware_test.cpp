@@ -19,29 +19,29 @@ namespace {
 
 using namespace std::chrono_literals;
 
-json call(harness& h, int id, const std::string& tool, json args = json::object()) {
+json mw_call(harness& h, int id, const std::string& tool, json args = json::object()) {
   return h.roundtrip(modern_request(id, "tools/call", {{"name", tool}, {"arguments", args}}));
 }
 
-bool logged(const captured_log& log, const std::string& part) {
+bool mw_logged(const captured_log& log, const std::string& part) {
   for (const auto& line : log.snapshot()) {
     if (line.find(part) != std::string::npos) return true;
   }
   return false;
 }
 
-json details(const json& reply) { return reply["result"]["_meta"]["mcpcxx/error"]; }
+json mw_details(const json& reply) { return reply["result"]["_meta"]["mcpcxx/error"]; }
 
 std::string text(const json& reply) { return reply["result"]["content"][0]["text"]; }
 
 // A server with `echo` (read-only), `write` (may write), `slow` (1 s deadline, sleeps 3 s) and a
 // resource, counting handler runs.
-struct fixture {
+struct mw_fixture {
   captured_log log;
   server srv{log.options()};
   std::shared_ptr<std::atomic<int>> runs = std::make_shared<std::atomic<int>>(0);
 
-  fixture() {
+  mw_fixture() {
     auto r = runs;
     srv.add_tool({.name = "echo", .annotations = {{"readOnlyHint", true}}},
                  [r](const json& a, request_context&) {
@@ -74,7 +74,7 @@ middleware refuse_with(std::string name, refusal r, std::vector<std::string> met
 }
 
 TEST(middleware, before_hooks_run_in_order_and_after_hooks_in_reverse) {
-  fixture f;
+  mw_fixture f;
   auto order = std::make_shared<std::vector<std::string>>();
   auto mu = std::make_shared<std::mutex>();
   for (const char* n : {"a", "b"}) {
@@ -93,15 +93,15 @@ TEST(middleware, before_hooks_run_in_order_and_after_hooks_in_reverse) {
          }});
   }
   harness h(f.srv);
-  EXPECT_EQ(text(call(h, 1, "echo", {{"say", "hi"}})), "echo hi");
+  EXPECT_EQ(text(mw_call(h, 1, "echo", {{"say", "hi"}})), "echo hi");
   EXPECT_EQ(*order, (std::vector<std::string>{"before a", "before b", "after b", "after a"}));
 }
 
 TEST(middleware, a_forbidden_refusal_is_row_p58_in_both_eras_and_the_handler_never_runs) {
-  fixture f;
+  mw_fixture f;
   f.srv.add_middleware(refuse_with("tenant", refusal::forbidden("tenant acme cannot deploy")));
   harness h(f.srv);
-  const json modern = call(h, 1, "write");
+  const json modern = mw_call(h, 1, "write");
   EXPECT_EQ(modern["error"]["code"], error_code::invalid_params);
   EXPECT_EQ(modern["error"]["message"],
             "Invalid params: tools/call write is not allowed for this caller: tenant acme cannot "
@@ -118,15 +118,15 @@ TEST(middleware, a_forbidden_refusal_is_row_p58_in_both_eras_and_the_handler_nev
 }
 
 TEST(middleware, a_rate_limit_is_a_tool_error_on_tools_call_and_p59_elsewhere) {
-  fixture f;
+  mw_fixture f;
   f.srv.add_middleware(refuse_with("limit", refusal::rate_limited("5 calls per minute", 2500ms)));
   harness h(f.srv);
-  const json tool = call(h, 1, "write");
+  const json tool = mw_call(h, 1, "write");
   EXPECT_TRUE(tool["result"]["isError"]);
-  EXPECT_EQ(details(tool)["category"], "rate_limited");
-  EXPECT_EQ(details(tool)["effect"], "not_applied");
-  EXPECT_EQ(details(tool)["retryable"], true);
-  EXPECT_EQ(details(tool)["retryAfterSeconds"], 3);
+  EXPECT_EQ(mw_details(tool)["category"], "rate_limited");
+  EXPECT_EQ(mw_details(tool)["effect"], "not_applied");
+  EXPECT_EQ(mw_details(tool)["retryable"], true);
+  EXPECT_EQ(mw_details(tool)["retryAfterSeconds"], 3);
   EXPECT_EQ(text(tool),
             "write was not run: 5 calls per minute allows no more calls right now, so this call "
             "changed nothing. Call it again after 3 s; sooner is refused the same way.");
@@ -150,14 +150,14 @@ middleware size_cap(std::size_t limit) {
 }
 
 TEST(middleware, a_reply_too_large_is_t15_t15w_or_p60_by_what_ran) {
-  fixture f;
+  mw_fixture f;
   f.srv.add_middleware(size_cap(200));
   harness h(f.srv);
-  EXPECT_EQ(text(call(h, 1, "echo")), "echo -");
-  const json w = call(h, 2, "write");
-  EXPECT_EQ(details(w)["effect"], "applied");
-  EXPECT_EQ(details(w)["limitBytes"], 200);
-  EXPECT_GT(details(w)["bytes"].get<int>(), 300);
+  EXPECT_EQ(text(mw_call(h, 1, "echo")), "echo -");
+  const json w = mw_call(h, 2, "write");
+  EXPECT_EQ(mw_details(w)["effect"], "applied");
+  EXPECT_EQ(mw_details(w)["limitBytes"], 200);
+  EXPECT_GT(mw_details(w)["bytes"].get<int>(), 300);
   EXPECT_NE(text(w).find("Do not call it again unchanged"), std::string::npos);
   const json r = h.roundtrip(modern_request(3, "resources/read", {{"uri", "mem://big"}}));
   EXPECT_EQ(r["error"]["code"], error_code::invalid_params);
@@ -167,7 +167,7 @@ TEST(middleware, a_reply_too_large_is_t15_t15w_or_p60_by_what_ran) {
 }
 
 TEST(middleware, an_after_hook_replaces_the_result_and_sees_the_state_its_before_left) {
-  fixture f;
+  mw_fixture f;
   f.srv.add_middleware(
       {.name = "stamp",
        .methods = {"tools/call"},
@@ -184,30 +184,30 @@ TEST(middleware, an_after_hook_replaces_the_result_and_sees_the_state_its_before
          return middleware_reply::with_result(res);
        }});
   harness h(f.srv);
-  EXPECT_EQ(text(call(h, 1, "echo", {{"say", "x"}})), "echo x via echo");
-  EXPECT_EQ(text(call(h, 2, "write")), std::string(300, 'w'));  // not in .tools
+  EXPECT_EQ(text(mw_call(h, 1, "echo", {{"say", "x"}})), "echo x via echo");
+  EXPECT_EQ(text(mw_call(h, 2, "write")), std::string(300, 'w'));  // not in .tools
 }
 
 TEST(middleware, a_hook_that_throws_is_an_unexpected_failure_with_a_logged_reference) {
-  fixture f;
+  mw_fixture f;
   f.srv.add_middleware({.name = "boom",
                         .methods = {"tools/call"},
                         .before = [](const middleware_request&) -> std::optional<middleware_reply> {
                           throw std::runtime_error("secret detail");
                         }});
   harness h(f.srv);
-  const json r = call(h, 1, "echo");
-  EXPECT_EQ(details(r)["category"], "internal");
-  EXPECT_EQ(details(r)["effect"], "not_applied");  // echo is read-only: T3
-  const std::string ref = details(r)["reference"];
+  const json r = mw_call(h, 1, "echo");
+  EXPECT_EQ(mw_details(r)["category"], "internal");
+  EXPECT_EQ(mw_details(r)["effect"], "not_applied");  // echo is read-only: T3
+  const std::string ref = mw_details(r)["reference"];
   EXPECT_EQ(text(r).find("secret"), std::string::npos);
-  EXPECT_TRUE(logged(f.log, ref));
-  EXPECT_TRUE(logged(f.log, "secret detail"));
+  EXPECT_TRUE(mw_logged(f.log, ref));
+  EXPECT_TRUE(mw_logged(f.log, "secret detail"));
   EXPECT_EQ(*f.runs, 0);
 }
 
 TEST(middleware, an_after_hook_that_throws_replaces_the_reply_and_outer_hooks_still_run) {
-  fixture f;
+  mw_fixture f;
   auto outer_saw = std::make_shared<std::string>();
   f.srv.add_middleware({.name = "outer",
                         .after = [outer_saw](const middleware_request&, const middleware_reply& r)
@@ -219,14 +219,14 @@ TEST(middleware, an_after_hook_that_throws_replaces_the_reply_and_outer_hooks_st
                         .after = [](const middleware_request&, const middleware_reply&)
                             -> std::optional<middleware_reply> { throw std::logic_error("x"); }});
   harness h(f.srv);
-  const json r = call(h, 1, "write");
-  EXPECT_EQ(details(r)["effect"], "unknown");  // write may write: T3w
+  const json r = mw_call(h, 1, "write");
+  EXPECT_EQ(mw_details(r)["effect"], "unknown");  // write may write: T3w
   EXPECT_EQ(*outer_saw, "T3w");
   EXPECT_EQ(*f.runs, 1);
 }
 
 TEST(middleware, a_tool_error_from_a_middleware_is_t2_on_tools_call_and_p26_elsewhere) {
-  fixture f;
+  mw_fixture f;
   f.srv.add_middleware(
       {.name = "maint", .before = [](const middleware_request&) -> std::optional<middleware_reply> {
          return middleware_reply::with_tool_error(
@@ -234,8 +234,8 @@ TEST(middleware, a_tool_error_from_a_middleware_is_t2_on_tools_call_and_p26_else
                         error_category::unavailable, true));
        }});
   harness h(f.srv);
-  const json t = call(h, 1, "echo");
-  EXPECT_EQ(details(t)["category"], "unavailable");
+  const json t = mw_call(h, 1, "echo");
+  EXPECT_EQ(mw_details(t)["category"], "unavailable");
   EXPECT_EQ(text(t), "Maintenance until 10:00: nothing was done. Call again after 10:00.");
   const json p = h.roundtrip(modern_request(2, "resources/read", {{"uri", "mem://big"}}));
   EXPECT_TRUE(p.contains("error"));
@@ -243,7 +243,7 @@ TEST(middleware, a_tool_error_from_a_middleware_is_t2_on_tools_call_and_p26_else
 }
 
 TEST(middleware, after_hooks_see_the_deadline_reply_of_a_tool_still_running) {
-  fixture f;
+  mw_fixture f;
   auto seen = std::make_shared<std::string>();
   auto mu = std::make_shared<std::mutex>();
   f.srv.add_middleware({.name = "watch",
@@ -254,14 +254,14 @@ TEST(middleware, after_hooks_see_the_deadline_reply_of_a_tool_still_running) {
                           return std::nullopt;
                         }});
   harness h(f.srv, false);
-  const json r = call(h, 1, "slow");
-  EXPECT_EQ(details(r)["category"], "timeout");
+  const json r = mw_call(h, 1, "slow");
+  EXPECT_EQ(mw_details(r)["category"], "timeout");
   std::lock_guard g(*mu);
   EXPECT_EQ(*seen, "T5 timeout");
 }
 
 TEST(middleware, after_hooks_see_an_async_tools_result_when_it_completes) {
-  fixture f;
+  mw_fixture f;
   f.srv.add_async_tool({.name = "later"}, [](const json&, request_context&, tool_completion done) {
     std::thread([done = std::move(done)]() mutable {
       std::this_thread::sleep_for(50ms);
@@ -276,13 +276,13 @@ TEST(middleware, after_hooks_see_an_async_tools_result_when_it_completes) {
                           return middleware_reply::with_result(res);
                         }});
   harness h(f.srv, false);
-  const json r = call(h, 1, "later");
+  const json r = mw_call(h, 1, "later");
   EXPECT_EQ(r["result"]["content"][0]["text"], "done later");
   EXPECT_EQ(r["result"]["content"][1]["text"], "checked");
 }
 
 TEST(middleware, the_request_view_shows_method_name_arguments_era_and_annotations) {
-  fixture f;
+  mw_fixture f;
   auto seen = std::make_shared<json>();
   f.srv.add_middleware(
       {.name = "look",
@@ -298,7 +298,7 @@ TEST(middleware, the_request_view_shows_method_name_arguments_era_and_annotation
          return std::nullopt;
        }});
   harness h(f.srv);
-  call(h, 1, "echo", {{"say", "x"}});
+  mw_call(h, 1, "echo", {{"say", "x"}});
   EXPECT_EQ(*seen, json::parse(R"({"method":"tools/call","name":"echo","arguments":{"say":"x"},
       "modern":true,"version":"2026-07-28","annotations":{"readOnlyHint":true},"principal":null,
       "meta":true})"));

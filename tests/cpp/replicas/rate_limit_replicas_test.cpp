@@ -22,7 +22,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* k_state_key = "q9Tt3n3oJ5Q0R0m1f2yYxQ0y8kTqG4sQmV1oZr7b0cA=";
+constexpr const char* k_rate_state_key = "q9Tt3n3oJ5Q0R0m1f2yYxQ0y8kTqG4sQmV1oZr7b0cA=";
 
 // A replica with `send`, limited to `burst` calls at once refilling at `per_second`.
 struct limited_replica {
@@ -32,7 +32,7 @@ struct limited_replica {
   limited_replica(const std::string& url, double burst, double per_second) {
     server_options o = captured_log{}.options();
     o.log_requests = false;
-    o.request_state_key = k_state_key;
+    o.request_state_key = k_rate_state_key;
     o.store.url = url;
     o.store.key_prefix = "rl-test:";
     srv = std::make_unique<server>(o);
