@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
-#include <new>
 #include <utility>
 
 #include <benchmark/benchmark.h>

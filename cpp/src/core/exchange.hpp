@@ -284,8 +284,8 @@ class exchange : public std::enable_shared_from_this<exchange> {
   const std::shared_ptr<const tool_entry>& middleware_tool() const;
   /// Time since the request was received.
   std::chrono::microseconds elapsed() const noexcept {
-    return std::chrono::duration_cast<std::chrono::microseconds>(
-        std::chrono::steady_clock::now() - started_);
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+                                                                 started_);
   }
 
  private:

@@ -165,9 +165,13 @@ void middleware_list::add(middleware m) {
   }
   for (const auto& method : m.methods) {
     if (!known_method(method)) {
-      throw std::invalid_argument(who + ": \"" + method +
-                                  "\" is not a request method this server serves; name methods "
-                                  "such as tools/call, resources/read, prompts/get, tools/list");
+      std::string why = who;
+      why += ": \"";
+      why += method;
+      why +=
+          "\" is not a request method this server serves; name methods such as tools/call, "
+          "resources/read, prompts/get, tools/list";
+      throw std::invalid_argument(why);
     }
   }
   if (!m.tools.empty() && !m.methods.empty() && !contains(m.methods, "tools/call")) {

@@ -164,8 +164,7 @@ void engine::attach_store(std::shared_ptr<shared_store> store) {
   once.lease = core.options().at_most_once.lease;
   once.on_trouble = trouble;
   once_->use_records(std::make_shared<store_call_records>(make_redis_call_records(scope, once)));
-  core.use_buckets(
-      std::make_shared<store_token_buckets>(make_redis_token_buckets(scope, trouble)));
+  core.use_buckets(std::make_shared<store_token_buckets>(make_redis_token_buckets(scope, trouble)));
   tasks_->use_store(std::make_shared<store_task_store>(links->tasks));
   links->control = connect_task_control(*tasks_, core.bus());
   bus_bridge_options b;

@@ -107,8 +107,8 @@ middleware rate_limit(rate_limit_options o) {
 
 middleware size_limit(size_limit_options o) {
   if (o.max_bytes == 0) throw std::invalid_argument("size_limit: max_bytes must be above 0");
-  middleware m{.name = "size_limit", .methods = o.methods, .tools = o.tools};
-  m.after = [max = o.max_bytes, ask = o.ask_less](
+  middleware m{.name = "size_limit", .methods = std::move(o.methods), .tools = std::move(o.tools)};
+  m.after = [max = o.max_bytes, ask = std::move(o.ask_less)](
                 const middleware_request&,
                 const middleware_reply& reply) -> std::optional<middleware_reply> {
     if (reply.what() != middleware_reply::kind::result) return std::nullopt;
@@ -121,7 +121,7 @@ middleware size_limit(size_limit_options o) {
 
 middleware audit(audit_options o) {
   if (!o.sink) throw std::invalid_argument("audit: give a sink for the audit lines");
-  middleware m{.name = "audit", .methods = {"tools/call"}, .tools = o.tools};
+  middleware m{.name = "audit", .methods = {"tools/call"}, .tools = std::move(o.tools)};
   m.after = [sink = std::move(o.sink), all = o.read_only_too](
                 const middleware_request& r,
                 const middleware_reply& reply) -> std::optional<middleware_reply> {

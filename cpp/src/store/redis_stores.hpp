@@ -33,9 +33,9 @@
 #include "mcpcxx/tasks.hpp"
 
 #include "core/call_records.hpp"
-#include "core/token_buckets.hpp"
 #include "core/notification_bus.hpp"
 #include "core/request_router.hpp"
+#include "core/token_buckets.hpp"
 #include "redis/client.hpp"
 
 namespace mcpcxx::detail {

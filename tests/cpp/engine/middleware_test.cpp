@@ -65,7 +65,7 @@ struct mw_fixture {
   }
 };
 
-middleware refuse_with(std::string name, refusal r, std::vector<std::string> methods = {}) {
+middleware refuse_with(std::string name, const refusal& r, std::vector<std::string> methods = {}) {
   return {.name = std::move(name),
           .methods = std::move(methods),
           .before = [r](const middleware_request&) -> std::optional<middleware_reply> {

@@ -75,6 +75,7 @@ TEST_F(rate_limit_replicas, racing_calls_on_three_replicas_share_one_bucket) {
                                     limited_replica(redis->url(), 7, 0.01)};
   std::atomic<int> ok{0}, refused{0};
   std::vector<std::thread> callers;
+  callers.reserve(6);
   for (int t = 0; t < 6; ++t) {
     callers.emplace_back([&, t] {
       harness h(*rs[static_cast<std::size_t>(t % 3)].srv);
