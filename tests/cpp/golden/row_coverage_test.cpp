@@ -196,6 +196,11 @@ const std::map<std::string, std::string>& rows_without_transcript() {
        "the shared store must be down while the server runs; tests/cpp/replicas/replicas_test.cpp "
        "(replicas.with_redis_down_plain_calls_go_on_and_task_calls_get_the_documented_rows) "
        "kills a real redis-server and asserts its code and text"},
+      {"P63",
+       "only the mcpcxx dev proxy (python/mcpcxx/cli) answers with it, when the server process "
+       "it forwards to exits before answering; tests/python/test_cli_dev.py "
+       "(test_a_crashed_server_answers_its_call_and_starts_again_on_the_next_edit) asserts its "
+       "code, text and data"},
       {"H51",
        "a legacy session held by another replica while the shared store is down; "
        "tests/cpp/http/redis_revival_test.cpp asserts its status and text with a real "
