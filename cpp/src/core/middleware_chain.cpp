@@ -27,7 +27,8 @@ handler_kind handler_kind_of(std::string_view method) {
 json subject_args(const exchange& ex, json args) {
   args["method"] = ex.method();
   const auto name = middleware_access::request(const_cast<exchange&>(ex)).name();
-  if (!name.empty()) args["name"] = std::string(name);
+  // null, not absent: the row's data always has "name" (its text skips the optional segment)
+  args["name"] = name.empty() ? json(nullptr) : json(std::string(name));
   return args;
 }
 

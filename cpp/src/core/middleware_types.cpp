@@ -92,9 +92,11 @@ refusal refusal::rate_limited(std::string limit, std::chrono::milliseconds retry
 }
 
 refusal refusal::too_large(std::size_t bytes, std::size_t limit_bytes, std::string ask_less) {
-  json args = {{"bytes", bytes}, {"limitBytes", limit_bytes}};
-  if (!ask_less.empty()) args["askLess"] = std::move(ask_less);
-  return {"P60", std::move(args)};
+  // null, not absent, without advice: the rows' data always has "askLess"
+  return {"P60",
+          {{"bytes", bytes},
+           {"limitBytes", limit_bytes},
+           {"askLess", ask_less.empty() ? json(nullptr) : json(std::move(ask_less))}}};
 }
 
 std::string_view refusal::category() const noexcept {

@@ -13,6 +13,7 @@
 
 #include "support/collecting_sink.hpp"
 #include "support/wait.hpp"
+#include "wire/situation.hpp"
 
 namespace mcpcxx::testing {
 namespace {
@@ -302,6 +303,29 @@ TEST(middleware, the_request_view_shows_method_name_arguments_era_and_annotation
   EXPECT_EQ(*seen, json::parse(R"({"method":"tools/call","name":"echo","arguments":{"say":"x"},
       "modern":true,"version":"2026-07-28","annotations":{"readOnlyHint":true},"principal":null,
       "meta":true})"));
+}
+
+// Debug builds assert on a row rendered without one of its arguments: every refusal, with and
+// without a subject (tools/list has no name) and without advice (no ask_less), renders whole.
+TEST(middleware, every_refusal_renders_with_all_its_arguments_on_every_method) {
+  const std::size_t before = wire::missing_argument_count();
+  for (const refusal& r : {refusal::forbidden("no"), refusal::rate_limited("a limit", 1500ms),
+                           refusal::too_large(10, 5, ""), refusal::too_large(10, 5, "ask less")}) {
+    mw_fixture f;
+    f.srv.add_middleware(refuse_with("r", r));
+    harness h(f.srv);
+    for (const char* tool : {"echo", "write"}) {
+      const json t = mw_call(h, 1, tool);
+      EXPECT_TRUE(t.contains("error") || t["result"].value("isError", false)) << t;
+    }
+    EXPECT_TRUE(h.roundtrip(modern_request(2, "tools/list")).contains("error"));
+    EXPECT_TRUE(
+        h.roundtrip(modern_request(3, "resources/read", {{"uri", "mem://big"}})).contains("error"));
+    harness legacy(f.srv);
+    legacy.initialize();
+    EXPECT_TRUE(legacy.roundtrip(request(4, "prompts/list")).contains("error"));
+  }
+  EXPECT_EQ(wire::missing_argument_count(), before);
 }
 
 TEST(middleware, registration_refuses_what_cannot_work_and_says_why) {
