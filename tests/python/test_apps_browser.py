@@ -38,6 +38,8 @@ import pytest
 from conftest import SOURCE_DIR
 from mcp_requests import http_post, mcp_http_headers, modern_body
 
+# Needs npm packages: the full suite runs it, not the per-interpreter wheel runs.
+pytestmark = pytest.mark.interop
 IN_CI = os.environ.get("CI") == "true" or os.environ.get("MCPCXX_CI") == "1"
 BROWSER_DIR = SOURCE_DIR / "tests" / "browser"
 PACKAGES = ("@modelcontextprotocol/ext-apps", "@modelcontextprotocol/client", "playwright-core")

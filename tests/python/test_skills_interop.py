@@ -26,6 +26,8 @@ import mcpcxx
 SOURCE_DIR = golden_schema.SOURCE_DIR
 TREE = SOURCE_DIR / "tests" / "fixtures" / "skills"
 SCRIPT = pathlib.Path(__file__).with_name("interop") / "ts_skills_client.cjs"
+# Needs npm packages: the full suite runs it, not the per-interpreter wheel runs.
+pytestmark = pytest.mark.interop
 IN_CI = os.environ.get("CI") == "true"
 
 
