@@ -80,6 +80,11 @@ class Peer:
     env: dict[str, str] = field(default_factory=dict)
 
     @property
+    def picks_own_port(self) -> bool:
+        """mcpcxx's Python servers bind port 0 and print their URL on stderr."""
+        return self.key in ("mcpcxx", "mcpcxx-mw")
+
+    @property
     def tool(self) -> str:
         return "sleep" if self.key == "cpp" else "wait"
 
@@ -89,7 +94,7 @@ class Peer:
         assert self.python is not None
         assert self.script is not None
         args = [self.python, str(HERE / self.script), kind, transport]
-        if transport == "http" and self.key != "mcpcxx":
+        if transport == "http" and not self.picks_own_port:
             args.append(str(port))
         return args
 
@@ -105,7 +110,9 @@ def discover_peers(only: set[str] | None) -> tuple[list[Peer], list[str]]:
     peers: list[Peer] = []
     skipped: list[str] = []
     pypath = os.environ.get("PYTHONPATH", "")
-    mcpcxx_path = str(REPO / "python") + (os.pathsep + pypath if pypath else "")
+    # A PYTHONPATH given (a staged or installed package with its _core) comes before the source
+    # tree, whose mcpcxx has no compiled _core.
+    mcpcxx_path = (pypath + os.pathsep if pypath else "") + str(REPO / "python")
     candidates = [
         Peer(
             "mcpcxx",
@@ -116,6 +123,15 @@ def discover_peers(only: set[str] | None) -> tuple[list[Peer], list[str]]:
             modern_http=True,
             env={"PYTHONPATH": mcpcxx_path},
         ),
+        Peer(
+            "mcpcxx-mw",
+            "mcpcxx (Python) + 4 middleware",
+            ("def", "async"),
+            sys.executable,
+            "mcpcxx_server.py",
+            modern_http=True,
+            env={"PYTHONPATH": mcpcxx_path, "MCPCXX_BENCH_MIDDLEWARE": "1"},
+        ),
         Peer("sdk", "official Python SDK", ("def", "async"), sys.executable, "sdk_server.py"),
         Peer("fastmcp", "FastMCP", ("def", "async"), str(VENV_PYTHON), "fastmcp_server.py"),
         Peer("cpp", "mcpcxx (C++ example server)", ("blocking",), modern_http=True),
@@ -123,6 +139,10 @@ def discover_peers(only: set[str] | None) -> tuple[list[Peer], list[str]]:
     probes = {
         "mcpcxx": (
             [sys.executable, "-c", "import mcpcxx._core"],
+            {"PYTHONPATH": mcpcxx_path},
+        ),
+        "mcpcxx-mw": (
+            [sys.executable, "-c", "import mcpcxx.middleware"],
             {"PYTHONPATH": mcpcxx_path},
         ),
         "sdk": ([sys.executable, "-c", "import uvicorn; from mcp.server import MCPServer"], {}),
@@ -427,17 +447,17 @@ class Connection:
 
 
 def run_http(peer: Peer, kind: str, n: int, ms: int, log: IO[bytes]) -> Outcome:
-    port = 0 if peer.key == "mcpcxx" else free_port()
+    port = 0 if peer.picks_own_port else free_port()
     proc = subprocess.Popen(
         peer.argv(kind, "http", port),
         stdin=subprocess.DEVNULL,
         stdout=log,
-        stderr=subprocess.PIPE if peer.key == "mcpcxx" else log,
+        stderr=subprocess.PIPE if peer.picks_own_port else log,
         env=peer.child_env("http", port),
     )
     outcome = Outcome()
     try:
-        if peer.key == "mcpcxx":
+        if peer.picks_own_port:
             assert proc.stderr is not None
             url = read_url(proc.stderr, log, time.monotonic() + 30)
             port = int(url.split(":")[2].split("/")[0])
@@ -814,7 +834,7 @@ def main() -> int:
     ap.add_argument("--ms", type=int, default=500, help="how long the tool waits")
     ap.add_argument("--calls", default="32,256", help="comma-separated N")
     ap.add_argument("--only", choices=("stdio", "http"), help="one transport")
-    ap.add_argument("--peers", help="comma-separated subset of mcpcxx,sdk,fastmcp,cpp")
+    ap.add_argument("--peers", help="comma-separated subset of mcpcxx,mcpcxx-mw,sdk,fastmcp,cpp")
     ap.add_argument("--write", action="store_true", help="replace the docs/benchmarks.md section")
     args = ap.parse_args()
     if args.write and args.ms != 500:

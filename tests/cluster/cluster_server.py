@@ -17,6 +17,10 @@ also of a run whose replica it then kills. The replicas run with a claim lease o
 (1 s, `Server(at_most_once={"lease": ...})`, default 5 s): a repeat of a call whose replica died
 gets T12 (reason replica_lost) about 1 s after the death instead of 5 s.
 
+Rate limit (tests/cluster/test_middleware.py): `quota` is limited by the built-in RateLimit to
+QUOTA_BURST calls per `tag` argument, refilling one token every 1000 s, so a test picks a fresh
+tag and counts how many calls of it the replicas let through together (the buckets are in Redis).
+
 Run: python cluster_server.py [--port 0] (prints the served URL on stderr).
 """
 
@@ -35,10 +39,13 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from mcpcxx import AtMostOnce, Context, Server, StatusCheck
+from mcpcxx.middleware import RateLimit, Request
 
 REPLICA = os.environ.get("MCPCXX_CLUSTER_REPLICA", "r?")
 MARKERS = pathlib.Path(os.environ.get("MCPCXX_CLUSTER_DIR", "."))
 PAYMENT_RUNS = MARKERS / "payment-runs.jsonl"
+QUOTA_BURST = 3
+"""How many `quota` calls per tag all replicas together let through (tests/cluster/test_middleware.py)."""
 CLAIM_LEASE = timedelta(seconds=1)
 """How long a running at-most-once call's claim in Redis outlives its replica (renewed every
 lease / 3 while it runs); tests/cluster/test_at_most_once.py bounds the replica_lost T12 by it."""
@@ -184,6 +191,29 @@ def touch(uri: str) -> dict[str, Any]:
     """Announces that resource `uri` changed (notifications/resources/updated)."""
     server.notify_resource_updated(uri)
     return me(uri=uri)
+
+
+@server.tool(annotations={"read_only_hint": True})
+def quota(tag: str) -> dict[str, Any]:
+    """A call the rate limit counts per `tag` (QUOTA_BURST per tag across the cluster)."""
+    return me(tag=tag)
+
+
+def quota_key(request: Request) -> str:
+    """The rate limit's bucket: one per `tag` argument."""
+    return f"tag:{(request.arguments or {}).get('tag', '')}"
+
+
+server.add_middleware(
+    RateLimit(
+        name="cluster_quota",
+        burst=QUOTA_BURST,
+        per_second=0.001,
+        key=quota_key,
+        description=f"{QUOTA_BURST} calls of quota per tag",
+        tools=("quota",),
+    )
+)
 
 
 if __name__ == "__main__":
