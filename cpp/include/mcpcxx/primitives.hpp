@@ -108,6 +108,32 @@ struct at_most_once {
   std::function<prior_resolution(const prior_call&, request_context&)> resolver;
 };
 
+/// A rule on the caller's principal that a tool, resource, resource template or prompt requires
+/// besides its scopes (the specs' `visible_to`). A request without a principal never runs it: the
+/// primitive is hidden and refused as needing authentication (row P65, P56 for a scoped tool). A
+/// false test hides the primitive from its list and refuses it (row P66); a test that throws is
+/// an unexpected error (hidden; refused with P24, the detail logged under its reference). For a
+/// rule that depends on a request's arguments use the `authorize` middleware (middleware.hpp).
+/// Thread-safety: `test` runs on worker threads, concurrently; it must be thread-safe.
+struct principal_rule {
+  /// True when `principal` (a non-null object, see request_context::principal()) may see and use
+  /// the primitive.
+  std::function<bool(const json& principal)> test;
+  /// What the rule requires, in words for refusals ("the role ops"); empty: not said.
+  std::string requirement;
+  /// True when a test is set.
+  explicit operator bool() const noexcept { return static_cast<bool>(test); }
+};
+
+/// A rule holding when the principal has every role of `roles` in its "roles" claim (top level or
+/// in "claims"; an array of strings or one space-separated string). Throws std::invalid_argument
+/// for an empty list or an empty role.
+principal_rule require_roles(std::vector<std::string> roles);
+
+/// A rule holding when each member of `claims` (a non-empty object) equals the principal's claim
+/// of that name (top level or in "claims"). Throws std::invalid_argument otherwise.
+principal_rule require_claims(json claims);
+
 /// A tool's declaration as listed by tools/list.
 struct tool_spec {
   std::string name;  ///< 1-64 chars of [A-Za-z0-9_.-], unique per server
@@ -132,6 +158,9 @@ struct tool_spec {
   /// them the tool is left out of tools/list and refused (HTTP 403 row H42, else rows P55/P56).
   /// Empty: every caller. A request without a principal (stdio, HTTP without auth) holds none.
   std::vector<std::string> scopes;
+  /// A rule on the principal besides the scopes (principal_rule): hidden and refused (P66) when
+  /// it fails. Unset: every caller holding the scopes.
+  principal_rule visible_to;
   /// Opt-in promise that the handler is quick and never blocks (no sleep, no waiting on I/O,
   /// locks held by slow code or other requests): its calls run on the transport thread that read
   /// them instead of the worker pool, skipping two thread hand-offs. While it runs, that thread
@@ -192,6 +221,11 @@ struct resource_spec {
   json annotations = nullptr;
   json meta = nullptr;
   cache_hint cache;  ///< resources/list and resources/read hints (no wire form on Resource)
+  /// OAuth scopes a caller's principal must all hold: without them the resource is left out of
+  /// resources/list and refused (rows P64/P65, HTTP 403 row H44). Empty: every caller.
+  std::vector<std::string> scopes;
+  /// A rule on the principal besides the scopes (principal_rule); unset: no rule.
+  principal_rule visible_to;
 };
 
 /// One entry of resources/read contents: text or base64 blob.
@@ -219,6 +253,12 @@ struct resource_template_spec {
   json annotations = nullptr;
   json meta = nullptr;
   cache_hint cache;  ///< resources/templates/list and resources/read hints (no wire form)
+  /// OAuth scopes a caller's principal must all hold: without them the template (and every resource
+  /// read through it) is left out of resources/templates/list and refused (rows P64/P65, HTTP 403
+  /// row H44, also for completion/complete of it). Empty: every caller.
+  std::vector<std::string> scopes;
+  /// A rule on the principal besides the scopes (principal_rule); unset: no rule.
+  principal_rule visible_to;
 };
 
 /// Reads a URI matching a template; `variables` holds the values the URI defines (percent-decoded;
@@ -244,6 +284,12 @@ struct prompt_spec {
   json icons = nullptr;
   json meta = nullptr;
   cache_hint cache;  ///< prompts/list hints (no wire form on Prompt)
+  /// OAuth scopes a caller's principal must all hold: without them the prompt is left out of
+  /// prompts/list and refused (rows P64/P65, HTTP 403 row H44, also for
+  /// completion/complete of it). Empty: every caller.
+  std::vector<std::string> scopes;
+  /// A rule on the principal besides the scopes (principal_rule); unset: no rule.
+  principal_rule visible_to;
 };
 
 /// prompts/get result.

@@ -278,6 +278,10 @@ class server {
   const server_options& options() const;
   /// A snapshot of the outcome counters.
   server_metrics metrics() const;
+  /// The scopes a request of `method` naming `name` requires: tools/call a tool's,
+  /// resources/read and resources/subscribe a URI's resource's (or its template's), prompts/get a
+  /// prompt's (HTTP 403 checks); empty when none, unknown or another method.
+  std::vector<std::string> required_scopes(std::string_view method, std::string_view name) const;
   /// Every metric in the Prometheus text exposition format 0.0.4 (names and labels:
   /// docs/observability.md). Any thread.
   std::string metrics_text() const;

@@ -79,7 +79,7 @@ void engine::bind_methods() {
 // and before a task starts (a repeat must not start a second task).
 void engine::decorate_tool(tool_entry& e) {
   e.metrics_slot = core_->stats().tool_slot(e.spec.name);
-  if (!e.spec.scopes.empty()) e.steps.push_back(scope_step_);
+  if (!e.spec.scopes.empty() || e.spec.visible_to) e.steps.push_back(scope_step_);
   if (e.spec.at_most_once) {
     e.steps.push_back(once_step_);
     once_->declare(e.spec.name);

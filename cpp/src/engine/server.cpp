@@ -146,6 +146,21 @@ tool_result tool_result::text(std::string text) {
   r.content.get_ref<json::array_t&>().push_back(std::move(block));
   return r;
 }
+std::vector<std::string> server::required_scopes(std::string_view method,
+                                                 std::string_view name) const {
+  const auto& reg = engine_->registry();
+  if (method == "tools/call") return tool_scopes(name);
+  if (method == "prompts/get") {
+    auto p = reg.find_prompt(name);
+    return p ? p->spec.scopes : std::vector<std::string>{};
+  }
+  if (method != "resources/read" && method != "resources/subscribe") return {};
+  if (auto r = reg.find_resource(name)) return r->spec.scopes;
+  std::map<std::string, std::string> vars;
+  auto t = reg.match_template(name, vars);
+  return t ? t->spec.scopes : std::vector<std::string>{};
+}
+
 
 tool_result tool_result::failed(tool_error error) {
   tool_result r;

@@ -8,6 +8,7 @@
 #include "core/method_bindings.hpp"
 #include "core/server_core.hpp"
 #include "listen/listeners.hpp"
+#include "methods/primitive_methods.hpp"
 #include "tasks/task_calls.hpp"
 #include "tasks/tasks.hpp"
 
@@ -125,6 +126,12 @@ method_outcome handle_listen(listener_registry& streams, const exchange_ptr& ex,
   const bool resources = e.registry().has_capability("resources");
   f.resources_list_changed = f.resources_list_changed && resources;
   if (!resources) f.resource_subscriptions.clear();
+  if (e.registry().varies_by_principal("resources/list") ||
+      e.registry().varies_by_principal("resources/templates/list")) {
+    // A resource the caller may not read is not honored, so its updates never reach it.
+    std::erase_if(f.resource_subscriptions,
+                  [&](const std::string& uri) { return !may_read_resource(e, *ex, uri); });
+  }
   if (streams.closed()) {
     // The server is stopping: the stream ends at once, as every open one just did.
     return method_outcome::ok(

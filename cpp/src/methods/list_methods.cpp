@@ -4,16 +4,23 @@
 #include "core/method_table.hpp"
 #include "core/server_core.hpp"
 #include "core/session_state.hpp"
+#include "methods/access_refusal.hpp"
 #include "methods/primitive_methods.hpp"
 
 namespace mcpcxx::detail {
 
 method_outcome handle_list(server_core& e, const exchange_ptr& ex, list_params& p) {
-  // Tools with scopes make tools/list depend on the principal: built per request, uncached.
-  auto page =
-      ex->method() == "tools/list" && e.registry().has_scoped_tools()
-          ? e.registry().tools_list_for(ex->session().principal(), ex->facts.modern, p.cursor)
-          : e.registry().list_result(ex->method(), ex->facts.modern, p.cursor);
+  // Entries with scopes or a principal rule make a list depend on the principal: built per
+  // request, uncached. Other servers keep the cached pages.
+  std::shared_ptr<const std::string> page;
+  if (e.registry().varies_by_principal(ex->method())) {
+    std::vector<rule_failure> failures;
+    page = e.registry().list_for(ex->method(), ex->session().principal(), ex->facts.modern,
+                                 p.cursor, failures);
+    log_rule_failures(*ex, failures);
+  } else {
+    page = e.registry().list_result(ex->method(), ex->facts.modern, p.cursor);
+  }
   if (!page) return method_outcome::protocol(situation::P18_invalid_cursor);
   return method_outcome::cached(std::move(page));
 }

@@ -29,6 +29,10 @@ void bind_primitive_methods(method_bindings& methods, server_core& core);
 /// ResourceContents array; throws resource_not_found when nothing matches or it gives nothing.
 json read_own_resource(server_core& e, const std::string& uri, request_context& ctx);
 
+/// True when `ex`'s principal may read `uri` (its resource's or template's scopes and rule; an
+/// unknown URI: true). subscriptions/listen honors only such resourceSubscriptions.
+bool may_read_resource(server_core& e, const exchange& ex, const std::string& uri);
+
 /// A handler's tool_result for `t` as the call's outcome (an error member classified, the result
 /// checked against the tool's declared contract), as run_tool gives it.
 method_outcome tool_result_outcome(const exchange& ex, const tool_entry& t, tool_result&& r);

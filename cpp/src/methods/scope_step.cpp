@@ -1,24 +1,33 @@
 // The scope step of tools/call: a tool with scopes refuses a principal that lacks one (P55, or
-// P56 without a principal). Attached only to tools that declare scopes.
+// P56 without a principal), a tool with a principal rule one it refuses (P66, P65 without a
+// principal). Attached only to tools that declare scopes or a rule.
 #include "methods/scope_step.hpp"
 
 #include "mcpcxx/context.hpp"
 
 #include "core/session_state.hpp"
+#include "methods/access_refusal.hpp"
 #include "registry/tool_scopes.hpp"
 
 namespace mcpcxx::detail {
 
 namespace {
 
-std::optional<method_outcome> scope_refusal(const tool_entry& t, const json& principal) {
-  if (tool_visible(t, principal)) return std::nullopt;
-  json args = {{"name", t.spec.name}, {"scopes", space_joined(t.spec.scopes)}};
-  if (principal.is_null()) {
-    return method_outcome::protocol(situation::P56_tool_needs_authentication, args);
+// A scoped tool keeps its own rows (P55, P56); its principal rule answers like any primitive's.
+std::optional<method_outcome> scope_refusal(const exchange& ex, const tool_entry& t) {
+  const json principal = ex.session().principal();
+  const auto& scopes = t.spec.scopes;
+  if (!scopes.empty()) {
+    json args = {{"name", t.spec.name}, {"scopes", space_joined(scopes)}};
+    if (principal.is_null()) {
+      return method_outcome::protocol(situation::P56_tool_needs_authentication, args);
+    }
+    if (auto missing = missing_scopes(principal, scopes); !missing.empty()) {
+      args["missing"] = space_joined(missing);
+      return method_outcome::protocol(situation::P55_tool_insufficient_scope, args);
+    }
   }
-  args["missing"] = space_joined(missing_scopes(principal, t.spec.scopes));
-  return method_outcome::protocol(situation::P55_tool_insufficient_scope, args);
+  return refuse_access(ex, "tool", t.spec.name, {}, t.spec.visible_to);
 }
 
 class scope_step final : public tool_step {
@@ -27,7 +36,7 @@ class scope_step final : public tool_step {
                                        const std::shared_ptr<const tool_entry>& tool,
                                        const json& /*arguments*/,
                                        tool_call_plan& /*plan*/) const override {
-    return scope_refusal(*tool, ex->session().principal());
+    return scope_refusal(*ex, *tool);
   }
 };
 

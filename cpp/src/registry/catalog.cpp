@@ -70,9 +70,13 @@ template <class Entry>
 void catalog::publish(ordered_registry<Entry>& reg, const std::string& key,
                       std::shared_ptr<const Entry> entry, std::string_view what,
                       std::string_view family) {
+  const bool g = guarded(entry->spec);
+  auto& guards = guards_of(reg);
+  if (g) ++guards;  // before publishing: never listed unfiltered
   {
     std::unique_lock lock(mutex_);
     if (!reg.add(key, std::move(entry))) {
+      if (g) --guards;
       throw std::invalid_argument("duplicate " + std::string(what) + " '" + key +
                                   "': it must be unique");
     }
@@ -85,7 +89,9 @@ bool catalog::withdraw(ordered_registry<Entry>& reg, std::string_view key,
                        std::string_view family) {
   {
     std::unique_lock lock(mutex_);
-    if (!reg.remove(key)) return false;
+    auto e = reg.find(key);
+    if (!e || !reg.remove(key)) return false;
+    if (guarded(e->spec)) --guards_of(reg);
   }
   changed(family);
   return true;
@@ -132,32 +138,17 @@ void catalog::register_tool(tool_spec spec, tool_handler handler, async_tool_han
   e->async_handler = std::move(async);
   if (decorate_) decorate_(*e);
   const std::string name = e->spec.name;
-  const bool scoped = !e->spec.scopes.empty();
-  if (scoped) ++scoped_tools_;  // before publishing: never listed unfiltered
-  try {
-    publish(tools_, name, std::shared_ptr<const tool_entry>(std::move(e)), "tool name", "tools");
-  } catch (...) {
-    if (scoped) --scoped_tools_;
-    throw;
-  }
+  publish(tools_, name, std::shared_ptr<const tool_entry>(std::move(e)), "tool name", "tools");
 }
 
-bool catalog::remove_tool(std::string_view name) {
-  {
-    std::unique_lock lock(mutex_);
-    auto t = tools_.find(name);
-    if (!t || !tools_.remove(name)) return false;
-    if (!t->spec.scopes.empty()) --scoped_tools_;
-  }
-  changed("tools");
-  return true;
-}
+bool catalog::remove_tool(std::string_view name) { return withdraw(tools_, name, "tools"); }
 
 void catalog::add_resource(resource_spec spec, resource_reader reader) {
   if (spec.uri.empty()) throw std::invalid_argument("resource URI must not be empty");
   if (spec.name.empty()) throw std::invalid_argument("resource '" + spec.uri + "' needs a name");
   if (!reader) throw std::invalid_argument("resource '" + spec.uri + "' has no reader");
   check_cache_hint(spec.cache, "resource '" + spec.uri + "'");
+  check_tool_scopes(spec.scopes, "resource '" + spec.uri + "'");
   auto e = std::make_shared<resource_entry>();
   e->listed = resource_listing(spec);
   e->spec = std::move(spec);
@@ -179,6 +170,7 @@ void catalog::add_resource_template(resource_template_spec spec, resource_templa
   if (spec.name.empty()) throw std::invalid_argument("resource template needs a name");
   if (!reader) throw std::invalid_argument("resource template '" + spec.name + "' has no reader");
   check_cache_hint(spec.cache, "resource template '" + spec.name + "'");
+  check_tool_scopes(spec.scopes, "resource template '" + spec.name + "'");
   auto e = std::make_shared<template_entry>();
   try {
     e->parsed = uri_template(spec.uri_template);
@@ -197,6 +189,7 @@ void catalog::add_prompt(prompt_spec spec, prompt_handler handler) {
   if (spec.name.empty()) throw std::invalid_argument("prompt name must not be empty");
   if (!handler) throw std::invalid_argument("prompt '" + spec.name + "' has no handler");
   check_cache_hint(spec.cache, "prompt '" + spec.name + "'");
+  check_tool_scopes(spec.scopes, "prompt '" + spec.name + "'");
   auto e = std::make_shared<prompt_entry>();
   e->listed = prompt_listing(spec);
   e->spec = std::move(spec);
@@ -235,15 +228,26 @@ std::shared_ptr<const prompt_entry> catalog::find_prompt(std::string_view name) 
   return prompts_.find(name);
 }
 
-std::vector<std::string> catalog::closest_prompt_names(std::string_view name) const {
+std::shared_ptr<const template_entry> catalog::find_template(std::string_view uri_template) const {
   std::shared_lock lock(mutex_);
-  return closest_keys(name, prompts_.keys());
+  return templates_.find(uri_template);
+}
+
+std::vector<std::string> catalog::closest_prompt_names(std::string_view name,
+                                                       const json& principal) const {
+  std::shared_lock lock(mutex_);
+  if (guarded_prompts_.load() == 0) return closest_keys(name, prompts_.keys());
+  std::vector<std::string> visible;
+  for (const auto& p : prompts_.all()) {
+    if (check_access(p->spec, principal) == access::allowed) visible.push_back(p->spec.name);
+  }
+  return closest_keys(name, visible);
 }
 
 std::vector<std::string> catalog::closest_tool_names(std::string_view name,
                                                      const json& principal) const {
   std::shared_lock lock(mutex_);
-  if (!has_scoped_tools()) return closest_keys(name, tools_.keys());
+  if (guarded_tools_.load() == 0) return closest_keys(name, tools_.keys());
   std::vector<std::string> visible;
   for (const auto& t : tools_.all()) {
     if (tool_visible(*t, principal)) visible.push_back(t->spec.name);

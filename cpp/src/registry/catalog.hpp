@@ -23,6 +23,7 @@
 
 #include "mcpcxx/server.hpp"
 
+#include "registry/access.hpp"
 #include "registry/cache_hints.hpp"
 #include "registry/registry.hpp"
 
@@ -86,8 +87,8 @@ class catalog {
   std::shared_ptr<const prompt_entry> find_prompt(std::string_view name) const;
   /// P17's `didYouMean`: the tool names closest to `name` that `principal` may see.
   std::vector<std::string> closest_tool_names(std::string_view name, const json& principal) const;
-  /// P19's `didYouMean`: the prompt names closest to `name`.
-  std::vector<std::string> closest_prompt_names(std::string_view name) const;
+  /// P19's `didYouMean`: the prompt names closest to `name` that `principal` may see.
+  std::vector<std::string> closest_prompt_names(std::string_view name, const json& principal) const;
   /// The completion handler (empty when none).
   completion_handler completion() const;
 
@@ -95,12 +96,17 @@ class catalog {
   /// Cached until the registry behind `method` changes.
   std::shared_ptr<const std::string> list_result(std::string_view method, bool modern,
                                                  const std::optional<std::string>& cursor);
-  /// True when some registered tool requires scopes (tools/list then varies by principal).
-  bool has_scoped_tools() const noexcept { return scoped_tools_.load() > 0; }
-  /// Serialized tools/list `result` of the tools `principal` may use (uncached, cacheScope
-  /// "private"); null for a bad cursor.
-  std::shared_ptr<const std::string> tools_list_for(const json& principal, bool modern,
-                                                    const std::optional<std::string>& cursor);
+  /// True when some entry of list `method` has scopes or a principal rule (the list then varies
+  /// by principal and is built per request).
+  bool varies_by_principal(std::string_view method) const noexcept;
+  /// Serialized `result` of list `method` with only the entries `principal` may use (uncached,
+  /// cacheScope "private"); null for a bad cursor. Rules that threw are appended to `failures`
+  /// (their entries are left out).
+  std::shared_ptr<const std::string> list_for(std::string_view method, const json& principal,
+                                              bool modern, const std::optional<std::string>& cursor,
+                                              std::vector<rule_failure>& failures);
+  /// The template registered as `uri_template`; null when absent.
+  std::shared_ptr<const template_entry> find_template(std::string_view uri_template) const;
 
   /// The ServerCapabilities object currently advertised.
   json capabilities() const;
@@ -133,7 +139,23 @@ class catalog {
 
   mutable std::shared_mutex mutex_;
   ordered_registry<tool_entry> tools_;
-  std::atomic<std::size_t> scoped_tools_{0};  ///< tools with non-empty spec.scopes
+  std::atomic<std::size_t>& guards_of(const ordered_registry<tool_entry>&) {
+    return guarded_tools_;
+  }
+  std::atomic<std::size_t>& guards_of(const ordered_registry<resource_entry>&) {
+    return guarded_resources_;
+  }
+  std::atomic<std::size_t>& guards_of(const ordered_registry<template_entry>&) {
+    return guarded_templates_;
+  }
+  std::atomic<std::size_t>& guards_of(const ordered_registry<prompt_entry>&) {
+    return guarded_prompts_;
+  }
+  // Entries with scopes or a principal rule, per registry: nonzero makes the list per principal.
+  std::atomic<std::size_t> guarded_tools_{0};
+  std::atomic<std::size_t> guarded_resources_{0};
+  std::atomic<std::size_t> guarded_templates_{0};
+  std::atomic<std::size_t> guarded_prompts_{0};
   ordered_registry<resource_entry> resources_;
   ordered_registry<template_entry> templates_;
   ordered_registry<prompt_entry> prompts_;

@@ -1,9 +1,10 @@
 // The catalog's list pages: cursors, cached pages per (method, era, position), the caching
-// hints of a whole list, and the per-principal tools/list of servers with scoped tools.
+// hints of a whole list, and the per-principal lists of servers with guarded primitives.
 #include <algorithm>
+#include <type_traits>
 
+#include "registry/access.hpp"
 #include "registry/catalog.hpp"
-#include "registry/tool_scopes.hpp"
 
 namespace mcpcxx::detail {
 
@@ -114,27 +115,72 @@ void catalog::invalidate(std::string_view method_prefix) {
   }
 }
 
-std::shared_ptr<const std::string> catalog::tools_list_for(
-    const json& principal, bool modern, const std::optional<std::string>& cursor) {
-  const auto start = resolve_cursor("tools/list", cursor);
-  if (!start) return nullptr;
+bool catalog::varies_by_principal(std::string_view method) const noexcept {
+  if (method == "tools/list") return guarded_tools_.load() > 0;
+  if (method == "resources/list") return guarded_resources_.load() > 0;
+  if (method == "resources/templates/list") return guarded_templates_.load() > 0;
+  return guarded_prompts_.load() > 0;
+}
+
+namespace {
+
+template <class Entry>
+const std::string& key_of(const Entry& e) {
+  if constexpr (std::is_same_v<Entry, resource_entry>) {
+    return e.spec.uri;
+  } else if constexpr (std::is_same_v<Entry, template_entry>) {
+    return e.spec.uri_template;
+  } else {
+    return e.spec.name;
+  }
+}
+
+// One page of the entries `principal` may use, from position `start` (page_size of them).
+template <class Entry>
+json visible_page(const ordered_registry<Entry>& reg, const char* field, const char* primitive,
+                  std::size_t start, std::size_t page_size, const json& principal,
+                  std::vector<rule_failure>& failures) {
   json items = json::array();
-  std::optional<std::string> next;
+  const auto& all = reg.all();
+  std::size_t i = std::min(start, all.size());
+  for (; i < all.size() && items.size() < std::max<std::size_t>(page_size, 1); ++i) {
+    std::exception_ptr error;
+    const access a = check_access(all[i]->spec, principal, &error);
+    if (a == access::allowed) items.push_back(all[i]->listed);
+    if (a == access::failed) failures.push_back({primitive, key_of(*all[i]), error});
+  }
+  json result = {{field, std::move(items)}};
+  if (i < all.size()) result["nextCursor"] = encode_cursor(i, reg.keys()[i]);
+  return result;
+}
+
+}  // namespace
+
+std::shared_ptr<const std::string> catalog::list_for(std::string_view method, const json& principal,
+                                                     bool modern,
+                                                     const std::optional<std::string>& cursor,
+                                                     std::vector<rule_failure>& failures) {
+  const auto start = resolve_cursor(method, cursor);
+  if (!start) return nullptr;
+  json result;
   {
     std::shared_lock lock(mutex_);
-    const auto& all = tools_.all();
-    const auto& keys = tools_.keys();
-    std::size_t i = std::min(*start, all.size());
-    for (; i < all.size() && items.size() < std::max<std::size_t>(options_.page_size, 1); ++i) {
-      if (tool_visible(*all[i], principal)) items.push_back(all[i]->listed);
+    const std::size_t n = options_.page_size;
+    if (method == "tools/list") {
+      result = visible_page(tools_, "tools", "tool", *start, n, principal, failures);
+    } else if (method == "resources/list") {
+      result = visible_page(resources_, "resources", "resource", *start, n, principal, failures);
+    } else if (method == "resources/templates/list") {
+      result = visible_page(templates_, "resourceTemplates", "resource template", *start, n,
+                            principal, failures);
+    } else {
+      result = visible_page(prompts_, "prompts", "prompt", *start, n, principal, failures);
     }
-    if (i < all.size()) next = encode_cursor(i, keys[i]);
   }
-  json result = {{"tools", std::move(items)}};
-  if (next) result["nextCursor"] = *next;
+  if (!modern && method == "tools/list") add_task_support(result);
   if (modern) {
     result["resultType"] = "complete";
-    resolved_hint h = list_hints("tools/list");
+    resolved_hint h = list_hints(method);
     h.scope = "private";  // the list varies by the authorization presented
     put_hints(result, h);
     result["_meta"] = {{"io.modelcontextprotocol/serverInfo", server_info_}};

@@ -1,9 +1,11 @@
-// Per-tool scopes: the registration check and visibility.
+// Scopes of primitives: the registration check and a tool's visibility.
 #include "registry/tool_scopes.hpp"
 
 #include <stdexcept>
 
 #include "mcpcxx/context.hpp"
+
+#include "registry/access.hpp"
 
 namespace mcpcxx::detail {
 
@@ -36,7 +38,7 @@ void check_tool_scopes(const std::vector<std::string>& scopes, std::string_view 
 }
 
 bool tool_visible(const tool_entry& t, const json& principal) {
-  return t.spec.scopes.empty() || missing_scopes(principal, t.spec.scopes).empty();
+  return check_access(t.spec, principal) == access::allowed;
 }
 
 }  // namespace mcpcxx::detail

@@ -16,7 +16,7 @@ namespace mcpcxx::detail {
 /// scope-token (visible ASCII except '"' and '\\'), since scopes reach WWW-Authenticate.
 void check_tool_scopes(const std::vector<std::string>& scopes, std::string_view what);
 
-/// True when `principal` may see and call `t`.
+/// True when `principal` may see and call `t` (its scopes and rule; a throwing rule: false).
 bool tool_visible(const tool_entry& t, const json& principal);
 
 /// `items` joined with single spaces (a scope string).

@@ -119,6 +119,10 @@ enum class situation : std::uint8_t {
   P60_reply_too_large,
   // the `mcpcxx dev` proxy (python/mcpcxx/cli), rendered through render_error_row
   P63_dev_server_exited,
+  // scopes and principal rules of resources, templates and prompts (and rules of tools)
+  P64_primitive_insufficient_scope,
+  P65_primitive_needs_authentication,
+  P66_primitive_not_allowed,
   // ---- tool execution errors (CallToolResult with isError: true) ----
   T1_invalid_arguments,
   T2_tool_error,
@@ -187,6 +191,7 @@ enum class situation : std::uint8_t {
   H41_request_cancelled,
   H42_tool_insufficient_scope,
   H43_auth_unavailable,
+  H44_primitive_insufficient_scope,
   H50_metrics_method_not_allowed,
   H51_store_unavailable,
 };

@@ -1,5 +1,5 @@
 // Bearer-token authorization of MCP endpoint requests (OAuth 2.1 resource server): the verifier
-// hook, the per-tool scope check of tools/call, and the 401/403/503 challenges.
+// hook, the scope check of the primitive a request names, and the 401/403/503 challenges.
 #include <algorithm>
 #include <stdexcept>
 
@@ -33,6 +33,14 @@ std::string header_safe(std::string d) {
   return d;
 }
 
+// What a request of `method` names in params.name / params.uri, when it may carry scopes.
+std::string_view scoped_primitive(std::string_view method) {
+  if (method == "tools/call") return "tool";
+  if (method == "resources/read" || method == "resources/subscribe") return "resource";
+  if (method == "prompts/get") return "prompt";
+  return {};
+}
+
 }  // namespace
 
 auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method,
@@ -53,15 +61,16 @@ auth_outcome endpoint::authorize(const request& req, std::string_view mcp_method
     return result;
   }
   if (verdict.status != http_auth_result::failure::none) {
-    result.rejection = challenge(verdict, token.has_value(), {}, id);
+    result.rejection = challenge(verdict, token.has_value(), {}, {}, id);
     return result;
   }
-  if (mcp_method == "tools/call" && !mcp_name.empty()) {
-    // The spec's scope challenge: 403 insufficient_scope naming what the tool needs, so a
-    // client can step up its authorization (the tool's own scopes, not the whole list).
-    auto needed = ctx_->srv.tool_scopes(mcp_name);
+  if (auto primitive = scoped_primitive(mcp_method); !primitive.empty() && !mcp_name.empty()) {
+    // The spec's scope challenge: 403 insufficient_scope naming what the primitive needs, so a
+    // client can step up its authorization (its own scopes, not the whole list).
+    auto needed = ctx_->srv.required_scopes(mcp_method, mcp_name);
     if (!missing_scopes(verdict.principal, needed).empty()) {
-      result.rejection = challenge(http_auth_result::insufficient(needed, {}), true, mcp_name, id);
+      result.rejection =
+          challenge(http_auth_result::insufficient(needed, {}), true, primitive, mcp_name, id);
       return result;
     }
   }
@@ -79,7 +88,8 @@ void check_identity_claims(const http_auth_options& auth) {
 }
 
 response endpoint::challenge(const http_auth_result& verdict, bool token_sent,
-                             std::string_view tool, const std::optional<jsonrpc::request_id>& id) {
+                             std::string_view primitive, std::string_view name,
+                             const std::optional<jsonrpc::request_id>& id) {
   const http_auth_options& a = *ctx_->opts.auth;
   bool scope = verdict.status == http_auth_result::failure::insufficient_scope;
   std::string header = "Bearer resource_metadata=\"" + ctx_->resource_metadata_url + "\"";
@@ -92,9 +102,14 @@ response endpoint::challenge(const http_auth_result& verdict, bool token_sent,
     header += ", error_description=\"" + header_safe(verdict.description) + "\"";
   }
   problem p{situation::H19_unauthorized};
-  if (!tool.empty()) {
+  if (primitive == "tool") {
     p = {situation::H42_tool_insufficient_scope,
-         {{"name", std::string(tool)}, {"scopes", space_list(verdict.scopes)}}};
+         {{"name", std::string(name)}, {"scopes", space_list(verdict.scopes)}}};
+  } else if (!primitive.empty()) {
+    p = {situation::H44_primitive_insufficient_scope,
+         {{"primitive", std::string(primitive)},
+          {"name", std::string(name)},
+          {"scopes", space_list(verdict.scopes)}}};
   } else if (scope) {
     p = {situation::H20_insufficient_scope};
   }

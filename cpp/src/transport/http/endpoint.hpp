@@ -67,13 +67,15 @@ class endpoint {
   void post_legacy(request& req, jsonrpc::message msg, caller who,
                    const std::shared_ptr<reply_channel>& out);
   void post_initialize(jsonrpc::message msg, caller who, const std::shared_ptr<reply_channel>& out);
-  /// Verifies the bearer token (and a tools/call's tool scopes) when auth is enabled; a
-  /// rejection echoes `id` (the request's, when the body was read).
+  /// Verifies the bearer token (and the scopes of the tool, resource, template or prompt a
+  /// request names) when auth is enabled; a rejection echoes `id` (the request's, when the body
+  /// was read).
   auth_outcome authorize(const request& req, std::string_view mcp_method, std::string_view mcp_name,
                          const std::optional<jsonrpc::request_id>& id = std::nullopt);
-  /// The 401/403 response with its WWW-Authenticate challenge (`tool`: row H42 for it).
-  response challenge(const http_auth_result& verdict, bool token_sent, std::string_view tool,
-                     const std::optional<jsonrpc::request_id>& id);
+  /// The 401/403 response with its WWW-Authenticate challenge (`name` of a `primitive`: row H42
+  /// for a tool, H44 for the others).
+  response challenge(const http_auth_result& verdict, bool token_sent, std::string_view primitive,
+                     std::string_view name, const std::optional<jsonrpc::request_id>& id);
   /// The 503 (row H43) when the verifier cannot verify now; logs `description`.
   response unavailable(const std::string& description,
                        const std::optional<jsonrpc::request_id>& id);
