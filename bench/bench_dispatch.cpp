@@ -335,6 +335,26 @@ void BM_middleware_all_four(benchmark::State& state) {
     s.add_middleware(mcpcxx::size_limit({}));
     s.add_middleware(mcpcxx::audit({.sink = [](const json& l) { benchmark::DoNotOptimize(&l); }}));
   });
+// server::mount: the echo tool of a mounted server called as m_echo through the parent (neither
+// has middleware), against BM_dispatch_tools_call_echo (the same tool registered directly).
+void BM_mount_tools_call_echo(benchmark::State& state) {
+  auto child = make_server(0);
+  auto parent = make_server(0);
+  parent->mount(*child, "m");
+  std::string call = k_call;
+  call.replace(call.find("\"echo\""), 6, "\"m_echo\"");
+  auto sink = std::make_shared<last_frame_sink>();
+  auto session = parent->open_session(sink, {.inline_dispatch = true});
+  session.receive(call);
+  const auto before = mcpcxx::bench::allocation_count();
+  for (auto _ : state) {
+    session.receive(call);
+    benchmark::DoNotOptimize(sink->last.data());
+  }
+  report_allocs(state, before);
+  if (sink->last.find("hello world") == std::string::npos) state.SkipWithError("no result");
+}
+
 }
 
 const std::pair<const char*, void (*)(benchmark::State&)> k_benchmarks[] = {
@@ -360,6 +380,7 @@ const std::pair<const char*, void (*)(benchmark::State&)> k_benchmarks[] = {
     {"BM_middleware_authorize", BM_middleware_authorize},
     {"BM_middleware_audit", BM_middleware_audit},
     {"BM_middleware_all_four", BM_middleware_all_four},
+    {"BM_mount_tools_call_echo", BM_mount_tools_call_echo},
 };
 
 }  // namespace

@@ -300,6 +300,13 @@ void bind_server(py::module_& m) {
       .def(
           "set_tracer",
           [](server_handle& h, py::object start, py::object end) {
+      .def(
+          "mount",
+          [](server_handle& h, server_handle& child, const std::string& prefix) {
+            h.srv->mount(*child.srv, prefix);
+          },
+          py::arg("child"), py::arg("prefix"), release(),
+          "Serve child's tools, resources and prompts under prefix (ValueError when refused).")
             set_python_tracer(*h.srv, std::move(start), std::move(end));
           },
           py::arg("start"), py::arg("end"),

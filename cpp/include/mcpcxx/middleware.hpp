@@ -46,7 +46,8 @@ class middleware_request {
   /// The JSON-RPC method ("tools/call", "resources/read", ...).
   std::string_view method() const noexcept;
   /// The tool or prompt name (tools/call, prompts/get) or the uri (resources/read); "" for other
-  /// methods or when the params do not carry a string there.
+  /// methods or when the params do not carry a string there. A mounted server's middleware
+  /// (server::mount) sees the name or uri as that server registered it, without the prefix.
   std::string_view name() const noexcept;
   /// params.arguments of tools/call and prompts/get; null when absent or for other methods.
   const json& arguments() const noexcept;
@@ -73,12 +74,14 @@ class middleware_request {
 
  private:
   friend struct detail::middleware_access;
-  explicit middleware_request(detail::exchange& ex) noexcept : ex_(&ex) {}
+  explicit middleware_request(detail::exchange& ex, const std::string* subject = nullptr) noexcept
+      : ex_(&ex), subject_(subject) {}
   detail::exchange* ex_;
 };
 
 /// A refusal a middleware answers with; each is a row of the situation table.
 class refusal {
+  const std::string* subject_;  // a mounted server's name for the subject (server::mount)
  public:
   /// Row P58: this caller may not use the method or primitive; `reason` says why in the
   /// caller's terms ("tenant acme cannot read tenant zeta's issues") and is shown as given.

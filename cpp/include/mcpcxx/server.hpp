@@ -237,6 +237,16 @@ class server {
   /// they started with. Throws std::invalid_argument for a middleware without a name or hooks,
   /// or naming a method the server does not serve.
   void add_middleware(middleware m);
+  /// Serves `child`'s tools, prompts, resources and resource templates from this server under
+  /// `prefix` (docs/composition.md): tools and prompts as "<prefix>_<name>", URIs as
+  /// "scheme://<prefix>/<rest>". Calls run the child's handlers with this server's request
+  /// context, this server's middleware and then the child's; the child's scopes and other spec
+  /// fields apply. Later registrations on either server are mirrored (list_changed) and the
+  /// child's notify_resource_updated reaches this server's subscribers. Allowed while serving.
+  /// `child` stays usable on its own; this server keeps its engine alive. Throws
+  /// std::invalid_argument for a bad prefix, a prefix already used, `child` == *this, a mount
+  /// cycle, or names that would collide or be invalid (all named, with what to do).
+  void mount(server& child, const std::string& prefix);
   /// Withdraws extension `id`; returns false when it was not declared.
   bool remove_extension(std::string_view id);
   /// Serves the skills below directory `root` (mcpcxx/skills.hpp, docs/skills.md): each

@@ -102,11 +102,18 @@ method_outcome middleware_access::outcome(middleware_reply&& r, const exchange& 
   return std::move(*r.outcome_);
 }
 
-bool middleware_chain::applies(const middleware& m, const exchange& ex) const {
+// A mounted server's middleware applies only to its own primitives, which it knows by `subject`.
+bool middleware_chain::applies(const scoped_middleware& s, const exchange& ex,
+                               std::optional<std::string>& subject) {
+  const middleware& m = s.m;
   if (m.methods.empty() ? lifecycle(ex.method()) : !contains(m.methods, ex.method())) return false;
-  if (m.tools.empty() || ex.method() != "tools/call") return true;
   const auto name = middleware_access::request(const_cast<exchange&>(ex)).name();
-  return contains(m.tools, name);
+  if (s.subject) {
+    subject = s.subject(ex.method(), name);
+    if (!subject) return false;
+  }
+  if (m.tools.empty() || ex.method() != "tools/call") return true;
+  return contains(m.tools, subject ? std::string_view(*subject) : name);
 }
 
 std::optional<method_outcome> middleware_chain::before(exchange& ex) const {
@@ -116,10 +123,11 @@ std::optional<method_outcome> middleware_chain::before(exchange& ex) const {
   }
   for (std::size_t i = 0; i < list_.size(); ++i) {
     ex.set_middleware_reached(i + 1);
-    const middleware& m = list_[i];
-    if (!m.before || !applies(m, ex)) continue;
+    const middleware& m = list_[i].m;
+    std::optional<std::string> subject;
+    if (!m.before || !applies(list_[i], ex, subject)) continue;
     try {
-      if (auto r = m.before(middleware_access::request(ex))) {
+      if (auto r = m.before(middleware_access::request(ex, subject ? &*subject : nullptr))) {
         return middleware_access::outcome(std::move(*r), ex);
       }
     } catch (abi::__forced_unwind&) {
@@ -133,11 +141,12 @@ std::optional<method_outcome> middleware_chain::before(exchange& ex) const {
 
 void middleware_chain::after(exchange& ex, method_outcome& o) const {
   for (std::size_t i = std::min(ex.middleware_reached(), list_.size()); i-- > 0;) {
-    const middleware& m = list_[i];
-    if (!m.after || !applies(m, ex)) continue;
+    const middleware& m = list_[i].m;
+    std::optional<std::string> subject;
+    if (!m.after || !applies(list_[i], ex, subject)) continue;
     middleware_reply reply = middleware_access::wrap(std::move(o));
     try {
-      auto replaced = m.after(middleware_access::request(ex), reply);
+      auto replaced = m.after(middleware_access::request(ex, subject ? &*subject : nullptr), reply);
       o = replaced ? middleware_access::outcome(std::move(*replaced), ex)
                    : middleware_access::outcome(std::move(reply), ex);
     } catch (abi::__forced_unwind&) {
@@ -149,13 +158,15 @@ void middleware_chain::after(exchange& ex, method_outcome& o) const {
 }
 
 bool middleware_chain::blocks(std::string_view method) const noexcept {
-  return std::any_of(list_.begin(), list_.end(), [&](const middleware& m) {
+  return std::any_of(list_.begin(), list_.end(), [&](const scoped_middleware& s) {
+    const middleware& m = s.m;
     return m.may_block && (m.methods.empty() ? !lifecycle(method) : contains(m.methods, method));
   });
 }
 
 bool middleware_chain::any_blocks() const noexcept {
-  return std::any_of(list_.begin(), list_.end(), [](const middleware& m) { return m.may_block; });
+  return std::any_of(list_.begin(), list_.end(),
+                     [](const scoped_middleware& s) { return s.m.may_block; });
 }
 
 void middleware_list::add(middleware m) {
@@ -180,8 +191,42 @@ void middleware_list::add(middleware m) {
   }
   std::lock_guard g(mutex_);
   list_.push_back(std::move(m));
-  chain_ = std::make_shared<const middleware_chain>(list_);
-  any_.store(true, std::memory_order_release);
+  rebuild();
+}
+
+void middleware_list::set_mounted(const void* key, std::vector<scoped_middleware> list) {
+  std::lock_guard g(mutex_);
+  auto it = std::find_if(mounted_.begin(), mounted_.end(),
+                         [key](const auto& group) { return group.first == key; });
+  if (list.empty()) {
+    if (it == mounted_.end()) return;
+    mounted_.erase(it);
+  } else if (it == mounted_.end()) {
+    mounted_.emplace_back(key, std::move(list));
+  } else {
+    it->second = std::move(list);
+  }
+  rebuild();
+}
+
+std::vector<scoped_middleware> middleware_list::effective() const {
+  std::lock_guard g(mutex_);
+  return flat();
+}
+
+std::vector<scoped_middleware> middleware_list::flat() const {
+  std::vector<scoped_middleware> all;
+  for (const auto& m : list_) all.push_back({m, nullptr});
+  for (const auto& group : mounted_)
+    all.insert(all.end(), group.second.begin(), group.second.end());
+  return all;
+}
+
+void middleware_list::rebuild() {
+  auto all = flat();
+  chain_ = all.empty() ? nullptr : std::make_shared<const middleware_chain>(std::move(all));
+  // Stays true once set: a request reading it racing a removal finds a null chain either way.
+  if (chain_) any_.store(true, std::memory_order_release);
 }
 
 }  // namespace mcpcxx::detail

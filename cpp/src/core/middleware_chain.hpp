@@ -3,16 +3,22 @@
 // chain exists; the exchange calls after() from finish() with the reply it is about to send, so
 // replies made by deadlines, async completions and refusals pass through it too.
 // A server without middleware holds no chain: run() and finish() test one pointer.
+// Mounted servers (server::mount, engine/mount.hpp) add their middleware after the server's own,
+// each with a subject map: it runs only for requests of that server's primitives and sees their
+// names as that server registered them.
 // Thread-safety: a chain is immutable; middleware_list::add() publishes a new one (copy on
 // write) and requests keep the chain they started with.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mcpcxx/middleware.hpp"
@@ -24,7 +30,9 @@ namespace mcpcxx::detail {
 /// The engine's side of the public middleware types.
 struct middleware_access {
   /// The view of `ex` handed to hooks.
-  static middleware_request request(exchange& ex) noexcept { return middleware_request(ex); }
+  static middleware_request request(exchange& ex, const std::string* subject = nullptr) noexcept {
+    return middleware_request(ex, subject);
+  }
   /// The exchange behind a view (for the built-in middleware).
   static exchange& exchange_of(const middleware_request& r) noexcept { return *r.ex_; }
   /// A reply viewing `o` (moved in; take it back with outcome()).
@@ -40,7 +48,18 @@ struct middleware_access {
 /// The middleware of one server, in order (see the file comment).
 class middleware_chain {
  public:
-  explicit middleware_chain(std::vector<middleware> list) : list_(std::move(list)) {}
+  explicit middleware_chain(std::vector<scoped_middleware> list) : list_(std::move(list)) {}
+
+/// Maps a request's (method, subject) to the subject a mounted server registered; nullopt when
+/// the request is not for one of that server's primitives.
+using subject_map =
+    std::function<std::optional<std::string>(std::string_view method, std::string_view subject)>;
+
+/// A middleware and, for a mounted server's, its subject map (null: the server's own).
+struct scoped_middleware {
+  middleware m;
+  subject_map subject;
+};
 
   /// Runs the before hooks that apply to `ex` in order, recording on `ex` how far it got; the
   /// reply of the first that answers, or nullopt to run the handler. Hooks may throw.
@@ -54,8 +73,9 @@ class middleware_chain {
   bool any_blocks() const noexcept;
 
  private:
-  bool applies(const middleware& m, const exchange& ex) const;
-  std::vector<middleware> list_;
+  static bool applies(const scoped_middleware& s, const exchange& ex,
+                      std::optional<std::string>& subject);
+  std::vector<scoped_middleware> list_;
 };
 
 /// The server's middleware: registration and the chain requests use.
@@ -70,6 +90,11 @@ class middleware_list {
     return chain_;
   }
 
+  /// Sets (empty `list`: removes) the middleware of the server mounted as `key`; they run after
+  /// the server's own, mounted servers in the order they were first set.
+  void set_mounted(const void* key, std::vector<scoped_middleware> list);
+  /// The server's own middleware followed by the mounted ones (what a parent mounts).
+  std::vector<scoped_middleware> effective() const;
  private:
   mutable std::mutex mutex_;
   std::vector<middleware> list_;
@@ -78,3 +103,6 @@ class middleware_list {
 };
 
 }  // namespace mcpcxx::detail
+  std::vector<scoped_middleware> flat() const;  // under mutex_
+  void rebuild();                               // under mutex_
+  std::vector<std::pair<const void*, std::vector<scoped_middleware>>> mounted_;

@@ -39,6 +39,7 @@ const json* subject_member(const exchange& ex) {
 std::string_view middleware_request::method() const noexcept { return ex_->method(); }
 
 std::string_view middleware_request::name() const noexcept {
+  if (subject_ != nullptr) return *subject_;
   const json* s = subject_member(*ex_);
   return s == nullptr ? std::string_view{} : std::string_view(s->get_ref<const std::string&>());
 }

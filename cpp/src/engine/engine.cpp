@@ -27,7 +27,9 @@ T* kept(server_core& core, Args&&... args) {
 }  // namespace
 
 engine::engine(server_options options)
-    : core_(std::make_shared<server_core>(std::move(options))), scope_step_(make_scope_step()) {
+    : core_(std::make_shared<server_core>(std::move(options))),
+      scope_step_(make_scope_step()),
+      mounts_(std::make_unique<mounts>(*this)) {
   server_core& core = *core_;
   tasks_ = kept<task_manager>(core, core.options().tasks);
   skills_ = kept<skills_service>(core, core);
@@ -44,8 +46,12 @@ engine::engine(server_options options)
   once_step_ = make_once_step(once_);
   tasks_->set_status_listener(
       [bus = &core.bus()](const task_record& r) { publish_task_status(*bus, r); });
-  core.registry().connect([this](std::string_view family) { announcer_->announce(family); },
-                          [this](tool_entry& e) { decorate_tool(e); });
+  core.registry().connect(
+      [this](std::string_view family) {
+        announcer_->announce(family);
+        mounts_->changed(family);
+      },
+      [this](tool_entry& e) { decorate_tool(e); });
   bind_methods();
 }
 
@@ -116,6 +122,7 @@ void engine::stop() {
 
 void engine::notify_resource_updated(std::string_view uri) {
   core_->bus().publish({change_kind::resource_updated, std::string(uri), nullptr});
+  mounts_->resource_updated(uri);
 }
 
 server_metrics engine::metrics() const {

@@ -17,6 +17,7 @@
 
 #include "core/server_core.hpp"
 #include "core/tool_step.hpp"
+#include "engine/mount.hpp"
 #include "engine/shared_store.hpp"
 #include "listen/legacy_broadcast.hpp"
 #include "listen/list_announcer.hpp"
@@ -46,6 +47,8 @@ class engine {
   skills_service& skills() noexcept { return *skills_; }
   /// Legacy sessions, for list_changed and resources/updated.
   legacy_broadcast& legacy_sessions() noexcept { return *legacy_; }
+  /// The servers mounted into this one and those it is mounted into (server::mount).
+  mounts& mount_table() noexcept { return *mounts_; }
 
   /// Moves the bus's delivery, the task store and the listen registrations onto `store`, shared
   /// with the other replicas (engine/store_wiring.cpp). Once, before serving; throws
@@ -80,6 +83,7 @@ class engine {
   std::mutex warned_mutex_;
   std::unordered_set<std::string> warned_destructive_;  // tools warned about (once per name)
   std::shared_ptr<shared_store> store_;
+  std::unique_ptr<mounts> mounts_;
   /// What attach_store() started (bus bridge, lease renewal): stopped first by stop().
   std::shared_ptr<void> store_links_;
 };

@@ -55,16 +55,19 @@ bool server::store_ready() const {
 server::~server() { engine_->stop(); }
 
 void server::add_tool(tool_spec spec, tool_handler handler) {
+  engine_->mount_table().check_claim(detail::mount_kind::tool, spec.name);
   engine_->registry().add_tool(std::move(spec), std::move(handler));
 }
 void server::write_log(std::string_view level, std::string_view event, const json& fields) const {
   engine_->core()->log().write(level, event, fields);
 }
 void server::add_async_tool(tool_spec spec, async_tool_handler handler) {
+  engine_->mount_table().check_claim(detail::mount_kind::tool, spec.name);
   engine_->registry().add_async_tool(std::move(spec), std::move(handler));
 }
 bool server::remove_tool(std::string_view name) { return engine_->registry().remove_tool(name); }
 void server::add_resource(resource_spec spec, resource_reader reader) {
+  engine_->mount_table().check_claim(detail::mount_kind::resource, spec.uri);
   engine_->registry().add_resource(std::move(spec), std::move(reader));
 }
 bool server::remove_resource(std::string_view uri) {
@@ -74,12 +77,14 @@ bool server::has_resource(std::string_view uri) const {
   return engine_->registry().find_resource(uri) != nullptr;
 }
 void server::add_resource_template(resource_template_spec spec, resource_template_reader reader) {
+  engine_->mount_table().check_claim(detail::mount_kind::resource_template, spec.uri_template);
   engine_->registry().add_resource_template(std::move(spec), std::move(reader));
 }
 bool server::remove_resource_template(std::string_view uri_template) {
   return engine_->registry().remove_resource_template(uri_template);
 }
 void server::add_prompt(prompt_spec spec, prompt_handler handler) {
+  engine_->mount_table().check_claim(detail::mount_kind::prompt, spec.name);
   engine_->registry().add_prompt(std::move(spec), std::move(handler));
 }
 bool server::remove_prompt(std::string_view name) {
@@ -91,7 +96,13 @@ void server::set_completion_handler(completion_handler handler) {
 void server::add_extension(std::string id, json settings) {
   engine_->registry().add_extension(std::move(id), std::move(settings));
 }
-void server::add_middleware(middleware m) { engine_->core()->middleware().add(std::move(m)); }
+void server::add_middleware(middleware m) {
+  engine_->core()->middleware().add(std::move(m));
+  engine_->mount_table().middleware_changed();
+}
+void server::mount(server& child, const std::string& prefix) {
+  detail::mounts::mount(engine_, child.engine_, prefix);
+}
 bool server::remove_extension(std::string_view id) {
   return engine_->registry().remove_extension(id);
 }

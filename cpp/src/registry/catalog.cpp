@@ -260,6 +260,26 @@ completion_handler catalog::completion() const {
   return completion_;
 }
 
+std::vector<std::shared_ptr<const tool_entry>> catalog::all_tools() const {
+  std::shared_lock lock(mutex_);
+  return tools_.all();
+}
+
+std::vector<std::shared_ptr<const resource_entry>> catalog::all_resources() const {
+  std::shared_lock lock(mutex_);
+  return resources_.all();
+}
+
+std::vector<std::shared_ptr<const template_entry>> catalog::all_templates() const {
+  std::shared_lock lock(mutex_);
+  return templates_.all();
+}
+
+std::vector<std::shared_ptr<const prompt_entry>> catalog::all_prompts() const {
+  std::shared_lock lock(mutex_);
+  return prompts_.all();
+}
+
 json catalog::capabilities() const {
   json caps =
       options_.extra_capabilities.is_object() ? options_.extra_capabilities : json::object();

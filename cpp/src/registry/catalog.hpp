@@ -91,6 +91,14 @@ class catalog {
   std::vector<std::string> closest_prompt_names(std::string_view name, const json& principal) const;
   /// The completion handler (empty when none).
   completion_handler completion() const;
+  /// Every registered tool, in order (a snapshot).
+  std::vector<std::shared_ptr<const tool_entry>> all_tools() const;
+  /// Every registered concrete resource, in order (a snapshot).
+  std::vector<std::shared_ptr<const resource_entry>> all_resources() const;
+  /// Every registered resource template, in order (a snapshot).
+  std::vector<std::shared_ptr<const template_entry>> all_templates() const;
+  /// Every registered prompt, in order (a snapshot).
+  std::vector<std::shared_ptr<const prompt_entry>> all_prompts() const;
 
   /// Serialized `result` of a list method for (method, era, cursor); null for a bad cursor.
   /// Cached until the registry behind `method` changes.
