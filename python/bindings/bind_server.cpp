@@ -260,6 +260,13 @@ void bind_server(py::module_& m) {
           [](server_handle& h, const std::string& id) { return h.srv->remove_extension(id); },
           py::arg("id"), release(), "Withdraw a declared extension; False when absent.")
       .def(
+          "mount",
+          [](server_handle& h, server_handle& child, const std::string& prefix) {
+            h.srv->mount(*child.srv, prefix);
+          },
+          py::arg("child"), py::arg("prefix"), release(),
+          "Serve child's tools, resources and prompts under prefix (ValueError when refused).")
+      .def(
           "add_skills",
           [](server_handle& h, const std::string& root, const json& options) {
             h.srv->add_skills(root, skills_options_from(options));
@@ -300,13 +307,6 @@ void bind_server(py::module_& m) {
       .def(
           "set_tracer",
           [](server_handle& h, py::object start, py::object end) {
-      .def(
-          "mount",
-          [](server_handle& h, server_handle& child, const std::string& prefix) {
-            h.srv->mount(*child.srv, prefix);
-          },
-          py::arg("child"), py::arg("prefix"), release(),
-          "Serve child's tools, resources and prompts under prefix (ValueError when refused).")
             set_python_tracer(*h.srv, std::move(start), std::move(end));
           },
           py::arg("start"), py::arg("end"),

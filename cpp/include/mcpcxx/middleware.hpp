@@ -77,11 +77,11 @@ class middleware_request {
   explicit middleware_request(detail::exchange& ex, const std::string* subject = nullptr) noexcept
       : ex_(&ex), subject_(subject) {}
   detail::exchange* ex_;
+  const std::string* subject_;  // a mounted server's name for the subject (server::mount)
 };
 
 /// A refusal a middleware answers with; each is a row of the situation table.
 class refusal {
-  const std::string* subject_;  // a mounted server's name for the subject (server::mount)
  public:
   /// Row P58: this caller may not use the method or primitive; `reason` says why in the
   /// caller's terms ("tenant acme cannot read tenant zeta's issues") and is shown as given.

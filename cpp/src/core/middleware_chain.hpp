@@ -45,11 +45,6 @@ struct middleware_access {
   static method_outcome outcome(middleware_reply&& r, const exchange& ex);
 };
 
-/// The middleware of one server, in order (see the file comment).
-class middleware_chain {
- public:
-  explicit middleware_chain(std::vector<scoped_middleware> list) : list_(std::move(list)) {}
-
 /// Maps a request's (method, subject) to the subject a mounted server registered; nullopt when
 /// the request is not for one of that server's primitives.
 using subject_map =
@@ -60,6 +55,11 @@ struct scoped_middleware {
   middleware m;
   subject_map subject;
 };
+
+/// The middleware of one server, in order (see the file comment).
+class middleware_chain {
+ public:
+  explicit middleware_chain(std::vector<scoped_middleware> list) : list_(std::move(list)) {}
 
   /// Runs the before hooks that apply to `ex` in order, recording on `ex` how far it got; the
   /// reply of the first that answers, or nullopt to run the handler. Hooks may throw.
@@ -83,6 +83,11 @@ class middleware_list {
  public:
   /// Checks `m` (std::invalid_argument naming what is wrong) and appends it.
   void add(middleware m);
+  /// Sets (empty `list`: removes) the middleware of the server mounted as `key`; they run after
+  /// the server's own, mounted servers in the order they were first set.
+  void set_mounted(const void* key, std::vector<scoped_middleware> list);
+  /// The server's own middleware followed by the mounted ones (what a parent mounts).
+  std::vector<scoped_middleware> effective() const;
   /// The chain to run; null when no middleware was added (the fast path).
   std::shared_ptr<const middleware_chain> chain() const {
     if (!any_.load(std::memory_order_acquire)) return nullptr;
@@ -90,19 +95,14 @@ class middleware_list {
     return chain_;
   }
 
-  /// Sets (empty `list`: removes) the middleware of the server mounted as `key`; they run after
-  /// the server's own, mounted servers in the order they were first set.
-  void set_mounted(const void* key, std::vector<scoped_middleware> list);
-  /// The server's own middleware followed by the mounted ones (what a parent mounts).
-  std::vector<scoped_middleware> effective() const;
  private:
+  std::vector<scoped_middleware> flat() const;  // under mutex_
+  void rebuild();                               // under mutex_
   mutable std::mutex mutex_;
   std::vector<middleware> list_;
+  std::vector<std::pair<const void*, std::vector<scoped_middleware>>> mounted_;
   std::shared_ptr<const middleware_chain> chain_;
   std::atomic<bool> any_{false};
 };
 
 }  // namespace mcpcxx::detail
-  std::vector<scoped_middleware> flat() const;  // under mutex_
-  void rebuild();                               // under mutex_
-  std::vector<std::pair<const void*, std::vector<scoped_middleware>>> mounted_;

@@ -50,8 +50,8 @@ class Server:
         self.expose_exception_details = bool(options.expose_exception_details)
         core = _core.Server(options.to_core(), options.log_writer)
         self._runtime = Runtime(core, self, options.name, options.lifespan)
-
         self._mounted: list[Server] = []  # kept alive: their handlers run on their event loops
+
     @property
     def runtime(self) -> Runtime:
         """The engine handle, event loop, tracing switch and lifespan of this server.
@@ -410,6 +410,27 @@ class Server:
         """Withdraw a declared extension; False when it was not declared."""
         return self._runtime.core.remove_extension(id)
 
+    def mount(self, server: Server, prefix: str) -> None:
+        """Serve `server`'s tools, resources and prompts from this server under `prefix`.
+
+        Tools and prompts are served as ``<prefix>_<name>``, resource URIs and templates as
+        ``scheme://<prefix>/<rest>``. Calls run `server`'s handlers (sync or async) with this
+        server's Context, this server's middleware and then `server`'s; `server`'s scopes hold.
+        Later registrations on either server are mirrored (list_changed is sent). `server` can
+        still be run on its own. ValueError for a bad or reused prefix, mounting a server into
+        itself or into a server mounted in it, or names that would collide (all named, with what
+        to do instead); TypeError when `server` is not a Server (docs/composition.md).
+        """
+        if not isinstance(server, Server):
+            raise TypeError(
+                f"mount takes an mcpcxx.Server to serve under {prefix!r}, "
+                f"not {type(server).__name__}"
+            )
+        if not isinstance(prefix, str):
+            raise TypeError(f"mount prefix must be a str such as 'billing', not {prefix!r}")
+        self._runtime.core.mount(server._runtime.core, prefix)
+        self._mounted.append(server)
+
     def add_middleware(
         self,
         middleware: Middleware,
@@ -447,27 +468,6 @@ class Server:
         Each directory holding a SKILL.md is a skill; its files become skill:// resources with
         sha256 digests, and skills/list, skills/get (and with directory_read=True
         resources/directory/read) are served. The tree is read once into memory, within the
-    def mount(self, server: Server, prefix: str) -> None:
-        """Serve `server`'s tools, resources and prompts from this server under `prefix`.
-
-        Tools and prompts are served as ``<prefix>_<name>``, resource URIs and templates as
-        ``scheme://<prefix>/<rest>``. Calls run `server`'s handlers (sync or async) with this
-        server's Context, this server's middleware and then `server`'s; `server`'s scopes hold.
-        Later registrations on either server are mirrored (list_changed is sent). `server` can
-        still be run on its own. ValueError for a bad or reused prefix, mounting a server into
-        itself or into a server mounted in it, or names that would collide (all named, with what
-        to do instead); TypeError when `server` is not a Server (docs/composition.md).
-        """
-        if not isinstance(server, Server):
-            raise TypeError(
-                f"mount takes an mcpcxx.Server to serve under {prefix!r}, "
-                f"not {type(server).__name__}"
-            )
-        if not isinstance(prefix, str):
-            raise TypeError(f"mount prefix must be a str such as 'billing', not {prefix!r}")
-        self._runtime.core.mount(server._runtime.core, prefix)
-        self._mounted.append(server)
-
         limits (None: the defaults: 8 MiB per file, 16 MiB and 512 files per skill, 64 MiB in
         all, 16 levels deep). ValueError names the file and the problem (frontmatter, a name
         differing from its directory, a symlink, a limit); nothing is served then.
