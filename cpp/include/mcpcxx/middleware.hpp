@@ -248,3 +248,38 @@ struct authorize_options {
 middleware authorize(authorize_options o);
 
 }  // namespace mcpcxx
+/// The built-in response cache.
+struct response_cache_options {
+  /// Names it in the log; also separates its entries from other caches' (the store is shared).
+  std::string name = "response_cache";
+  /// How long an entry is served (required, > 0); hits carry what is left of it as ttlMs.
+  std::chrono::milliseconds ttl{0};
+  /// "private": an entry per caller (principal_identity; every unauthenticated caller is one
+  /// caller); "public": one entry for every caller (the result holds nothing caller-specific).
+  std::string scope = "private";
+  /// tools/call (read-only tools only), resources/read and prompts/get may be named.
+  std::vector<std::string> methods = {"tools/call", "resources/read"};
+  std::vector<std::string> tools;  ///< as middleware::tools
+  /// Adds to the key (e.g. a tenant claim for a "public" cache shared within a tenant); may be
+  /// empty. The key always holds the method, the tool/uri/prompt, the protocol revision, the
+  /// canonical arguments (sorted keys) and, for "private", the caller.
+  std::function<std::string(const middleware_request&)> vary;
+  /// The memory store's bounds (entries, and key plus result bytes); beyond them the least
+  /// recently used entries go. A Redis store is bounded by Redis (maxmemory) and the ttl.
+  std::size_t max_entries = 10000;
+  std::size_t max_bytes = std::size_t{64} << 20;
+  /// The memory store's clock (tests advance it); empty: std::chrono::steady_clock. Redis
+  /// expires entries on its own clock.
+  std::function<std::chrono::steady_clock::time_point()> clock;
+};
+
+/// Answers repeated tools/call of read-only tools (readOnlyHint true; other tools never),
+/// resources/read and (when named) prompts/get from a cache kept where the server keeps shared
+/// state (server_options::store: memory, or Redis across replicas). Only successful results are
+/// cached; entries go on notify_resource_updated(uri) (that uri) and on list changes (that
+/// family). A store that fails makes the request run uncached (logged, never refused). Results
+/// carry _meta["mcpcxx/cache"] {hit, ttlMs, cacheScope}; a 2026-07-28 resources/read also its
+/// top-level ttlMs and cacheScope (docs/middleware.md). Throws std::invalid_argument for
+/// ttl <= 0, a scope other than "private"/"public", a method it cannot cache, or a zero bound.
+middleware response_cache(response_cache_options o);
+

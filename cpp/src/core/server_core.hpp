@@ -25,6 +25,7 @@
 #include "core/method_bindings.hpp"
 #include "core/middleware_chain.hpp"
 #include "core/notification_bus.hpp"
+#include "core/response_cache_store.hpp"
 #include "core/token_buckets.hpp"
 #include "core/worker_pool.hpp"
 #include "observability/metrics_registry.hpp"
@@ -100,6 +101,8 @@ class server_core : public std::enable_shared_from_this<server_core> {
     std::lock_guard g(buckets_mutex_);
     buckets_ = std::move(b);
   }
+  /// The response caches' stores (mcpcxx::response_cache): memory, or the attached shared store.
+  response_caches& caches() noexcept { return caches_; }
   /// The hooks into assembled services.
   const core_hooks& hooks() const noexcept { return hooks_; }
   /// Installs the hooks (before serving).
@@ -130,6 +133,9 @@ class server_core : public std::enable_shared_from_this<server_core> {
   middleware_list middleware_;
   mutable std::mutex buckets_mutex_;
   std::shared_ptr<token_buckets> buckets_ = make_memory_token_buckets();
+  response_caches caches_{*bus_, [this](const std::string& what) {
+                            log_.write("warning", "response_cache_trouble", {{"what", what}});
+                          }};
   core_hooks hooks_;
   std::shared_ptr<tracer> tracer_;
   std::vector<std::shared_ptr<void>> features_;  // see keep(); destroyed in reverse below

@@ -80,6 +80,27 @@ class store_token_buckets final : public token_buckets {
   std::shared_ptr<token_buckets> inner_;
 };
 
+// The response cache's entries as the engine sees them: Redis trouble becomes store_unavailable,
+// which the cache answers by running the request uncached.
+class store_response_cache final : public response_cache_store {
+ public:
+  explicit store_response_cache(std::shared_ptr<response_cache_store> inner)
+      : inner_(std::move(inner)) {}
+  std::optional<cached_response> get(const std::string& key) override {
+    return store_call([&] { return inner_->get(key); });
+  }
+  void put(const std::string& key, std::string body, std::chrono::milliseconds ttl,
+           const std::vector<std::string>& tags) override {
+    store_call([&] { inner_->put(key, std::move(body), ttl, tags); });
+  }
+  void drop(const std::string& tag) override {
+    store_call([&] { inner_->drop(tag); });
+  }
+
+ private:
+  std::shared_ptr<response_cache_store> inner_;
+};
+
 // PINGs the store every `period` so that client::healthy() (mcpcxx_store_up, store_ready())
 // follows Redis on an idle replica too: within period + the command timeout, both ways.
 class health_probe {
@@ -165,6 +186,8 @@ void engine::attach_store(std::shared_ptr<shared_store> store) {
   once.on_trouble = trouble;
   once_->use_records(std::make_shared<store_call_records>(make_redis_call_records(scope, once)));
   core.use_buckets(std::make_shared<store_token_buckets>(make_redis_token_buckets(scope, trouble)));
+  core.caches().use_shared(
+      std::make_shared<store_response_cache>(make_redis_response_cache(scope, trouble)));
   tasks_->use_store(std::make_shared<store_task_store>(links->tasks));
   links->control = connect_task_control(*tasks_, core.bus());
   bus_bridge_options b;

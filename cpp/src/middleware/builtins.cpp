@@ -8,8 +8,7 @@
 #include "core/iso_time.hpp"
 #include "core/middleware_chain.hpp"
 #include "core/server_core.hpp"
-#include "methods/once_key.hpp"
-#include "state/codec.hpp"
+#include "middleware/digest.hpp"
 
 namespace mcpcxx {
 
@@ -54,17 +53,6 @@ std::string bucket_key(const rate_limit_options& o, const middleware_request& r)
     default:
       return "pt:" + identity_or_anonymous(r) + "\n" + subject;
   }
-}
-
-std::string hex(std::string_view raw) {
-  static constexpr char k_digits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(raw.size() * 2);
-  for (const unsigned char c : raw) {
-    out += k_digits[c >> 4];
-    out += k_digits[c & 15];
-  }
-  return out;
 }
 
 const char* outcome_name(middleware_reply::kind k) {
@@ -126,12 +114,10 @@ middleware audit(audit_options o) {
                 const middleware_request& r,
                 const middleware_reply& reply) -> std::optional<middleware_reply> {
     if (!all && read_only(r)) return std::nullopt;
-    const json& args = r.arguments();
     json line = {{"ts", detail::iso8601(std::chrono::system_clock::now())},
                  {"principal", r.principal_identity()},
                  {"tool", std::string(r.name())},
-                 {"argumentsDigest", "sha256:" + hex(state::sha256(detail::canonical_json(
-                                                     args.is_null() ? json::object() : args)))},
+                 {"argumentsDigest", detail::arguments_digest(r.arguments())},
                  {"outcome", outcome_name(reply.what())},
                  {"category", std::string(reply.category())},
                  {"row", std::string(reply.row())},

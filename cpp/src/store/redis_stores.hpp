@@ -35,6 +35,7 @@
 #include "core/call_records.hpp"
 #include "core/notification_bus.hpp"
 #include "core/request_router.hpp"
+#include "core/response_cache_store.hpp"
 #include "core/token_buckets.hpp"
 #include "redis/client.hpp"
 
@@ -165,5 +166,10 @@ std::shared_ptr<call_records> make_redis_call_records(redis_scope scope,
 /// Redis's own clock. take() may throw redis::unavailable.
 std::shared_ptr<token_buckets> make_redis_token_buckets(redis_scope scope,
                                                         store_trouble_callback on_trouble = {});
+
+/// The response cache's entries in Redis (store/response_cache.cpp): entries expire by Redis's
+/// PX, drop() removes a tag's entries in one script. Every call may throw redis::unavailable.
+std::shared_ptr<response_cache_store> make_redis_response_cache(
+    redis_scope scope, store_trouble_callback on_trouble = {});
 
 }  // namespace mcpcxx::detail
