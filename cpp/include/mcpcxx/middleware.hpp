@@ -247,7 +247,6 @@ struct authorize_options {
 /// std::invalid_argument without a predicate.
 middleware authorize(authorize_options o);
 
-}  // namespace mcpcxx
 /// The built-in response cache.
 struct response_cache_options {
   /// Names it in the log; also separates its entries from other caches' (the store is shared).
@@ -283,3 +282,4 @@ struct response_cache_options {
 /// ttl <= 0, a scope other than "private"/"public", a method it cannot cache, or a zero bound.
 middleware response_cache(response_cache_options o);
 
+}  // namespace mcpcxx
