@@ -335,6 +335,8 @@ void BM_middleware_all_four(benchmark::State& state) {
     s.add_middleware(mcpcxx::size_limit({}));
     s.add_middleware(mcpcxx::audit({.sink = [](const json& l) { benchmark::DoNotOptimize(&l); }}));
   });
+}
+
 // server::mount: the echo tool of a mounted server called as m_echo through the parent (neither
 // has middleware), against BM_dispatch_tools_call_echo (the same tool registered directly).
 void BM_mount_tools_call_echo(benchmark::State& state) {
@@ -353,8 +355,6 @@ void BM_mount_tools_call_echo(benchmark::State& state) {
   }
   report_allocs(state, before);
   if (sink->last.find("hello world") == std::string::npos) state.SkipWithError("no result");
-}
-
 }
 
 const std::pair<const char*, void (*)(benchmark::State&)> k_benchmarks[] = {
