@@ -21,6 +21,12 @@ Rate limit (tests/cluster/test_middleware.py): `quota` is limited by the built-i
 QUOTA_BURST calls per `tag` argument, refilling one token every 1000 s, so a test picks a fresh
 tag and counts how many calls of it the replicas let through together (the buckets are in Redis).
 
+Response cache (tests/cluster/test_cache.py, MCPCXX_CLUSTER_CACHE=1 only): a public
+ResponseCache over `lookup` and every resources/read, entries in Redis for CACHE_TTL. Each run of
+`lookup` or of the `cluster://cached/{name}` resource appends a line to
+MCPCXX_CLUSTER_DIR/cached-runs.jsonl and answers with a run id, so a test sees whether a reply
+came from the cache and counts the handler runs of all replicas.
+
 Run: python cluster_server.py [--port 0] (prints the served URL on stderr).
 """
 
@@ -39,11 +45,14 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from mcpcxx import AtMostOnce, Context, Server, StatusCheck
-from mcpcxx.middleware import RateLimit, Request
+from mcpcxx.middleware import RateLimit, Request, ResponseCache
 
 REPLICA = os.environ.get("MCPCXX_CLUSTER_REPLICA", "r?")
 MARKERS = pathlib.Path(os.environ.get("MCPCXX_CLUSTER_DIR", "."))
 PAYMENT_RUNS = MARKERS / "payment-runs.jsonl"
+CACHED_RUNS = MARKERS / "cached-runs.jsonl"
+CACHE_TTL = timedelta(minutes=2)
+"""How long the response cache (MCPCXX_CLUSTER_CACHE=1) keeps an entry."""
 QUOTA_BURST = 3
 """How many `quota` calls per tag all replicas together let through (tests/cluster/test_middleware.py)."""
 CLAIM_LEASE = timedelta(seconds=1)
@@ -214,6 +223,42 @@ server.add_middleware(
         tools=("quota",),
     )
 )
+
+
+def record_run(what: str) -> str:
+    """Appends one line for a handler run (one O_APPEND write); returns the run's id."""
+    run = uuid.uuid4().hex[:12]
+    line = json.dumps({"what": what, "run": run, **me()}) + "\n"
+    fd = os.open(CACHED_RUNS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode())
+    finally:
+        os.close(fd)
+    return run
+
+
+@server.tool(annotations={"read_only_hint": True})
+def lookup(key: str) -> dict[str, Any]:
+    """A read the response cache answers (MCPCXX_CLUSTER_CACHE=1): a new run id per real run."""
+    return me(key=key, run=record_run(f"lookup {key}"))
+
+
+@server.resource("cluster://cached/{name}", mime_type="text/plain")
+def cached(name: str) -> str:
+    """A resource the response cache answers (MCPCXX_CLUSTER_CACHE=1)."""
+    return f"{name} run {record_run(f'cached {name}')} on {REPLICA}"
+
+
+if os.environ.get("MCPCXX_CLUSTER_CACHE") == "1":
+    server.add_middleware(
+        ResponseCache(
+            name="cluster_cache",
+            ttl=CACHE_TTL,
+            scope="public",
+            tools=("lookup",),
+            methods=("tools/call", "resources/read"),
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -153,7 +153,7 @@ def test_ts_list_and_read_on_the_same_session(cluster: Cluster, ts_run: dict[str
     )
     expected = {"ask", "chatter", "echo", "job", "say", "sleep", "touch", "whoami"}
     expected |= {"submit_payment", "payment_status"}  # test_at_most_once.py
-    expected |= {"quota"}  # test_middleware.py
+    expected |= {"quota", "lookup"}  # test_middleware.py, test_cache.py
     assert set(line["tools"]) == expected
     assert len(line["read_on"]) == 1
     assert line["doc"] == f"document x, read on {line['read_on'][0]}"
