@@ -102,10 +102,46 @@ void add_cached(server_handle& h, Spec spec, py::object fn, std::optional<std::i
   add<Spec, Add, R, Payload...>(h, std::move(spec), std::move(fn));
 }
 
+/// The engine rule of `visible_to`: None (no rule), {"roles": [...]} / {"claims": {...}} (checked
+/// in C++, no GIL), or a callable of the principal dict returning bool (a raise: unexpected).
+principal_rule rule_from(const py::object& visible_to, std::string requirement) {
+  if (visible_to.is_none()) return {};
+  if (py::isinstance<py::dict>(visible_to)) {
+    const json spec = visible_to.cast<json>();
+    if (spec.contains("roles")) return require_roles(spec["roles"].get<std::vector<std::string>>());
+    return require_claims(spec.at("claims"));
+  }
+  principal_rule rule;
+  rule.requirement = std::move(requirement);
+  rule.test = [held = held_object(visible_to)](const json& principal) {
+    const python_entry entry;
+    if (!entry.entered()) return false;
+    py::gil_scoped_acquire gil;
+    try {
+      return held.get()(principal).cast<bool>();
+    } catch (py::error_already_set& e) {
+      throw std::runtime_error(e.what());  // logged under a reference, never on the wire
+    }
+  };
+  return rule;
+}
+
+/// add_cached() of a primitive with scopes and a principal rule.
+template <class Spec, auto Add, class R, class... Payload>
+void add_guarded(server_handle& h, Spec spec, py::object fn, std::optional<std::int64_t> ttl_ms,
+                 std::optional<std::string> cache_scope, std::vector<std::string> scopes,
+                 const py::object& visible_to, std::string requirement) {
+  spec.scopes = std::move(scopes);
+  spec.visible_to = rule_from(visible_to, std::move(requirement));
+  add_cached<Spec, Add, R, Payload...>(h, std::move(spec), std::move(fn), ttl_ms,
+                                       std::move(cache_scope));
+}
+
 void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<double> timeout,
               std::optional<std::int64_t> ttl_ms, std::optional<std::string> cache_scope,
               bool task_started_by_handler, std::vector<std::string> scopes, bool inline_dispatch,
-              bool is_async, const json& at_most_once, py::object resolver) {
+              bool is_async, const json& at_most_once, py::object resolver,
+              const py::object& visible_to, std::string requirement) {
   if (timeout) spec.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
   if (!at_most_once.is_null()) {
     spec.at_most_once = at_most_once_from(at_most_once, std::move(resolver));
@@ -113,6 +149,7 @@ void add_tool(server_handle& h, tool_spec spec, py::object fn, std::optional<dou
   spec.task_started_by_handler = task_started_by_handler;
   spec.inline_dispatch = inline_dispatch;
   spec.scopes = std::move(scopes);
+  spec.visible_to = rule_from(visible_to, std::move(requirement));
   if (!is_async) {
     add_cached<tool_spec, &server::add_tool, tool_result, json>(h, std::move(spec), std::move(fn),
                                                                 ttl_ms, std::move(cache_scope));
@@ -222,7 +259,8 @@ void bind_server(py::module_& m) {
            py::arg("cache_scope") = py::none(), py::arg("task_started_by_handler") = false,
            py::arg("scopes") = std::vector<std::string>{}, py::arg("inline_dispatch") = false,
            py::arg("is_async") = false, py::arg("at_most_once") = py::none(),
-           py::arg("resolver") = py::none())
+           py::arg("resolver") = py::none(), py::arg("visible_to") = py::none(),
+           py::arg("requirement") = std::string())
       .def(
           "write_log",
           [](server_handle& h, const std::string& level, const std::string& event,
@@ -233,21 +271,24 @@ void bind_server(py::module_& m) {
           [](server_handle& h, const std::string& n) { return h.srv->remove_tool(n); },
           py::arg("name"), release())
       .def("add_resource",
-           &add_cached<resource_spec, &server::add_resource, std::vector<resource_contents>,
-                       std::string>,
+           &add_guarded<resource_spec, &server::add_resource, std::vector<resource_contents>,
+                        std::string>,
            py::arg("spec"), py::arg("reader"), py::arg("ttl_ms") = py::none(),
-           py::arg("cache_scope") = py::none())
+           py::arg("cache_scope") = py::none(), py::arg("scopes") = std::vector<std::string>{},
+           py::arg("visible_to") = py::none(), py::arg("requirement") = std::string())
       .def("add_resource_template",
-           &add_cached<resource_template_spec, &server::add_resource_template,
-                       std::vector<resource_contents>, std::string,
-                       std::map<std::string, std::string>>,
+           &add_guarded<resource_template_spec, &server::add_resource_template,
+                        std::vector<resource_contents>, std::string,
+                        std::map<std::string, std::string>>,
            py::arg("spec"), py::arg("reader"), py::arg("ttl_ms") = py::none(),
-           py::arg("cache_scope") = py::none())
+           py::arg("cache_scope") = py::none(), py::arg("scopes") = std::vector<std::string>{},
+           py::arg("visible_to") = py::none(), py::arg("requirement") = std::string())
       .def("add_prompt",
-           &add_cached<prompt_spec, &server::add_prompt, prompt_result,
-                       std::map<std::string, std::string>>,
+           &add_guarded<prompt_spec, &server::add_prompt, prompt_result,
+                        std::map<std::string, std::string>>,
            py::arg("spec"), py::arg("handler"), py::arg("ttl_ms") = py::none(),
-           py::arg("cache_scope") = py::none())
+           py::arg("cache_scope") = py::none(), py::arg("scopes") = std::vector<std::string>{},
+           py::arg("visible_to") = py::none(), py::arg("requirement") = std::string())
       .def(
           "add_extension",
           [](server_handle& h, std::string id, json settings) {

@@ -100,6 +100,10 @@ class Server:
         at_most_once: dict[str, Any] | None = None,
         resolver: Callable[[str, int, str, dict[str, Any], RequestContext], dict[str, Any]]
         | None = None,
+        # principal_rule: None, {"roles": [...]} / {"claims": {...}} (checked in C++), or a
+        # callable of the principal dict returning bool; requirement: its text in refusals.
+        visible_to: dict[str, Any] | Callable[[dict[str, Any]], bool] | None = None,
+        requirement: str = "",
     ) -> None: ...
     def remove_tool(self, name: str) -> bool: ...
     def write_log(self, level: str, event: str, fields: dict[str, Any]) -> None: ...
@@ -109,6 +113,9 @@ class Server:
         reader: Callable[[str, RequestContext], list[dict[str, Any]]],
         ttl_ms: int | None = None,
         cache_scope: str | None = None,
+        scopes: list[str] = ...,
+        visible_to: dict[str, Any] | Callable[[dict[str, Any]], bool] | None = None,
+        requirement: str = "",
     ) -> None: ...
     def add_resource_template(
         self,
@@ -116,6 +123,9 @@ class Server:
         reader: Callable[[str, dict[str, str], RequestContext], list[dict[str, Any]]],
         ttl_ms: int | None = None,
         cache_scope: str | None = None,
+        scopes: list[str] = ...,
+        visible_to: dict[str, Any] | Callable[[dict[str, Any]], bool] | None = None,
+        requirement: str = "",
     ) -> None: ...
     def add_prompt(
         self,
@@ -123,6 +133,9 @@ class Server:
         handler: Callable[[dict[str, str], RequestContext], dict[str, Any]],
         ttl_ms: int | None = None,
         cache_scope: str | None = None,
+        scopes: list[str] = ...,
+        visible_to: dict[str, Any] | Callable[[dict[str, Any]], bool] | None = None,
+        requirement: str = "",
     ) -> None: ...
     def add_extension(self, id: str, settings: dict[str, Any]) -> None: ...
     def remove_extension(self, id: str) -> bool: ...

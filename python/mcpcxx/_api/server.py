@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from mcpcxx._components.resources import ResourceOptions
     from mcpcxx._components.skills import SkillsChanges, SymlinkPolicy
     from mcpcxx._components.tools import Tool, ToolOptions
+    from mcpcxx.auth._rules import VisibleTo
 
 # The component modules (mcpcxx._components) and what they need (schema
 # generation, docstrings, pydantic, inspect, re, json, ...) load on first registration, keeping
@@ -75,6 +76,7 @@ class Server:
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         scopes: Sequence[str] | None = None,
+        visible_to: VisibleTo | None = None,
         ui: str | None = None,
         visibility: Sequence[Visibility] | None = None,
         **options: Unpack[ToolOptions],
@@ -88,6 +90,7 @@ class Server:
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         scopes: Sequence[str] | None = None,
+        visible_to: VisibleTo | None = None,
         ui: str | None = None,
         visibility: Sequence[Visibility] | None = None,
         **options: Unpack[ToolOptions],
@@ -107,6 +110,10 @@ class Server:
             cache_scope: Its cacheScope, "public" or "private"; None: the server's.
             scopes: OAuth scopes a caller must all hold (run("http", auth=...)); without them
                 the tool is left out of tools/list and refused (docs/auth.md).
+            visible_to: A rule on the caller's Principal besides the scopes: a callable
+                returning True when it may see and use the tool, or require_roles(...) /
+                require_claims(...) (mcpcxx.auth); otherwise hidden and refused
+                (docs/middleware.md, "Authorization").
             ui: The ui:// URI of a UI resource registered before (ui_resource) that hosts with
                 MCP Apps render for this tool's results (docs/apps.md).
             visibility: With ui: who may call the tool, "model" and/or "app"; None: both.
@@ -121,6 +128,7 @@ class Server:
                 ttl_ms=ttl_ms,
                 cache_scope=cache_scope,
                 scopes=scopes,
+                visible_to=visible_to,
                 ui=ui,
                 visibility=visibility,
                 **options,
@@ -140,6 +148,7 @@ class Server:
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
         scopes: Sequence[str] | None = None,
+        visible_to: VisibleTo | None = None,
         ui: str | None = None,
         visibility: Sequence[Visibility] | None = None,
         **options: Unpack[ToolOptions],
@@ -151,6 +160,7 @@ class Server:
             ttl_ms: As tool().
             cache_scope: As tool().
             scopes: As tool().
+            visible_to: As tool().
             ui: As tool().
             visibility: As tool().
             **options: As tool().
@@ -167,6 +177,7 @@ class Server:
             cache_args(ttl_ms, cache_scope, where),
             _tool_scopes(scopes, where),
             None if ui is None else (ui, visibility),
+            visible_to=visible_to,
         )
 
     def _add_tool(
@@ -175,8 +186,13 @@ class Server:
         cache: tuple[int | None, str | None] = (None, None),
         scopes: list[str] | None = None,
         ui: tuple[str, Sequence[str] | None] | None = None,
+        *,
+        visible_to: VisibleTo | None = None,
     ) -> None:
+        from mcpcxx.auth._rules import engine_rule, rule_requirement
+
         runtime = self._runtime
+        rule = engine_rule(visible_to, f"tool {tool.name!r}")
         spec = tool.to_mcp_tool()
         if ui is not None:
             from mcpcxx._components.apps import link_tool
@@ -198,6 +214,8 @@ class Server:
                 is_async=tool.is_async,
                 at_most_once=tool.at_most_once_spec(),
                 resolver=tool.resolver(runtime),
+                visible_to=rule,
+                requirement=rule_requirement(visible_to),
             )
         except ValueError as e:
             raise ValueError(f"tool {tool.name!r} cannot be registered: {e}") from None
@@ -214,6 +232,8 @@ class Server:
         *,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        scopes: Sequence[str] | None = None,
+        visible_to: VisibleTo | None = None,
         **options: Unpack[ResourceOptions],
     ) -> Callable[[F], F]:
         """Register a resource reader for `uri`, or for a template such as "issues://{key}".
@@ -231,6 +251,10 @@ class Server:
             ttl_ms: The 2026-07-28 ttlMs of its list entry and of resources/read; None: the
                 server's list_ttl_ms.
             cache_scope: Its cacheScope, "public" or "private"; None: the server's.
+            scopes: OAuth scopes a caller must all hold; without them the resource (a template:
+                it and every URI read through it) is left out of its list and refused on
+                resources/read, resources/subscribe and completion/complete.
+            visible_to: A rule on the caller's Principal besides the scopes, as tool()'s.
             **options: Resource.from_function's keywords (ResourceOptions): name, title,
                 description, mime_type, annotations, size, icons.
         """
@@ -238,7 +262,9 @@ class Server:
             raise TypeError("@server.resource needs the resource URI or URI template as a str")
         from mcpcxx._components.cache import cache_args
 
-        cache = cache_args(ttl_ms, cache_scope, f"resource {uri!r}")
+        where = f"resource {uri!r}"
+        cache = cache_args(ttl_ms, cache_scope, where)
+        guard = _guard_args(scopes, visible_to, where)
 
         def register(fn: F) -> F:
             from mcpcxx._components.resources import Resource
@@ -246,9 +272,9 @@ class Server:
             resource = Resource.from_function(fn, uri, **options)
             spec, reader = resource.to_mcp_resource(), resource.handler(self._runtime)
             if resource.is_template:
-                self._runtime.core.add_resource_template(spec, reader, *cache)
+                self._runtime.core.add_resource_template(spec, reader, *cache, **guard)
             else:
-                self._runtime.core.add_resource(spec, reader, *cache)
+                self._runtime.core.add_resource(spec, reader, *cache, **guard)
             return fn
 
         return register
@@ -328,6 +354,8 @@ class Server:
         icons: Sequence[Mapping[str, Any]] | None = None,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        scopes: Sequence[str] | None = None,
+        visible_to: VisibleTo | None = None,
     ) -> Callable[[F], F]: ...
 
     def prompt(
@@ -341,6 +369,8 @@ class Server:
         icons: Sequence[Mapping[str, Any]] | None = None,
         ttl_ms: int | None = None,
         cache_scope: CacheScope | None = None,
+        scopes: Sequence[str] | None = None,
+        visible_to: VisibleTo | None = None,
     ) -> F | Callable[[F], F]:
         """Register a prompt: its str parameters are the prompt's arguments.
 
@@ -354,6 +384,9 @@ class Server:
             icons: Icon dicts ({"src": "https://...", "mimeType"?, "sizes"?, "theme"?}).
             ttl_ms: Its 2026-07-28 ttlMs in prompts/list; None: the server's list_ttl_ms.
             cache_scope: Its cacheScope, "public" or "private"; None: the server's.
+            scopes: OAuth scopes a caller must all hold; without them the prompt is left out
+                of prompts/list and refused on prompts/get and completion/complete.
+            visible_to: A rule on the caller's Principal besides the scopes, as tool()'s.
         """
 
         def register(f: F) -> F:
@@ -363,9 +396,13 @@ class Server:
             prompt = Prompt.from_function(
                 f, name=name, title=title, description=description, icons=icons
             )
-            cache = cache_args(ttl_ms, cache_scope, f"prompt {prompt.name!r}")
+            where = f"prompt {prompt.name!r}"
+            cache = cache_args(ttl_ms, cache_scope, where)
             self._runtime.core.add_prompt(
-                prompt.to_mcp_prompt(), prompt.handler(self._runtime), *cache
+                prompt.to_mcp_prompt(),
+                prompt.handler(self._runtime),
+                *cache,
+                **_guard_args(scopes, visible_to, where),
             )
             return f
 
@@ -648,6 +685,17 @@ class Server:
 
     def __repr__(self) -> str:
         return f"Server({self.name!r}, version={self.version!r})"
+
+
+def _guard_args(scopes: Sequence[str] | None, visible_to: object, where: str) -> dict[str, Any]:
+    """The engine registration keywords of a primitive's scopes and principal rule."""
+    from mcpcxx.auth._rules import engine_rule, rule_requirement
+
+    return {
+        "scopes": _tool_scopes(scopes, where),
+        "visible_to": engine_rule(visible_to, where),
+        "requirement": rule_requirement(visible_to),
+    }
 
 
 def _tool_scopes(scopes: Sequence[str] | None, where: str) -> list[str]:

@@ -21,6 +21,7 @@ from mcpcxx.auth._errors import (
 )
 from mcpcxx.auth._hook import BearerAuth, TokenVerifier
 from mcpcxx.auth._principal import Principal
+from mcpcxx.auth._rules import PrincipalRule, require_claims, require_roles
 
 if TYPE_CHECKING:
     from mcpcxx.auth._introspection import IntrospectionVerifier
@@ -34,8 +35,11 @@ __all__ = [
     "InvalidTokenError",
     "JWTVerifier",
     "Principal",
+    "PrincipalRule",
     "TokenVerifier",
     "VerifierUnavailableError",
+    "require_claims",
+    "require_roles",
 ]
 
 
