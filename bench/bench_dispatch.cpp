@@ -337,6 +337,38 @@ void BM_middleware_all_four(benchmark::State& state) {
   });
 }
 
+// The response cache: `lookup` (echo's body, annotated read-only) called with the same arguments
+// every time, answered from a memory cache (every call after the first is a hit) or run each time
+// (no middleware: the uncached baseline of the same tool).
+void run_lookup(benchmark::State& state, bool cached) {
+  auto srv = make_server(0);
+  srv->add_tool({.name = "lookup",
+                 .input_schema = {{"type", "object"}},
+                 .annotations = {{"readOnlyHint", true}}},
+                [](const json& a, mcpcxx::request_context&) {
+                  return mcpcxx::tool_result::text(a["text"].get<std::string>());
+                });
+  if (cached) srv->add_middleware(mcpcxx::response_cache({.ttl = std::chrono::hours(1)}));
+  std::string call = k_call;
+  call.replace(call.find("\"echo\""), 6, "\"lookup\"");
+  auto sink = std::make_shared<last_frame_sink>();
+  auto session = srv->open_session(sink, {.inline_dispatch = true});
+  session.receive(call);
+  const auto before = mcpcxx::bench::allocation_count();
+  for (auto _ : state) {
+    session.receive(call);
+    benchmark::DoNotOptimize(sink->last.data());
+  }
+  report_allocs(state, before);
+  if (sink->last.find("hello world") == std::string::npos) state.SkipWithError("no result");
+  if (cached && sink->last.find("\"hit\":true") == std::string::npos) {
+    state.SkipWithError("not a cache hit");
+  }
+}
+
+void BM_response_cache_uncached(benchmark::State& state) { run_lookup(state, false); }
+void BM_response_cache_hit(benchmark::State& state) { run_lookup(state, true); }
+
 // server::mount: the echo tool of a mounted server called as m_echo through the parent (neither
 // has middleware), against BM_dispatch_tools_call_echo (the same tool registered directly).
 void BM_mount_tools_call_echo(benchmark::State& state) {
@@ -381,6 +413,8 @@ const std::pair<const char*, void (*)(benchmark::State&)> k_benchmarks[] = {
     {"BM_middleware_audit", BM_middleware_audit},
     {"BM_middleware_all_four", BM_middleware_all_four},
     {"BM_mount_tools_call_echo", BM_mount_tools_call_echo},
+    {"BM_response_cache_uncached", BM_response_cache_uncached},
+    {"BM_response_cache_hit", BM_response_cache_hit},
 };
 
 }  // namespace
