@@ -1,7 +1,8 @@
 """Server.mount (docs/composition.md): a child server's tools, resources, templates and prompts
-served by the parent under a prefix, in both eras, with the child's sync and async handlers, its
-Context reaching the caller, its middleware (seeing its own names) and scopes; later registrations
-mirrored; collisions, cycles and bad prefixes refused with errors that say what to do.
+served by the parent under a prefix, in both eras and over HTTP (the ASGI adapter), with the
+child's sync and async handlers, its Context reaching the caller, its middleware (seeing its own
+names) and scopes; later registrations mirrored; collisions, cycles and bad prefixes refused with
+errors that say what to do.
 """
 
 from __future__ import annotations
@@ -13,8 +14,13 @@ from typing import Any
 import pytest
 
 import mcpcxx
+from asgi_driver import asgi_request, mcp_headers
+from auth_keys import AUDIENCE, ISSUER
 from conftest import result_of
+from mcp_requests import modern_body
 from mcpcxx import Context, Middleware, Refusal, Reply
+from mcpcxx.asgi import MCPApp
+from mcpcxx.auth import BearerAuth, Principal
 from mcpcxx.middleware import Request
 from mcpcxx.testing import Client, text_of
 
@@ -194,3 +200,41 @@ def test_self_cycles_and_bad_prefixes_are_refused() -> None:
     not_a_server: Any = object()
     with pytest.raises(TypeError, match="mcpcxx.Server"):
         a.mount(not_a_server, "x")
+
+
+def http_call(app: MCPApp, tool: str, token: str | None) -> tuple[int, Any]:
+    """One 2026-07-28 tools/call over HTTP (the ASGI adapter), with an optional bearer token."""
+    params = {"name": tool, "arguments": {}}
+    headers = mcp_headers("tools/call", tool)
+    if token is not None:
+        headers.append((b"authorization", f"Bearer {token}".encode()))
+    body = modern_body("tools/call", params)
+    resp = asyncio.run(asgi_request(app, "POST", "/mcp", headers=headers, body=body))
+    assert resp.status is not None, "the app sent no response"
+    return resp.status, resp.json() if resp.body else None
+
+
+def test_over_http_the_childs_scopes_hold_for_its_mounted_tool() -> None:
+    child = mcpcxx.Server("ledger")
+
+    @child.tool(scopes=["ledger:write"])
+    def close_books() -> str:
+        return "closed"
+
+    shop = mcpcxx.Server("shop")
+    shop.mount(child, "ledger")
+    principals = {"writer": Principal("wes", {"ledger:write"}), "reader": Principal("rai", set())}
+    app = MCPApp(
+        shop,
+        auth=BearerAuth(
+            lambda t: principals.get(t),
+            authorization_servers=[ISSUER],
+            resource=AUDIENCE,
+            resource_metadata_url="https://mcp.example.test/.well-known/oauth-protected-resource/mcp",
+        ),
+    )
+    status, reply = http_call(app, "ledger_close_books", "writer")
+    assert status == 200 and reply["result"]["content"][0]["text"] == "closed"
+    status, reply = http_call(app, "ledger_close_books", "reader")
+    assert status == 403
+    assert "ledger_close_books" in reply["error"]["message"]
