@@ -99,6 +99,27 @@ def test_the_child_context_logs_to_the_caller_and_the_child_still_runs_alone() -
         assert alone.call_tool("billing_charge", {"cents": 4})["error"]["code"] == -32602
 
 
+@pytest.mark.parametrize("era", [MODERN, LEGACY])
+def test_the_childs_tool_asks_the_caller_through_the_parent(era: str) -> None:
+    child = mcpcxx.Server("approvals")
+
+    @child.tool
+    def approve(ctx: Context) -> str:
+        return ctx.elicit_sync("Approve the refund?").action
+
+    shop = mcpcxx.Server("shop")
+    shop.mount(child, "approvals")
+    asked: list[dict[str, Any]] = []
+
+    def answer(params: dict[str, Any]) -> dict[str, Any]:
+        asked.append(params)
+        return {"action": "decline"}
+
+    with Client(shop, protocol_version=era, elicitation_handler=answer) as c:
+        assert text_of(c.call_tool("approvals_approve")) == "decline"
+    assert [p["message"] for p in asked] == ["Approve the refund?"]
+
+
 class Recorder(Middleware):
     def __init__(self, label: str, seen: list[str]) -> None:
         self.label, self.seen = label, seen
