@@ -278,6 +278,10 @@ class server {
   std::shared_ptr<const json> tool_input_schema(std::string_view name) const;
   /// The scopes a registered tool requires (HTTP 403 checks); empty when absent or unscoped.
   std::vector<std::string> tool_scopes(std::string_view name) const;
+  /// The scopes a request of `method` naming `name` requires: tools/call a tool's,
+  /// resources/read and resources/subscribe a URI's resource's (or its template's), prompts/get a
+  /// prompt's (HTTP 403 checks); empty when none, unknown or another method.
+  std::vector<std::string> required_scopes(std::string_view method, std::string_view name) const;
 
   /// Opens a session writing to `sink`.
   session open_session(std::shared_ptr<frame_sink> sink, session_options options = {});
@@ -288,10 +292,6 @@ class server {
   const server_options& options() const;
   /// A snapshot of the outcome counters.
   server_metrics metrics() const;
-  /// The scopes a request of `method` naming `name` requires: tools/call a tool's,
-  /// resources/read and resources/subscribe a URI's resource's (or its template's), prompts/get a
-  /// prompt's (HTTP 403 checks); empty when none, unknown or another method.
-  std::vector<std::string> required_scopes(std::string_view method, std::string_view name) const;
   /// Every metric in the Prometheus text exposition format 0.0.4 (names and labels:
   /// docs/observability.md). Any thread.
   std::string metrics_text() const;

@@ -2,6 +2,7 @@
 #include "engine/engine.hpp"
 
 #include "core/lifecycle_methods.hpp"
+#include "core/session_state.hpp"
 #include "listen/listen_methods.hpp"
 #include "methods/once_step.hpp"
 #include "methods/primitive_methods.hpp"
@@ -36,6 +37,15 @@ engine::engine(server_options options)
   // Subscription order is delivery order: legacy sessions hear of a change before listen streams.
   legacy_ = kept<legacy_broadcast>(core, core.bus());
   listeners_ = kept<listener_registry>(core, core.options(), *tasks_);
+  // resources/updated of a guarded resource reaches only callers who may read it now.
+  resource_gate gate = [c = &core](const session_state& s, const std::string& uri) {
+    const catalog& reg = c->registry();
+    const bool guarded = reg.varies_by_principal("resources/list") ||
+                         reg.varies_by_principal("resources/templates/list");
+    return !guarded || reg.may_read(uri, s.principal());  // no principal copy when unguarded
+  };
+  legacy_->set_resource_gate(gate);
+  listeners_->set_resource_gate(std::move(gate));
   listeners_->follow(core.bus());
   auto announcer = std::make_shared<list_announcer>(core.bus(), core.deadlines());
   announcer_ = announcer.get();

@@ -146,17 +146,6 @@ std::vector<std::string> server::tool_scopes(std::string_view name) const {
   return t->spec.scopes;
 }
 
-tool_result tool_result::text(std::string text) {
-  // Member by member: the nested initializer lists copied every value once more (a third of
-  // an echo tool's handler).
-  json block(json::value_t::object);
-  auto& fields = block.get_ref<json::object_t&>();
-  fields.emplace("text", std::move(text));
-  fields.emplace("type", "text");
-  tool_result r;
-  r.content.get_ref<json::array_t&>().push_back(std::move(block));
-  return r;
-}
 std::vector<std::string> server::required_scopes(std::string_view method,
                                                  std::string_view name) const {
   const auto& reg = engine_->registry();
@@ -172,6 +161,17 @@ std::vector<std::string> server::required_scopes(std::string_view method,
   return t ? t->spec.scopes : std::vector<std::string>{};
 }
 
+tool_result tool_result::text(std::string text) {
+  // Member by member: the nested initializer lists copied every value once more (a third of
+  // an echo tool's handler).
+  json block(json::value_t::object);
+  auto& fields = block.get_ref<json::object_t&>();
+  fields.emplace("text", std::move(text));
+  fields.emplace("type", "text");
+  tool_result r;
+  r.content.get_ref<json::array_t&>().push_back(std::move(block));
+  return r;
+}
 
 tool_result tool_result::failed(tool_error error) {
   tool_result r;

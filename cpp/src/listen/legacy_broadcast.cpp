@@ -68,7 +68,8 @@ void legacy_broadcast::send_resource_updated(const change_event& e) const {
   const std::string frame =
       jsonrpc::serialize_notification("notifications/resources/updated", {{"uri", e.subject}});
   for (const auto& s : live()) {
-    if (s->subscribed(e.subject)) {
+    // Checked again when sent: scopes or a rule may have come since the subscription.
+    if (s->subscribed(e.subject) && (!gate_ || gate_(*s, e.subject))) {
       s->send(nullptr, frame, {.kind = frame_kind::notification, .broadcast = true});
     }
   }

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "core/notification_bus.hpp"
@@ -15,6 +17,10 @@
 namespace mcpcxx::detail {
 
 class session_state;
+
+/// Whether the caller of session `s` may receive the updates of resource `uri` (its scopes and
+/// principal rule); unset: everyone.
+using resource_gate = std::function<bool(const session_state& s, const std::string& uri)>;
 
 /// Legacy sessions as subscribers of the bus (see the file comment).
 class legacy_broadcast {
@@ -31,6 +37,8 @@ class legacy_broadcast {
   std::size_t open_count() const;
   /// Unsubscribes from the bus (idempotent).
   void close();
+  /// Sets who may receive resources/updated; before sessions are tracked.
+  void set_resource_gate(resource_gate gate) { gate_ = std::move(gate); }
 
  private:
   std::vector<std::shared_ptr<session_state>> live() const;
@@ -38,6 +46,7 @@ class legacy_broadcast {
   void send_resource_updated(const change_event& e) const;
 
   notification_bus& bus_;
+  resource_gate gate_;
   std::vector<notification_bus::subscription> subscriptions_;
   mutable std::mutex mutex_;
   std::vector<std::weak_ptr<session_state>> sessions_;

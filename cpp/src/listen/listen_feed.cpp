@@ -34,7 +34,9 @@ void listener_registry::follow(notification_bus& bus) {
         publish({"notifications/resources/updated",
                  {{"uri", e.subject}},
                  "resources/updated " + e.subject},
-                [&e](const listener& l) { return l.filter().watches(e.subject); });
+                [this, &e](const listener& l) {
+                  return l.filter().watches(e.subject) && (!gate_ || gate_(l.session(), e.subject));
+                });
       },
       [this](std::string_view uri) {
         return any([uri](const listener& l) { return l.filter().watches(uri); });

@@ -43,6 +43,7 @@
 
 #include "core/method_table.hpp"
 #include "core/notification_bus.hpp"
+#include "listen/legacy_broadcast.hpp"
 #include "tasks/tasks.hpp"
 
 namespace mcpcxx::detail {
@@ -180,6 +181,8 @@ class listener_registry {
   /// Delivers `bus`'s change events (list changes, resource updates, task status) to the
   /// listeners that follow them, until unfollow(); `bus` must outlive that (listen_feed.cpp).
   void follow(notification_bus& bus);
+  /// Sets who may receive resources/updated (legacy_broadcast.hpp); before follow().
+  void set_resource_gate(resource_gate gate) { gate_ = std::move(gate); }
   /// Stops following the bus (idempotent; close() calls it too).
   void unfollow();
 
@@ -189,6 +192,7 @@ class listener_registry {
   const server_options& options_;
   task_manager& tasks_;
   notification_bus* bus_ = nullptr;
+  resource_gate gate_;
   std::vector<notification_bus::subscription> subscriptions_;
   mutable std::mutex mutex_;
   std::unordered_map<const listener*, std::shared_ptr<listener>> open_;

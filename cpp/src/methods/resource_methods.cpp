@@ -115,11 +115,7 @@ method_outcome handle_resources_unsubscribe(server_core&, const exchange_ptr& ex
 }
 
 bool may_read_resource(server_core& e, const exchange& ex, const std::string& uri) {
-  resource_target t = find_target(e, uri);
-  if (!t || !t.guarded()) return true;
-  const json principal = ex.session().principal();
-  if (t.resource) return check_access(t.resource->spec, principal) == access::allowed;
-  return check_access(t.tmpl->spec, principal) == access::allowed;
+  return e.registry().may_read(uri, ex.session().principal());
 }
 
 }  // namespace mcpcxx::detail

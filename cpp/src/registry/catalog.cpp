@@ -228,6 +228,14 @@ std::shared_ptr<const prompt_entry> catalog::find_prompt(std::string_view name) 
   return prompts_.find(name);
 }
 
+bool catalog::may_read(const std::string& uri, const json& principal) const {
+  if (guarded_resources_.load() == 0 && guarded_templates_.load() == 0) return true;
+  if (auto r = find_resource(uri)) return check_access(r->spec, principal) == access::allowed;
+  std::map<std::string, std::string> vars;
+  auto t = match_template(uri, vars);
+  return !t || check_access(t->spec, principal) == access::allowed;
+}
+
 std::shared_ptr<const template_entry> catalog::find_template(std::string_view uri_template) const {
   std::shared_lock lock(mutex_);
   return templates_.find(uri_template);

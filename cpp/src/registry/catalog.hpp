@@ -113,6 +113,9 @@ class catalog {
   std::shared_ptr<const std::string> list_for(std::string_view method, const json& principal,
                                               bool modern, const std::optional<std::string>& cursor,
                                               std::vector<rule_failure>& failures);
+  /// True when `principal` may read `uri` (its resource's or template's scopes and rule; an
+  /// unknown URI, or a rule that throws: as allowed / refused). Cheap without guarded entries.
+  bool may_read(const std::string& uri, const json& principal) const;
   /// The template registered as `uri_template`; null when absent.
   std::shared_ptr<const template_entry> find_template(std::string_view uri_template) const;
 
@@ -139,14 +142,6 @@ class catalog {
   template <class Entry>
   bool withdraw(ordered_registry<Entry>& reg, std::string_view key, std::string_view family);
   void changed(std::string_view family);
-
-  const server_options& options_;
-  json server_info_;
-  change_callback on_change_;
-  tool_decorator decorate_;
-
-  mutable std::shared_mutex mutex_;
-  ordered_registry<tool_entry> tools_;
   std::atomic<std::size_t>& guards_of(const ordered_registry<tool_entry>&) {
     return guarded_tools_;
   }
@@ -159,6 +154,14 @@ class catalog {
   std::atomic<std::size_t>& guards_of(const ordered_registry<prompt_entry>&) {
     return guarded_prompts_;
   }
+
+  const server_options& options_;
+  json server_info_;
+  change_callback on_change_;
+  tool_decorator decorate_;
+
+  mutable std::shared_mutex mutex_;
+  ordered_registry<tool_entry> tools_;
   // Entries with scopes or a principal rule, per registry: nonzero makes the list per principal.
   std::atomic<std::size_t> guarded_tools_{0};
   std::atomic<std::size_t> guarded_resources_{0};

@@ -4,7 +4,9 @@
 // a templated read has its template's scopes, subscriptions/listen honors only readable URIs,
 // and a server with no guarded primitive keeps its shared list hints.
 #include <algorithm>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -282,6 +284,57 @@ TEST_F(primitive_access, legacy_subscribe_is_refused_and_updates_reach_only_read
   ASSERT_EQ(frames.size(), 1u);
   EXPECT_EQ(frames[0].frame["method"], "notifications/resources/updated");
   EXPECT_TRUE(rita.sink->frames().empty());
+}
+
+// Waits (5 s at most) until `h` received notifications/resources/updated of `uri`.
+bool got_update(harness& h, const std::string& uri) {
+  for (int i = 0; i < 1000; ++i) {
+    for (const auto& f : h.sink->frames()) {
+      if (f.frame.value("method", "") == "notifications/resources/updated" &&
+          f.frame.value("params", json::object()).value("uri", "") == uri) {
+        return true;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+TEST_F(primitive_access, updates_stop_when_a_subscribed_resource_gains_scopes) {
+  srv->add_resource({.uri = "docs://news", .name = "news"}, text("old"));
+  harness rita(*srv);
+  rita.s.set_principal(reader_principal());
+  rita.initialize();
+  for (const char* uri : {"docs://news", "docs://readme"}) {
+    ASSERT_TRUE(
+        rita.roundtrip(request(1, "resources/subscribe", {{"uri", uri}})).contains("result"));
+  }
+  json params = {{"notifications", {{"resourceSubscriptions", {"docs://news", "docs://readme"}}}},
+                 {"_meta", modern_meta()}};
+  harness listener(*srv);
+  listener.s.set_principal(reader_principal());
+  listener.roundtrip(json{
+      {"jsonrpc", "2.0"},
+      {"id", 5},
+      {"method", "subscriptions/listen"},
+      {"params", params}}.dump());
+  srv->notify_resource_updated("docs://news");
+  ASSERT_TRUE(got_update(rita, "docs://news"));
+  ASSERT_TRUE(got_update(listener, "docs://news"));
+  ASSERT_TRUE(srv->remove_resource("docs://news"));
+  srv->add_resource({.uri = "docs://news", .name = "news", .scopes = {"ops:read"}}, text("new"));
+  rita.sink->clear();
+  listener.sink->clear();
+  srv->notify_resource_updated("docs://news");
+  srv->notify_resource_updated("docs://readme");  // delivered after it: the news would be first
+  ASSERT_TRUE(got_update(rita, "docs://readme"));
+  ASSERT_TRUE(got_update(listener, "docs://readme"));
+  for (harness* h : {&rita, &listener}) {
+    for (const auto& f : h->sink->frames()) {
+      EXPECT_NE(f.frame.value("params", json::object()).value("uri", ""), "docs://news")
+          << f.frame.dump();
+    }
+  }
 }
 
 TEST_F(primitive_access, listen_honors_only_resources_the_caller_may_read) {
