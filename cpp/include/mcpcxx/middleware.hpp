@@ -9,6 +9,9 @@
 // in the order they were added for `before` and in reverse order for `after`; a middleware's
 // `after` runs only if its `before` ran (or it has none and the request reached it).
 //
+// A middleware may also have an on_notification hook, which sees the client's notifications
+// before the server acts on them and may drop them (they get no reply).
+//
 // Every answer a middleware can give is a row of the situation table: a result, a tool error
 // (mcpcxx::tool_error, rows T2/P26), or a refusal (rows P58-P60, T14, T15). A hook that throws is
 // an unexpected failure like a handler's (sanitized text and a reference id on the wire, the
@@ -27,6 +30,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mcpcxx/errors.hpp"
@@ -133,6 +137,8 @@ class middleware_reply {
 
   /// What the reply is.
   kind what() const noexcept;
+  /// what() as text: "result", "tool_error", "protocol_error" or "other".
+  std::string_view kind_name() const noexcept;
   /// True for kind tool_error and protocol_error.
   bool is_error() const noexcept;
   /// The situation row of an error reply ("P17", "T2", a refusal's "P58"); "" for results and
@@ -154,6 +160,33 @@ class middleware_reply {
   std::shared_ptr<const tool_error> tool_error_;
 };
 
+/// A notification from the client as a middleware's on_notification hook sees it (read-only,
+/// valid only during the hook call that received it).
+class middleware_notification {
+ public:
+  /// The notification method ("notifications/cancelled", "notifications/roots/list_changed").
+  std::string_view method() const noexcept { return method_; }
+  /// Its params as sent (null when absent).
+  const json& params() const noexcept { return params_; }
+  /// The verified principal of the session it came on (null without one).
+  const json& principal() const noexcept { return principal_; }
+  /// The revision a legacy session negotiated ("2025-11-25", ...); "" outside one (2026-07-28).
+  const std::string& protocol_version() const noexcept { return version_; }
+
+ private:
+  friend struct detail::middleware_access;
+  middleware_notification(std::string_view method, const json& params, json principal,
+                          std::string version)
+      : method_(method),
+        params_(params),
+        principal_(std::move(principal)),
+        version_(std::move(version)) {}
+  std::string_view method_;
+  const json& params_;
+  json principal_;
+  std::string version_;
+};
+
 /// One middleware (see the file comment).
 struct middleware {
   /// Names it in the server log and in registration errors (required).
@@ -172,6 +205,11 @@ struct middleware {
   /// Its hooks may wait on something that needs the thread a reply is sent from (a Python event
   /// loop): the engine then never runs them on a transport or timer thread, only on workers.
   bool may_block = false;
+  /// Runs, on the thread that read it and before the server acts on it, for each client
+  /// notification this middleware wraps (those `methods` names, or every one when `methods` is
+  /// empty): true lets it through, false drops it (logged; notifications get no reply). A hook
+  /// that throws drops it too (logged with a reference id). Never runs for a mounted server's.
+  std::function<bool(const middleware_notification&)> on_notification;
 };
 
 // ---- built-in middleware (docs/middleware.md) ----

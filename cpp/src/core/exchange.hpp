@@ -262,11 +262,14 @@ class exchange : public std::enable_shared_from_this<exchange> {
   /// The modern ask hook: round()->ask, refused with std::logic_error once the request settled.
   std::vector<json> ask_round(const std::vector<client_request>& questions) const;
 
-  /// Middleware (core/middleware_chain.hpp): the chain this request runs through; set by the
-  /// session's run() before the before hooks, read by finish() for the after hooks.
+  /// Middleware (core/middleware_chain.hpp): the chain this request runs through; set once by
+  /// the session's dispatch() before the request runs or is queued, read by run() for the before
+  /// hooks and by finish() for the after hooks.
   void set_middleware(std::shared_ptr<const middleware_chain> chain) noexcept {
     chain_ = std::move(chain);
   }
+  /// The chain set by set_middleware(); null on a server without middleware.
+  const std::shared_ptr<const middleware_chain>& middleware() const noexcept { return chain_; }
   /// How many of the chain's middleware the request reached (their after hooks run).
   std::size_t middleware_reached() const noexcept {
     return chain_reached_.load(std::memory_order_acquire);

@@ -8,6 +8,7 @@
 
 #include "core/classify.hpp"
 #include "core/method_table.hpp"
+#include "core/notification_middleware.hpp"
 #include "core/server_core.hpp"
 #include "core/wire_errors.hpp"
 
@@ -172,20 +173,23 @@ bool middleware_chain::any_blocks() const noexcept {
 void middleware_list::add(middleware m) {
   const std::string who = "middleware " + (m.name.empty() ? std::string("(unnamed)") : m.name);
   if (m.name.empty()) throw std::invalid_argument("middleware: give it a name (middleware::name)");
-  if (!m.before && !m.after) {
-    throw std::invalid_argument(who + ": set a before hook, an after hook, or both");
+  if (!m.before && !m.after && !m.on_notification) {
+    throw std::invalid_argument(
+        who + ": set a before hook, an after hook, or both (or an on_notification hook)");
   }
   for (const auto& method : m.methods) {
-    if (!known_method(method)) {
+    if (!known_method(method) && !is_client_notification(method)) {
       std::string why = who;
       why += ": \"";
       why += method;
       why +=
           "\" is not a request method this server serves; name methods such as tools/call, "
-          "resources/read, prompts/get, tools/list";
+          "resources/read, prompts/get, tools/list, or a client notification such as "
+          "notifications/cancelled";
       throw std::invalid_argument(why);
     }
   }
+  check_notification_hook(m, who);
   if (!m.tools.empty() && !m.methods.empty() && !contains(m.methods, "tools/call")) {
     throw std::invalid_argument(who + ": tools are named but methods leave out tools/call");
   }

@@ -33,6 +33,11 @@ struct middleware_access {
   static middleware_request request(exchange& ex, const std::string* subject = nullptr) noexcept {
     return middleware_request(ex, subject);
   }
+  /// The view of a client notification handed to on_notification hooks.
+  static middleware_notification notification(std::string_view method, const json& params,
+                                              json principal, std::string version) {
+    return {method, params, std::move(principal), std::move(version)};
+  }
   /// The exchange behind a view (for the built-in middleware).
   static exchange& exchange_of(const middleware_request& r) noexcept { return *r.ex_; }
   /// A reply viewing `o` (moved in; take it back with outcome()).
@@ -71,6 +76,8 @@ class middleware_chain {
   bool blocks(std::string_view method) const noexcept;
   /// True when any middleware may block.
   bool any_blocks() const noexcept;
+  /// The middleware in order (core/notification_middleware.cpp runs their on_notification).
+  const std::vector<scoped_middleware>& entries() const noexcept { return list_; }
 
  private:
   static bool applies(const scoped_middleware& s, const exchange& ex,

@@ -146,6 +146,19 @@ middleware_reply::kind middleware_reply::what() const noexcept {
   }
 }
 
+std::string_view middleware_reply::kind_name() const noexcept {
+  switch (what()) {
+    case kind::result:
+      return "result";
+    case kind::tool_error:
+      return "tool_error";
+    case kind::protocol_error:
+      return "protocol_error";
+    default:
+      return "other";
+  }
+}
+
 bool middleware_reply::is_error() const noexcept {
   const kind k = what();
   return k == kind::tool_error || k == kind::protocol_error;

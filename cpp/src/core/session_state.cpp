@@ -11,6 +11,8 @@
 #include "core/classify.hpp"
 #include "core/exchange.hpp"
 #include "core/method_table.hpp"
+#include "core/middleware_chain.hpp"
+#include "core/notification_middleware.hpp"
 #include "core/server_core.hpp"
 #include "core/wire_errors.hpp"
 #include "wire/era.hpp"
@@ -161,10 +163,9 @@ handler_kind kind_of(const method_info& m) {
 
 // The row's handler, after the before hooks of the server's middleware (if any) let it run.
 method_outcome serve_through_middleware(const std::shared_ptr<exchange>& ex, const method_info& m) {
-  auto chain = ex->core().middleware().chain();
-  if (!chain) return ex->core().methods().serve(m, ex);
-  ex->set_middleware(chain);
-  if (auto answered = chain->before(*ex)) return std::move(*answered);
+  if (const auto& chain = ex->middleware()) {
+    if (auto answered = chain->before(*ex)) return std::move(*answered);
+  }
   return ex->core().methods().serve(m, ex);
 }
 
@@ -230,10 +231,14 @@ bool tool_runs_inline(exchange& ex, const method_info& m) {
   return true;
 }
 
-// A middleware that may block (a Python coroutine) never runs on the receiving thread.
-bool middleware_blocks(exchange& ex, const method_info& m) {
-  const auto chain = ex.core().middleware().chain();
-  return chain && chain->blocks(m.name);
+// Hands `ex` the server's middleware chain (read once per request); true when a middleware
+// that applies may block (a Python coroutine), which never runs on the receiving thread.
+bool attach_middleware(exchange& ex, const method_info& m) {
+  auto chain = ex.core().middleware().chain();
+  if (!chain) return false;
+  const bool blocks = chain->blocks(m.name);
+  ex.set_middleware(std::move(chain));
+  return blocks;
 }
 
 // How a long-running job is named in the log: the tool of a tools/call, else the method.
@@ -260,9 +265,10 @@ void dispatch(std::shared_ptr<exchange> ex, era_hint hint) {
                                         {{"id", jsonrpc::id_key(ex->id())}}));
     return;
   }
+  const bool middleware_blocks = attach_middleware(*ex, *m);
   if (((m->flags & on_worker) != 0 && !ex->session().options().inline_dispatch &&
        !tool_runs_inline(*ex, *m)) ||
-      middleware_blocks(*ex, *m)) {
+      middleware_blocks) {
     auto& pool = ex->core().pool();  // before the capture below moves ex
     std::string label = job_label(*ex, *m);
     pool.post([q = std::make_shared<queued_request>(std::move(ex), *m)] { q->run_once(); },
@@ -351,35 +357,42 @@ void session_state::receive_one(jsonrpc::message msg, const reply_route& route, 
 
 void session_state::receive_notification(const jsonrpc::message& msg) {
   core_->count(outcome_class::ok, "notification");
+  if (const auto chain = core_->middleware().chain();
+      chain && !admit_notification(*chain, core_->log(), msg, principal(), legacy_version())) {
+    return;
+  }
   if (msg.method == "notifications/initialized") {
     update_legacy([](legacy_state& l) { l.initialized_notification = true; });
-    return;
+  } else if (msg.method == "notifications/cancelled") {
+    receive_cancel(msg.params);
+  } else if (msg.method == "notifications/roots/list_changed") {
+    roots_changed();
+  } else if (msg.method != "notifications/progress") {
+    // notifications/progress is a known client notification with nothing for a server to do
+    core_->log().write("warning", "unknown_notification", {{"method", msg.method}});
   }
-  if (msg.method == "notifications/cancelled") {
-    const json* rid = msg.params.is_object() && msg.params.contains("requestId")
-                          ? &msg.params["requestId"]
-                          : nullptr;
-    std::string reason = "cancelled by client";
-    if (msg.params.is_object() && msg.params.contains("reason") && msg.params["reason"].is_string())
-      reason = msg.params["reason"].get<std::string>();
-    if (rid != nullptr && rid->is_number_integer()) cancel(rid->get<std::int64_t>(), reason);
-    if (rid != nullptr && rid->is_string()) cancel(rid->get<std::string>(), reason);
-    return;
+}
+
+void session_state::receive_cancel(const json& params) {
+  if (!params.is_object()) return;
+  const auto rid = params.find("requestId");
+  if (rid == params.end()) return;
+  std::string reason = "cancelled by client";
+  if (const auto r = params.find("reason"); r != params.end() && r->is_string()) {
+    reason = r->get<std::string>();
   }
-  if (msg.method == "notifications/roots/list_changed") {
-    if (const auto& hook = core_->options().on_roots_list_changed) {
-      try {
-        hook(session(shared_from_this()));
-      } catch (const std::exception& e) {
-        core_->log().write("error", "roots_list_changed_hook_failed", {{"what", e.what()}});
-      }
-    }
-    return;
+  if (rid->is_number_integer()) cancel(rid->get<std::int64_t>(), reason);
+  if (rid->is_string()) cancel(rid->get<std::string>(), reason);
+}
+
+void session_state::roots_changed() {
+  const auto& hook = core_->options().on_roots_list_changed;
+  if (!hook) return;
+  try {
+    hook(session(shared_from_this()));
+  } catch (const std::exception& e) {
+    core_->log().write("error", "roots_list_changed_hook_failed", {{"what", e.what()}});
   }
-  if (msg.method == "notifications/progress") {
-    return;  // known client notifications with nothing for a server engine to do
-  }
-  core_->log().write("warning", "unknown_notification", {{"method", msg.method}});
 }
 
 // A client's answer to a server-to-client request goes to the handler waiting for it; anything

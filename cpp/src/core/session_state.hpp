@@ -136,6 +136,8 @@ class session_state : public std::enable_shared_from_this<session_state> {
   void receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target, era_hint hint,
                      const std::shared_ptr<const json>& headers);
   void receive_notification(const jsonrpc::message& msg);
+  void receive_cancel(const json& params);
+  void roots_changed();
   void receive_response(const jsonrpc::message& msg);
 
   std::shared_ptr<server_core> core_;

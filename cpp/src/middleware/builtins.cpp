@@ -55,19 +55,6 @@ std::string bucket_key(const rate_limit_options& o, const middleware_request& r)
   }
 }
 
-const char* outcome_name(middleware_reply::kind k) {
-  switch (k) {
-    case middleware_reply::kind::result:
-      return "ok";
-    case middleware_reply::kind::tool_error:
-      return "tool_error";
-    case middleware_reply::kind::protocol_error:
-      return "protocol_error";
-    default:
-      return "other";
-  }
-}
-
 bool read_only(const middleware_request& r) {
   const json& a = r.tool_annotations();
   return a.is_object() && a.value("readOnlyHint", false) == true;
@@ -118,7 +105,8 @@ middleware audit(audit_options o) {
                  {"principal", r.principal_identity()},
                  {"tool", std::string(r.name())},
                  {"argumentsDigest", detail::arguments_digest(r.arguments())},
-                 {"outcome", outcome_name(reply.what())},
+                 {"outcome", reply.what() == middleware_reply::kind::result ? std::string_view("ok")
+                                                                            : reply.kind_name()},
                  {"category", std::string(reply.category())},
                  {"row", std::string(reply.row())},
                  {"reference", middleware_access::reference_of(reply)}};
