@@ -35,19 +35,6 @@ struct reply_view {
   }
 };
 
-const char* reply_kind_name(middleware_reply::kind k) {
-  switch (k) {
-    case middleware_reply::kind::result:
-      return "result";
-    case middleware_reply::kind::tool_error:
-      return "tool_error";
-    case middleware_reply::kind::protocol_error:
-      return "protocol_error";
-    default:
-      return "other";
-  }
-}
-
 py::dict request_dict(const middleware_request& r) {
   py::dict d;
   d["method"] = std::string(r.method());
@@ -113,10 +100,39 @@ std::optional<middleware_reply> with_python(Call&& call) {
   std::rethrow_exception(failure);
 }
 
+// A Python on_notification hook: called with the GIL on the thread that read the notification;
+// a falsy answer other than None drops it, and Python failures become the engine's exceptions.
+std::function<bool(const middleware_notification&)> notification_hook(py::object fn) {
+  if (fn.is_none()) return {};
+  return [f = held_object(std::move(fn))](const middleware_notification& n) {
+    std::exception_ptr failure;
+    {
+      const python_entry entry;
+      if (!entry.entered()) throw std::runtime_error("the Python interpreter is shutting down");
+      py::gil_scoped_acquire gil;
+      keep_thread_state(gil);
+      try {
+        py::dict d;
+        d["method"] = std::string(n.method());
+        d["params"] = to_python(n.params());
+        d["principal"] = to_python(n.principal());
+        d["protocol_version"] = n.protocol_version();
+        const py::object answer = f.get()(d);
+        return answer.is_none() || answer.cast<bool>();
+      } catch (py::error_already_set& e) {
+        failure = translate_python_error(e);
+      }
+    }
+    std::rethrow_exception(failure);
+  };
+}
+
 middleware make_middleware(std::string name, std::vector<std::string> methods,
-                           std::vector<std::string> tools, py::object before, py::object after) {
+                           std::vector<std::string> tools, py::object before, py::object after,
+                           py::object on_notification) {
   middleware m{.name = std::move(name), .methods = std::move(methods), .tools = std::move(tools)};
   m.may_block = true;
+  m.on_notification = notification_hook(std::move(on_notification));
   if (!before.is_none()) {
     m.before = [fn = held_object(std::move(before))](const middleware_request& r) {
       return with_python([&] {
@@ -185,6 +201,59 @@ rate_key rate_key_named(const std::string& per) {
                         per + "'");
 }
 
+// ResponseCache(clock=...): a Python function of no arguments returning monotonic seconds.
+std::function<std::chrono::steady_clock::time_point()> clock_fn(py::object fn) {
+  if (fn.is_none()) return {};
+  return [f = held_object(std::move(fn))] {
+    double seconds = 0;
+    std::exception_ptr failure;
+    {
+      const python_entry entry;
+      if (!entry.entered()) throw std::runtime_error("the Python interpreter is shutting down");
+      py::gil_scoped_acquire gil;
+      try {
+        seconds = f.get()().cast<double>();
+      } catch (py::error_already_set& e) {
+        failure = translate_python_error(e);
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+    return std::chrono::steady_clock::time_point(
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(seconds)));
+  };
+}
+
+// ResponseCache's options; `fn` is its vary function (or None).
+middleware response_cache_from(const py::dict& o, const std::vector<std::string>& methods,
+                               const std::vector<std::string>& tools, py::object fn) {
+  return response_cache({.name = o["name"].cast<std::string>(),
+                         .ttl = std::chrono::milliseconds(o["ttl_ms"].cast<std::int64_t>()),
+                         .scope = o["scope"].cast<std::string>(),
+                         .methods = methods,
+                         .tools = tools,
+                         .vary = request_fn<std::string>(std::move(fn), &key_of),
+                         .max_entries = o["max_entries"].cast<std::size_t>(),
+                         .max_bytes = o["max_bytes"].cast<std::size_t>(),
+                         .clock = clock_fn(o["clock"])});
+}
+
+// Audit's options; `fn` is its sink, called with the GIL for each line.
+middleware audit_from(const py::dict& o, const std::vector<std::string>& tools, py::object fn) {
+  auto sink = [f = held_object(std::move(fn))](const json& line) {
+    const python_entry entry;
+    if (!entry.entered()) return;
+    py::gil_scoped_acquire gil;
+    try {
+      f.get()(to_python(line));
+    } catch (py::error_already_set& e) {
+      std::rethrow_exception(translate_python_error(e));
+    }
+  };
+  return audit(
+      {.sink = std::move(sink), .read_only_too = o["read_only_too"].cast<bool>(), .tools = tools});
+}
+
 // The built-ins (mcpcxx/_components/middleware_builtins.py), C++ middleware with Python callables.
 middleware builtin(const std::string& kind, const py::dict& o, py::object fn) {
   const auto methods = o["methods"].cast<std::vector<std::string>>();
@@ -211,21 +280,8 @@ middleware builtin(const std::string& kind, const py::dict& o, py::object fn) {
                       .methods = methods,
                       .tools = tools});
   }
-  if (kind == "audit") {
-    auto sink = [f = held_object(std::move(fn))](const json& line) {
-      const python_entry entry;
-      if (!entry.entered()) return;
-      py::gil_scoped_acquire gil;
-      try {
-        f.get()(to_python(line));
-      } catch (py::error_already_set& e) {
-        std::rethrow_exception(translate_python_error(e));
-      }
-    };
-    return audit({.sink = std::move(sink),
-                  .read_only_too = o["read_only_too"].cast<bool>(),
-                  .tools = tools});
-  }
+  if (kind == "response_cache") return response_cache_from(o, methods, tools, std::move(fn));
+  if (kind == "audit") return audit_from(o, tools, std::move(fn));
   throw py::value_error("unknown built-in middleware " + kind);
 }
 
@@ -235,7 +291,7 @@ void bind_middleware(py::module_& m) {
   auto server_cls = py::reinterpret_borrow<py::class_<server_handle>>(m.attr("Server"));
   py::class_<reply_view, std::shared_ptr<reply_view>>(m, "ReplyView")
       .def_property_readonly("kind",
-                             [](const reply_view& v) { return reply_kind_name(v.get().what()); })
+                             [](const reply_view& v) { return std::string(v.get().kind_name()); })
       .def_property_readonly("row", [](const reply_view& v) { return std::string(v.get().row()); })
       .def_property_readonly("category",
                              [](const reply_view& v) { return std::string(v.get().category()); })
@@ -244,22 +300,27 @@ void bind_middleware(py::module_& m) {
   server_cls.def(
       "add_middleware",
       [](server_handle& h, std::string name, std::vector<std::string> methods,
-         std::vector<std::string> tools, py::object before, py::object after) {
+         std::vector<std::string> tools, py::object before, py::object after,
+         py::object on_notification) {
         h.srv->add_middleware(make_middleware(std::move(name), std::move(methods), std::move(tools),
-                                              std::move(before), std::move(after)));
+                                              std::move(before), std::move(after),
+                                              std::move(on_notification)));
       },
       py::arg("name"), py::arg("methods"), py::arg("tools"), py::arg("before"), py::arg("after"),
+      py::arg("on_notification") = py::none(),
       "Add a middleware whose hooks are Python callables (mcpcxx.Middleware wraps them).");
   server_cls.def(
       "add_builtin_middleware",
       [](server_handle& h, const std::string& kind, const py::dict& options, py::object fn) {
-        const bool python = !fn.is_none();
+        const bool python =
+            !fn.is_none() || (options.contains("clock") && !options["clock"].is_none());
         middleware mw = builtin(kind, options, std::move(fn));
         mw.may_block = python;  // its Python callable takes the GIL
         h.srv->add_middleware(std::move(mw));
       },
       py::arg("kind"), py::arg("options"), py::arg("fn"),
-      "Add a built-in middleware (rate_limit, size_limit, audit, authorize) with its options.");
+      "Add a built-in middleware (rate_limit, size_limit, audit, authorize, response_cache) with "
+      "its options.");
 }
 
 }  // namespace mcpcxx::py_bind

@@ -147,6 +147,7 @@ class Server:
         tools: list[str],
         before: Callable[[dict[str, Any]], dict[str, Any] | None] | None,
         after: Callable[[dict[str, Any], ReplyView], dict[str, Any] | None] | None,
+        on_notification: Callable[[dict[str, Any]], bool] | None = None,
     ) -> None: ...
     def add_builtin_middleware(
         self, kind: str, options: dict[str, Any], fn: Callable[..., Any] | None

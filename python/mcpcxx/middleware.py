@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from mcpcxx._components.middleware import Middleware, Refusal, Reply, Request
-from mcpcxx._components.middleware_builtins import Audit, Authorize, RateLimit, SizeLimit
+from mcpcxx._components.middleware import Middleware, Notification, Refusal, Reply, Request
+from mcpcxx._components.middleware_builtins import (
+    Audit,
+    Authorize,
+    RateLimit,
+    ResponseCache,
+    SizeLimit,
+)
 
 __all__ = [
     "Audit",
     "Authorize",
     "Middleware",
+    "Notification",
     "RateLimit",
     "Refusal",
     "Reply",
     "Request",
+    "ResponseCache",
     "SizeLimit",
 ]

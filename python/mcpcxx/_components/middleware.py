@@ -58,6 +58,27 @@ class Request:
         )
 
 
+@dataclass(frozen=True)
+class Notification:
+    """A notification from the client as `Middleware.on_notification` sees it."""
+
+    method: str
+    params: dict[str, Any] | None
+    principal: dict[str, Any] | None
+    protocol_version: str
+    """The revision a legacy session negotiated; "" outside one (2026-07-28)."""
+
+    @classmethod
+    def from_engine(cls, d: dict[str, Any]) -> Notification:
+        """The notification from the dict the engine hands the hook (not for user code)."""
+        return cls(
+            method=d["method"],
+            params=d["params"],
+            principal=d["principal"],
+            protocol_version=d["protocol_version"],
+        )
+
+
 class Refusal:
     """A refusal: each is a row of the situation table (docs/error-model.md)."""
 
@@ -156,10 +177,12 @@ class Reply:
 
 
 class Middleware:
-    """Base class: override `before`, `after` or both (plain or async def).
+    """Base class: override `before`, `after` or both, and/or `on_notification`.
 
-    `methods` limits it to those request methods (default: every method but initialize and
-    ping); `tools` limits tools/call to those tools.
+    `before` and `after` may be plain or async def; `on_notification` is a plain def. `methods`
+    limits it to those request methods and client notifications (default: every request method
+    but initialize and ping, and every client notification); `tools` limits tools/call to those
+    tools.
     """
 
     methods: Sequence[str] = ()
@@ -171,6 +194,13 @@ class Middleware:
 
     def after(self, request: Request, reply: Reply) -> Any:
         """Return None to keep `reply`, or a Reply that replaces it."""
+        return None
+
+    def on_notification(self, notification: Notification) -> bool | None:
+        """Runs before the server acts on a client notification (on the thread that read it).
+
+        Return None or True to let it through, False to drop it (logged).
+        """
         return None
 
 

@@ -2,14 +2,16 @@
 
 `RateLimit` keeps token buckets where the server keeps shared state (memory, or Redis across
 replicas); `SizeLimit` withholds results over a size; `Audit` writes one line per call of a tool
-that may write; `Authorize` refuses what its predicate denies. Pass one to
-`Server.add_middleware` like any `Middleware`.
+that may write; `Authorize` refuses what its predicate denies; `ResponseCache` answers repeated
+reads from a cache in the same store. Pass one to `Server.add_middleware` like any `Middleware`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, Literal
 
 from mcpcxx._components.middleware import Middleware, Request
@@ -117,3 +119,57 @@ class Authorize(BuiltinMiddleware):
 
     def _callable(self) -> Callable[..., Any] | None:
         return _request_fn(self.deny)
+
+
+CacheScope = Literal["private", "public"]
+
+
+@dataclass
+class ResponseCache(BuiltinMiddleware):
+    """Answers repeated reads from a cache for `ttl` seconds (or a timedelta).
+
+    It caches calls of read-only tools, resources/read, and prompts/get when named (see
+    docs/middleware.md "Response cache"). `scope="private"` keeps an entry per caller,
+    `"public"` one for every caller. `vary(request)` adds to the key (e.g. a tenant claim).
+    Tools that may write and error replies are never cached; entries go on
+    `notify_resource_updated(uri)` and on list changes. `clock` (for tests) returns monotonic
+    seconds the memory store expires entries by.
+    """
+
+    ttl: float | timedelta
+    scope: CacheScope = "private"
+    vary: Callable[[Request], str] | None = None
+    max_entries: int = 10000
+    max_bytes: int = 64 << 20
+    clock: Callable[[], float] | None = None
+    name: str = "response_cache"
+    methods: Sequence[str] = ("tools/call", "resources/read")
+    tools: Sequence[str] = ()
+    _kind = "response_cache"
+
+    def _options(self) -> dict[str, Any]:
+        seconds = self.ttl.total_seconds() if isinstance(self.ttl, timedelta) else self.ttl
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0:
+            raise ValueError(
+                f"ResponseCache ttl must be a number of seconds above 0 or a timedelta, "
+                f"got {self.ttl!r}"
+            )
+        if self.scope not in ("private", "public"):
+            raise ValueError(
+                f"ResponseCache scope must be 'private' (an entry per caller) or 'public' "
+                f"(one for every caller), got {self.scope!r}"
+            )
+        if self.max_entries < 1 or self.max_bytes < 1:
+            raise ValueError("ResponseCache max_entries and max_bytes must be above 0")
+        ttl_ms = max(1, math.ceil(seconds * 1000))
+        return {
+            "name": self.name,
+            "ttl_ms": ttl_ms,
+            "scope": self.scope,
+            "max_entries": self.max_entries,
+            "max_bytes": self.max_bytes,
+            "clock": self.clock,
+        }
+
+    def _callable(self) -> Callable[..., Any] | None:
+        return None if self.vary is None else _request_fn(self.vary)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mcpcxx._components.middleware import (
     Middleware,
+    Notification,
     Reply,
     Request,
     engine_answer,
@@ -50,4 +52,29 @@ def add_middleware(
             reply = Reply.from_engine(view)
             return engine_answer(mw.after(Request.from_engine(d), reply), runtime, f"{label}.after")
 
-    core.add_middleware(label, chosen_methods, chosen_tools, before, after)
+    core.add_middleware(
+        label, chosen_methods, chosen_tools, before, after, notification_hook(mw, label)
+    )
+
+
+def notification_hook(mw: Middleware, label: str) -> Callable[[dict[str, Any]], bool] | None:
+    """`mw.on_notification` as the engine calls it, or None when `mw` does not override it."""
+    if not overrides(mw, "on_notification"):
+        return None
+    if inspect.iscoroutinefunction(type(mw).on_notification):
+        raise TypeError(
+            f"{label}.on_notification must be a plain def, not async def: it runs on the thread "
+            "that read the notification, before the server acts on it"
+        )
+
+    def on_notification(d: dict[str, Any]) -> bool:
+        answer = mw.on_notification(Notification.from_engine(d))
+        if answer is None or isinstance(answer, bool):
+            return answer is not False
+        if inspect.iscoroutine(answer):
+            answer.close()
+        raise TypeError(
+            f"{label}.on_notification must return True, False or None, not {type(answer).__name__}"
+        )
+
+    return on_notification
