@@ -281,7 +281,7 @@ constexpr std::array k_rows{
     "name scopes", "`tools/call` of a tool with `scopes` without a principal (stdio, or HTTP without auth): such a tool is also left out of tools/list", "tools_scopes.txtar"),
   P(s::P57_store_unavailable, "P57", both, ec::internal_error, 200, 200,
     "Server unavailable: this request needs the store this server shares with its replicas, which did not answer ({reason}); nothing was changed. Retry in a few seconds: the server reconnects by itself",
-    "reason", "A request that needs the shared store (`server_options::store`, Redis) while it is unreachable or slower than `store_options::timeout`: a `tools/call` that would become a task or calls an at-most-once tool, tasks/get, tasks/list, tasks/result, tasks/cancel, tasks/update", ""),
+    "reason", "A request that needs the shared store (`server_options::store`, Redis) while it is unreachable or slower than `store_options::timeout`: a `tools/call` that would become a task or calls an at-most-once tool, a request a `rate_limit` middleware counts (its buckets live in the store), tasks/get, tasks/list, tasks/result, tasks/cancel, tasks/update; a response cache never refuses (it runs the request uncached)", ""),
   P(s::P58_middleware_forbidden, "P58", both, ec::invalid_params, 200, 200,
     "Invalid params: {method}[ {name}] is not allowed for this caller: {reason}. Nothing was executed. Calling it again with the same identity fails the same way; use what this caller may use, or ask the server's operator for access",
     "method name reason", "A middleware refused the request (`refusal::forbidden`, Python `Refusal.forbidden`), e.g. the authorization built-in: a predicate on the principal failed (docs/middleware.md)", "middleware_refusals.txtar"),
