@@ -59,6 +59,12 @@ struct cached_replica {
   }
 };
 
+// A replica's registrations publish list_changed on the bus, at once and again at the end of
+// the 20 ms coalescing window, and the Redis bridge delivers them to the other replica later
+// still; each one drops every cached tool result or read for all replicas. A test that cached
+// something before they arrive would see it dropped, so it starts once they have passed.
+void let_registrations_settle() { std::this_thread::sleep_for(250ms); }
+
 json call(harness& h, int id, json args = json::object()) {
   return h.roundtrip(modern_request(id, "tools/call", {{"name", "lookup"}, {"arguments", args}}));
 }
@@ -82,6 +88,7 @@ class response_cache_replicas : public ::testing::Test {
 
 TEST_F(response_cache_replicas, what_replica_a_cached_replica_b_serves_without_running) {
   cached_replica a(redis->url(), 30s), b(redis->url(), 30s);
+  let_registrations_settle();
   harness ha(*a.srv), hb(*b.srv);
   const json first = call(ha, 1, {{"q", 1}});
   EXPECT_FALSE(hit(first));
@@ -97,6 +104,7 @@ TEST_F(response_cache_replicas, what_replica_a_cached_replica_b_serves_without_r
 
 TEST_F(response_cache_replicas, a_resource_update_on_a_drops_the_entry_b_would_serve) {
   cached_replica a(redis->url(), 30s), b(redis->url(), 30s);
+  let_registrations_settle();
   harness ha(*a.srv), hb(*b.srv);
   read(ha, 1);
   ASSERT_TRUE(hit(read(hb, 2)));
@@ -110,6 +118,7 @@ TEST_F(response_cache_replicas, a_resource_update_on_a_drops_the_entry_b_would_s
 
 TEST_F(response_cache_replicas, a_tool_list_change_on_a_drops_tool_results_for_b) {
   cached_replica a(redis->url(), 30s), b(redis->url(), 30s);
+  let_registrations_settle();
   harness ha(*a.srv), hb(*b.srv);
   call(ha, 1);
   ASSERT_TRUE(hit(call(hb, 2)));
@@ -120,6 +129,7 @@ TEST_F(response_cache_replicas, a_tool_list_change_on_a_drops_tool_results_for_b
 
 TEST_F(response_cache_replicas, private_entries_never_reach_another_caller_on_any_replica) {
   cached_replica a(redis->url(), 30s), b(redis->url(), 30s);
+  let_registrations_settle();
   harness alice(*a.srv), bob(*b.srv), alice_on_b(*b.srv);
   alice.s.set_principal({{"sub", "alice"}});
   bob.s.set_principal({{"sub", "bob"}});
@@ -136,6 +146,7 @@ TEST_F(response_cache_replicas, private_entries_never_reach_another_caller_on_an
 
 TEST_F(response_cache_replicas, redis_expires_the_entries) {
   cached_replica a(redis->url(), 200ms);
+  let_registrations_settle();
   harness ha(*a.srv);
   call(ha, 1);
   int id = 10;
@@ -144,6 +155,7 @@ TEST_F(response_cache_replicas, redis_expires_the_entries) {
 
 TEST_F(response_cache_replicas, with_redis_down_requests_run_uncached_and_the_log_says_so) {
   cached_replica a(redis->url(), 30s);
+  let_registrations_settle();
   harness ha(*a.srv);
   call(ha, 1);
   redis->kill();
