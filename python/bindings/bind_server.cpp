@@ -129,9 +129,9 @@ principal_rule rule_from(const py::object& visible_to, std::string requirement) 
 /// add_cached() of a primitive with scopes and a principal rule.
 template <class Spec, auto Add, class R, class... Payload>
 void add_guarded(server_handle& h, Spec spec, py::object fn, std::optional<std::int64_t> ttl_ms,
-                 std::optional<std::string> cache_scope, std::vector<std::string> scopes,
+                 std::optional<std::string> cache_scope, const std::vector<std::string>& scopes,
                  const py::object& visible_to, std::string requirement) {
-  spec.scopes = std::move(scopes);
+  spec.scopes = scopes;
   spec.visible_to = rule_from(visible_to, std::move(requirement));
   add_cached<Spec, Add, R, Payload...>(h, std::move(spec), std::move(fn), ttl_ms,
                                        std::move(cache_scope));

@@ -175,7 +175,7 @@ std::vector<resource_contents> remapped(std::vector<resource_contents> contents,
   return contents;
 }
 
-void add_tool_mirror(catalog& parent, std::shared_ptr<const tool_entry> e, std::string key) {
+void add_tool_mirror(catalog& parent, const std::shared_ptr<const tool_entry>& e, std::string key) {
   tool_spec spec = e->spec;
   spec.name = std::move(key);
   if (e->async_handler) {
@@ -384,9 +384,15 @@ void mounts::check_up(mount_kind kind, const std::string& key, const mount_link*
     if (!p) continue;
     const std::string problem = l->problem(*p, kind, key);
     if (problem.empty()) continue;
-    throw std::invalid_argument(
-        std::string(kind_word(kind)) + " '" + key + "' cannot be registered on '" + name_of(self_) +
-        "', which is mounted into '" + name_of(*p) + "' at prefix '" + l->prefix + "': " + problem);
+    std::string why = std::string(kind_word(kind)) + " '" + key + "' cannot be registered on '";
+    why += name_of(self_);
+    why += "', which is mounted into '";
+    why += name_of(*p);
+    why += "' at prefix '";
+    why += l->prefix;
+    why += "': ";
+    why += problem;
+    throw std::invalid_argument(why);
   }
 }
 

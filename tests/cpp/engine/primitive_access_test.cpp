@@ -16,7 +16,7 @@
 namespace mcpcxx::testing {
 namespace {
 
-resource_reader text(std::string body) {
+resource_reader text(const std::string& body) {
   return [body](const std::string& uri, request_context&) {
     return std::vector<resource_contents>{{.uri = uri, .text = body}};
   };
@@ -373,6 +373,30 @@ TEST_F(primitive_access, a_tool_rule_hides_and_refuses_while_scoped_tools_keep_p
   json ok = olga.roundtrip(
       modern_request(3, "tools/call", {{"name", "page_ops"}, {"arguments", json::object()}}));
   EXPECT_EQ(ok["result"]["content"][0]["text"], "paged");
+}
+
+TEST(primitive_access_mount, a_mounted_primitive_keeps_its_scopes_and_rule) {
+  server child;
+  child.add_resource({.uri = "ops://runbook", .name = "runbook", .scopes = {"ops:read"}},
+                     text("restart it"));
+  child.add_prompt({.name = "handover", .visible_to = require_roles({"ops"})}, say("go"));
+  server parent;
+  parent.mount(child, "team");
+  harness rita(parent);
+  rita.s.set_principal(reader_principal());
+  json r = rita.roundtrip(modern_request(1, "resources/list"));
+  EXPECT_EQ(r["result"]["resources"], json::array()) << r.dump();
+  r = rita.roundtrip(modern_request(2, "prompts/get", {{"name", "team_handover"}}));
+  EXPECT_EQ(r["error"]["data"]["requirement"], "the role ops") << r.dump();
+  harness olga(parent);
+  olga.s.set_principal(ops_principal());
+  r = olga.roundtrip(modern_request(3, "resources/list"));
+  ASSERT_EQ(r["result"]["resources"].size(), 1u) << r.dump();
+  const std::string uri = r["result"]["resources"][0]["uri"];
+  r = rita.roundtrip(modern_request(4, "resources/read", {{"uri", uri}}));
+  EXPECT_EQ(r["error"]["data"]["missing"], "ops:read") << r.dump();
+  r = olga.roundtrip(modern_request(5, "resources/read", {{"uri", uri}}));
+  EXPECT_EQ(r["result"]["contents"][0]["text"], "restart it") << r.dump();
 }
 
 TEST(primitive_access_rules, roles_and_claims_match_top_level_or_nested_claims) {

@@ -29,7 +29,7 @@ server_options named(const std::string& name) {
 
 // The billing server: charge (echoes its arguments and logs), an invoice resource, an invoice
 // template, a greeting prompt.
-void add_billing(server& s, std::shared_ptr<std::atomic<int>> runs) {
+void add_billing(server& s, const std::shared_ptr<std::atomic<int>>& runs) {
   s.add_tool({.name = "charge",
               .input_schema = {{"type", "object"},
                                {"properties", {{"cents", {{"type", "integer"}}}}},
@@ -168,8 +168,8 @@ TEST(mount, the_child_handler_logs_to_the_callers_session) {
   EXPECT_TRUE(logged);
 }
 
-middleware recorder(const std::string& name, std::shared_ptr<std::vector<std::string>> seen,
-                    std::shared_ptr<std::mutex> mu) {
+middleware recorder(const std::string& name, const std::shared_ptr<std::vector<std::string>>& seen,
+                    const std::shared_ptr<std::mutex>& mu) {
   return {.name = name,
           .before = [=](const middleware_request& r) -> std::optional<middleware_reply> {
             std::lock_guard g(*mu);
