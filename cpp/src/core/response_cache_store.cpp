@@ -11,14 +11,14 @@ namespace mcpcxx::detail {
 
 namespace {
 
-using clock = std::chrono::steady_clock;
+using cache_clock = std::chrono::steady_clock;
 
 class memory_response_cache final : public response_cache_store {
  public:
   explicit memory_response_cache(memory_cache_bounds b)
       : max_entries_(std::max<std::size_t>(1, b.max_entries)),
         max_bytes_(std::max<std::size_t>(1, b.max_bytes)),
-        clock_(b.clock ? std::move(b.clock) : [] { return clock::now(); }) {}
+        clock_(b.clock ? std::move(b.clock) : [] { return cache_clock::now(); }) {}
 
   std::optional<cached_response> get(const std::string& key) override {
     const auto now = clock_();
@@ -64,7 +64,7 @@ class memory_response_cache final : public response_cache_store {
  private:
   struct entry {
     std::string body;
-    clock::time_point expires;
+    cache_clock::time_point expires;
     std::size_t bytes;
     std::vector<std::string> tags;
     std::list<std::string>::iterator at;
@@ -85,7 +85,7 @@ class memory_response_cache final : public response_cache_store {
 
   const std::size_t max_entries_;
   const std::size_t max_bytes_;
-  const std::function<clock::time_point()> clock_;
+  const std::function<cache_clock::time_point()> clock_;
   std::mutex mutex_;
   entry_map entries_;
   std::list<std::string> order_;  // keys, most recently used first

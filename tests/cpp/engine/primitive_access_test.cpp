@@ -16,7 +16,7 @@
 namespace mcpcxx::testing {
 namespace {
 
-resource_reader text(const std::string& body) {
+resource_reader reader_of(const std::string& body) {
   return [body](const std::string& uri, request_context&) {
     return std::vector<resource_contents>{{.uri = uri, .text = body}};
   };
@@ -57,13 +57,13 @@ class primitive_access : public ::testing::Test {
     auto o = log.options();
     o.page_size = 100;
     srv = std::make_unique<server>(o);
-    srv->add_resource({.uri = "docs://readme", .name = "readme"}, text("hello"));
+    srv->add_resource({.uri = "docs://readme", .name = "readme"}, reader_of("hello"));
     srv->add_resource({.uri = "ops://runbook", .name = "runbook", .scopes = {"ops:read"}},
-                      text("restart it"));
+                      reader_of("restart it"));
     srv->add_resource({.uri = "ops://pager", .name = "pager", .visible_to = require_roles({"ops"})},
-                      text("call olga"));
+                      reader_of("call olga"));
     srv->add_resource({.uri = "ops://broken", .name = "broken", .visible_to = throwing_rule()},
-                      text("never"));
+                      reader_of("never"));
     srv->add_resource_template({.uri_template = "docs://page/{id}", .name = "page"}, job_reader());
     srv->add_resource_template(
         {.uri_template = "ops://job/{id}", .name = "job", .scopes = {"ops:read"}}, job_reader());
@@ -122,7 +122,7 @@ TEST_F(primitive_access, the_legacy_lists_hide_the_same_entries) {
 
 TEST_F(primitive_access, lists_without_guarded_entries_keep_the_shared_hints) {
   server plain;
-  plain.add_resource({.uri = "docs://readme", .name = "readme"}, text("hello"));
+  plain.add_resource({.uri = "docs://readme", .name = "readme"}, reader_of("hello"));
   plain.add_prompt({.name = "greet"}, say("hi"));
   plain.add_prompt({.name = "secret", .scopes = {"s"}}, say("x"));
   harness h(plain);
@@ -301,7 +301,7 @@ bool got_update(harness& h, const std::string& uri) {
 }
 
 TEST_F(primitive_access, updates_stop_when_a_subscribed_resource_gains_scopes) {
-  srv->add_resource({.uri = "docs://news", .name = "news"}, text("old"));
+  srv->add_resource({.uri = "docs://news", .name = "news"}, reader_of("old"));
   harness rita(*srv);
   rita.s.set_principal(reader_principal());
   rita.initialize();
@@ -322,7 +322,8 @@ TEST_F(primitive_access, updates_stop_when_a_subscribed_resource_gains_scopes) {
   ASSERT_TRUE(got_update(rita, "docs://news"));
   ASSERT_TRUE(got_update(listener, "docs://news"));
   ASSERT_TRUE(srv->remove_resource("docs://news"));
-  srv->add_resource({.uri = "docs://news", .name = "news", .scopes = {"ops:read"}}, text("new"));
+  srv->add_resource({.uri = "docs://news", .name = "news", .scopes = {"ops:read"}},
+                    reader_of("new"));
   rita.sink->clear();
   listener.sink->clear();
   srv->notify_resource_updated("docs://news");
@@ -378,7 +379,7 @@ TEST_F(primitive_access, a_tool_rule_hides_and_refuses_while_scoped_tools_keep_p
 TEST(primitive_access_mount, a_mounted_primitive_keeps_its_scopes_and_rule) {
   server child;
   child.add_resource({.uri = "ops://runbook", .name = "runbook", .scopes = {"ops:read"}},
-                     text("restart it"));
+                     reader_of("restart it"));
   child.add_prompt({.name = "handover", .visible_to = require_roles({"ops"})}, say("go"));
   server parent;
   parent.mount(child, "team");
@@ -417,8 +418,9 @@ TEST(primitive_access_rules, roles_and_claims_match_top_level_or_nested_claims) 
 
 TEST(primitive_access_rules, registration_refuses_a_scope_that_is_not_a_token) {
   server srv;
-  EXPECT_THROW(srv.add_resource({.uri = "a://b", .name = "b", .scopes = {"two words"}}, text("x")),
-               std::invalid_argument);
+  EXPECT_THROW(
+      srv.add_resource({.uri = "a://b", .name = "b", .scopes = {"two words"}}, reader_of("x")),
+      std::invalid_argument);
   EXPECT_THROW(srv.add_prompt({.name = "p", .scopes = {""}}, say("x")), std::invalid_argument);
   EXPECT_THROW(srv.add_resource_template(
                    {.uri_template = "a://{x}", .name = "t", .scopes = {"a\"b"}}, job_reader()),

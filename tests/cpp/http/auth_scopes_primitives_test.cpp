@@ -48,7 +48,7 @@ http_options auth() {
   return o;
 }
 
-reply send(http_fixture& f, const modern_request& r, const std::string& token) {
+reply send_as(http_fixture& f, const modern_request& r, const std::string& token) {
   client c(f.port());
   auto h = r.headers;
   h.push_back("Authorization: Bearer " + token);
@@ -64,7 +64,7 @@ std::string challenge(http_fixture& f, const std::string& scopes) {
 TEST(HttpAuthScopesPrimitives, AReadLackingScopesIs403NamingTheResourceAndItsScopes) {
   http_fixture f(auth());
   add_guarded(*f.srv);
-  reply r = send(f, modern(1, "resources/read", {{"uri", "ops://runbook"}}), "reader");
+  reply r = send_as(f, modern(1, "resources/read", {{"uri", "ops://runbook"}}), "reader");
   EXPECT_EQ(r.status, 403);
   EXPECT_EQ(r.header("www-authenticate"), challenge(f, "ops:read ops:write"));
   EXPECT_EQ(r.json_body()["error"]["code"], -32600);
@@ -72,7 +72,7 @@ TEST(HttpAuthScopesPrimitives, AReadLackingScopesIs403NamingTheResourceAndItsSco
             "Forbidden: resource ops://runbook needs the scope(s) ops:read ops:write, which the "
             "access token lacks; nothing was done. Obtain a token that grants them (step-up "
             "authorization) and retry");
-  reply ok = send(f, modern(2, "resources/read", {{"uri", "ops://runbook"}}), "ops");
+  reply ok = send_as(f, modern(2, "resources/read", {{"uri", "ops://runbook"}}), "ops");
   EXPECT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(ok.json_body()["result"]["contents"][0]["text"], "secret");
 }
@@ -80,7 +80,7 @@ TEST(HttpAuthScopesPrimitives, AReadLackingScopesIs403NamingTheResourceAndItsSco
 TEST(HttpAuthScopesPrimitives, ATemplatedReadAndASubscribeUseTheTemplateScopes) {
   http_fixture f(auth());
   add_guarded(*f.srv);
-  reply r = send(f, modern(1, "resources/read", {{"uri", "ops://job/4"}}), "ops");
+  reply r = send_as(f, modern(1, "resources/read", {{"uri", "ops://job/4"}}), "ops");
   EXPECT_EQ(r.status, 200) << r.body;
   client c(f.port());
   std::string sid = open_legacy_session(c, "2025-11-25", {"Authorization: Bearer reader"});
@@ -100,12 +100,12 @@ TEST(HttpAuthScopesPrimitives, ATemplatedReadAndASubscribeUseTheTemplateScopes) 
 TEST(HttpAuthScopesPrimitives, ARuleRefusalIsP66WithStatus200) {
   http_fixture f(auth());
   add_guarded(*f.srv);
-  reply r = send(f, modern(1, "prompts/get", {{"name", "handover"}}), "reader");
+  reply r = send_as(f, modern(1, "prompts/get", {{"name", "handover"}}), "reader");
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.header("www-authenticate"), "");
   EXPECT_EQ(r.json_body()["error"]["data"],
             json({{"primitive", "prompt"}, {"name", "handover"}, {"requirement", "the role ops"}}));
-  reply ok = send(f, modern(2, "prompts/get", {{"name", "handover"}}), "ops");
+  reply ok = send_as(f, modern(2, "prompts/get", {{"name", "handover"}}), "ops");
   EXPECT_EQ(ok.json_body()["result"]["messages"][0]["content"]["text"], "go") << ok.body;
 }
 
@@ -116,7 +116,7 @@ TEST(HttpAuthScopesPrimitives, ListsShowEachPrincipalWhatItMayUse) {
   add_guarded(*f.srv);
   auto uris = [&](const std::string& token) {
     std::vector<std::string> out;
-    const json body = send(f, modern(1, "resources/list"), token).json_body();
+    const json body = send_as(f, modern(1, "resources/list"), token).json_body();
     for (const auto& e : body["result"]["resources"]) out.push_back(e["uri"]);
     EXPECT_EQ(body["result"]["cacheScope"], "private");
     return out;
@@ -125,9 +125,9 @@ TEST(HttpAuthScopesPrimitives, ListsShowEachPrincipalWhatItMayUse) {
   EXPECT_EQ(std::count(some.begin(), some.end(), "ops://runbook"), 0);
   const auto all = uris("ops");
   EXPECT_EQ(std::count(all.begin(), all.end(), "ops://runbook"), 1);
-  reply t = send(f, modern(2, "resources/templates/list"), "reader");
+  reply t = send_as(f, modern(2, "resources/templates/list"), "reader");
   EXPECT_EQ(t.json_body()["result"]["resourceTemplates"].size(), 1u) << t.body;
-  const json prompts = send(f, modern(3, "prompts/list"), "reader").json_body();
+  const json prompts = send_as(f, modern(3, "prompts/list"), "reader").json_body();
   ASSERT_TRUE(prompts["result"]["prompts"].is_array()) << prompts.dump();
   for (const auto& e : prompts["result"]["prompts"]) EXPECT_NE(e["name"], "handover");
 }
