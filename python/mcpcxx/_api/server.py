@@ -465,7 +465,7 @@ class Server:
             )
         if not isinstance(prefix, str):
             raise TypeError(f"mount prefix must be a str such as 'billing', not {prefix!r}")
-        self._runtime.core.mount(server._runtime.core, prefix)
+        self._runtime.core.mount(server.runtime.core, prefix)
         self._mounted.append(server)
 
     def add_middleware(
