@@ -68,7 +68,7 @@ def notification_hook(mw: Middleware, label: str) -> Callable[[dict[str, Any]], 
         )
 
     def on_notification(d: dict[str, Any]) -> bool:
-        answer = mw.on_notification(Notification.from_engine(d))
+        answer: object = mw.on_notification(Notification.from_engine(d))  # may break its type
         if answer is None or isinstance(answer, bool):
             return answer is not False
         if inspect.iscoroutine(answer):
