@@ -52,6 +52,48 @@ const schema::compiled_schema& compiled() {
   return *s;
 }
 
+// The most common MCP tool schema shape: flat properties with only type and annotations.
+const json& flat_cases() {
+  static const json c = json::parse(R"({
+  "schema": {
+    "type": "object",
+    "properties": {
+      "query": {"type": "string", "description": "What to search for."},
+      "limit": {"type": "integer", "description": "At most this many results."},
+      "verbose": {"type": "boolean", "default": false},
+      "threshold": {"type": "number", "title": "Threshold"},
+      "tags": {"type": "array", "description": "Tags to match."}
+    },
+    "required": ["query", "limit"],
+    "additionalProperties": false
+  },
+  "valid": {"query": "weather in paris", "limit": 10, "verbose": true, "threshold": 0.25,
+            "tags": ["news", "today"]},
+  "invalid": {"query": "weather in paris", "limit": 1.5, "extra": true}
+})");
+  return c;
+}
+
+const schema::compiled_schema& flat_compiled() {
+  static const auto s = schema::compile(flat_cases()["schema"]);
+  return *s;
+}
+
+void BM_schema_flat_is_valid_valid(benchmark::State& st) {
+  const json& inst = flat_cases()["valid"];
+  for (auto _ : st) benchmark::DoNotOptimize(flat_compiled().is_valid(inst));
+}
+
+void BM_schema_flat_is_valid_invalid(benchmark::State& st) {
+  const json& inst = flat_cases()["invalid"];
+  for (auto _ : st) benchmark::DoNotOptimize(flat_compiled().is_valid(inst));
+}
+
+void BM_schema_flat_validate_invalid(benchmark::State& st) {
+  const json& inst = flat_cases()["invalid"];
+  for (auto _ : st) benchmark::DoNotOptimize(flat_compiled().validate(inst));
+}
+
 void BM_schema_is_valid_valid(benchmark::State& st) {
   const json& inst = cases()["valid"];
   for (auto _ : st) benchmark::DoNotOptimize(compiled().is_valid(inst));
@@ -91,6 +133,9 @@ BENCHMARK(BM_schema_is_valid_invalid);
 BENCHMARK(BM_schema_validate_invalid);
 BENCHMARK(BM_schema_validate_and_format_invalid);
 BENCHMARK(BM_schema_compile);
+BENCHMARK(BM_schema_flat_is_valid_valid);
+BENCHMARK(BM_schema_flat_is_valid_invalid);
+BENCHMARK(BM_schema_flat_validate_invalid);
 
 }  // namespace
 
