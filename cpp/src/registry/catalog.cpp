@@ -288,6 +288,18 @@ std::vector<std::shared_ptr<const prompt_entry>> catalog::all_prompts() const {
   return prompts_.all();
 }
 
+namespace {
+
+// Adds the declared extensions (id -> settings) to caps.extensions, replacing a non-object one.
+void add_declared_extensions(json& caps, const json& extensions) {
+  if (extensions.empty()) return;
+  json& ext = caps["extensions"];
+  if (!ext.is_object()) ext = json::object();
+  for (const auto& [id, settings] : extensions.items()) ext[id] = settings;
+}
+
+}  // namespace
+
 json catalog::capabilities() const {
   json caps =
       options_.extra_capabilities.is_object() ? options_.extra_capabilities : json::object();
@@ -301,11 +313,7 @@ json catalog::capabilities() const {
   if (completion_) caps["completions"] = json::object();
   if (options_.logging) caps["logging"] = json::object();
   if (any_task_tool()) caps["extensions"][std::string(k_tasks_extension)] = json::object();
-  if (!extensions_.empty()) {
-    json& ext = caps["extensions"];
-    if (!ext.is_object()) ext = json::object();
-    for (const auto& [id, settings] : extensions_.items()) ext[id] = settings;
-  }
+  add_declared_extensions(caps, extensions_);
   return caps;
 }
 
