@@ -1,5 +1,6 @@
 // Public entry points: compile() and the compiled validator.
 #include "schema/compiler.hpp"
+#include "schema/flat_object.hpp"
 
 namespace mcpcxx::schema {
 namespace {
@@ -34,9 +35,7 @@ class compiled_impl final : public compiled_schema {
     detail::eval_ctx c;
     c.bounds = &bounds_;
     c.dynamic = parts_.dynamic;
-    // Each instance level may pass through a few schema levels ($ref, allOf, ...); a deeper
-    // evaluation chain without instance progress means a reference cycle.
-    c.max_depth = bounds_.max_instance_depth * 4 + bounds_.max_schema_depth;
+    c.max_depth = detail::max_eval_depth(bounds_);
     return c;
   }
 
@@ -46,7 +45,8 @@ class compiled_impl final : public compiled_schema {
 
 }  // namespace
 
-std::shared_ptr<const compiled_schema> compile(const json& schema, const compile_options& opts) {
+std::shared_ptr<const compiled_schema> detail::compile_general(const json& schema,
+                                                               const compile_options& opts) {
   if (!schema.is_object() && !schema.is_boolean())
     throw schema_error(
         std::string("invalid schema: the root must be an object or a boolean, got ") +
@@ -57,6 +57,13 @@ std::shared_ptr<const compiled_schema> compile(const json& schema, const compile
   } catch (const json::exception& e) {
     throw schema_error(std::string("invalid schema: ") + e.what());
   }
+}
+
+std::shared_ptr<const compiled_schema> compile(const json& schema, const compile_options& opts) {
+  auto general = detail::compile_general(schema, opts);
+  // Decided once here: flat object schemas (most tool inputs) get a dispatch-free is_valid().
+  if (auto flat = detail::make_flat_object(schema, opts, general)) return flat;
+  return general;
 }
 
 }  // namespace mcpcxx::schema

@@ -1,0 +1,240 @@
+// The flat-object fast path: eligibility at compile time and one compact is_valid(), so a valid
+// tool call runs no keyword dispatch. It must agree with the general evaluator (eval.cpp,
+// kw_core.cpp, kw_object.cpp) on every instance, bounds included; tests/cpp/schema compares both.
+#include "schema/flat_object.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "schema/ast.hpp"
+
+namespace mcpcxx::schema::detail {
+namespace {
+
+// Dialect URIs (after the compiler's normalization) in which type, properties, required and
+// additionalProperties are always asserted; a custom meta-schema may turn vocabularies off.
+constexpr std::array<std::string_view, 3> kFlatDialects = {
+    "https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema",
+    "http://json-schema.org/draft-07/schema"};
+
+// Keywords no dialect evaluates: they never change validity.
+constexpr std::array<std::string_view, 8> kFlatAnnotations = {
+    "title",      "description", "default",   "examples",
+    "deprecated", "readOnly",    "writeOnly", "$comment"};
+
+struct flat_property {
+  std::string name;
+  std::uint8_t mask = 0;  ///< allowed type bits; 0 when the member has no "type"
+};
+
+struct flat_plan {
+  std::uint8_t root_mask = 0;  ///< allowed type bits of the instance; 0 when no "type"
+  std::vector<flat_property> props;
+  std::vector<std::string> required;
+  bool has_required = false;
+  bool has_additional = false;
+  bool closed = false;  ///< additionalProperties: false
+  std::size_t typed_members = 0;
+};
+
+bool flat_known_dialect(std::string uri) {
+  if (!uri.empty() && uri.back() == '#') uri.pop_back();
+  if (uri.rfind("https://json-schema.org/draft-07/", 0) == 0) uri.erase(4, 1);
+  return std::find(kFlatDialects.begin(), kFlatDialects.end(), uri) != kFlatDialects.end();
+}
+
+bool flat_is_annotation(std::string_view key) {
+  return std::find(kFlatAnnotations.begin(), kFlatAnnotations.end(), key) != kFlatAnnotations.end();
+}
+
+std::uint8_t flat_name_bits(std::string_view t) {
+  if (t == "null") return t_null;
+  if (t == "boolean") return t_bool;
+  if (t == "integer") return t_int;
+  if (t == "number") return t_number;
+  if (t == "string") return t_str;
+  if (t == "array") return t_arr;
+  if (t == "object") return t_obj;
+  return 0;
+}
+
+// The mask of a "type" value, or 0 when it is not a well-formed one.
+std::uint8_t flat_type_value(const json& v) {
+  if (v.is_string()) return flat_name_bits(v.get_ref<const std::string&>());
+  if (!v.is_array() || v.empty()) return 0;
+  std::uint8_t mask = 0;
+  for (const auto& e : v) {
+    const std::uint8_t m = e.is_string() ? flat_name_bits(e.get_ref<const std::string&>()) : 0;
+    if (m == 0) return 0;
+    mask |= m;
+  }
+  return mask;
+}
+
+bool flat_member(const std::string& name, const json& s, flat_plan& plan) {
+  if (!s.is_object()) return false;
+  flat_property p{name, 0};
+  for (const auto& [k, v] : s.items()) {
+    if (k == "type") {
+      p.mask = flat_type_value(v);
+      if (p.mask == 0) return false;
+    } else if (!flat_is_annotation(k)) {
+      return false;
+    }
+  }
+  if (p.mask != 0) ++plan.typed_members;
+  plan.props.push_back(std::move(p));
+  return true;
+}
+
+bool flat_properties(const json& v, flat_plan& plan) {
+  if (!v.is_object()) return false;
+  for (const auto& [k, s] : v.items()) {
+    if (!flat_member(k, s, plan)) return false;
+  }
+  return true;
+}
+
+bool flat_required(const json& v, flat_plan& plan) {
+  if (!v.is_array()) return false;
+  for (const auto& e : v) {
+    if (!e.is_string()) return false;
+    plan.required.push_back(e.get<std::string>());
+  }
+  plan.has_required = true;
+  return true;
+}
+
+// Reads one root keyword into `plan`; false when it makes the schema ineligible.
+bool flat_root_keyword(std::string_view k, const json& v, flat_plan& plan) {
+  if (k == "type") {
+    plan.root_mask = flat_type_value(v);
+    return plan.root_mask != 0;
+  }
+  if (k == "properties") return flat_properties(v, plan);
+  if (k == "required") return flat_required(v, plan);
+  if (k == "additionalProperties") {
+    plan.has_additional = true;
+    plan.closed = v.is_boolean() && !v.get<bool>();
+    return v.is_boolean();
+  }
+  if (k == "$schema") return v.is_string() && flat_known_dialect(v.get<std::string>());
+  return k == "$id" || flat_is_annotation(k);
+}
+
+// Whether the general evaluator's bounds can never stop it on this schema: then its answer is
+// the plain keyword semantics the fast path computes.
+bool flat_bounds_fit(const flat_plan& plan, const limits& b) {
+  const bool props_kw = !plan.props.empty() || plan.has_additional;
+  const std::size_t steps = (plan.root_mask != 0 ? 1 : 0) + (plan.has_required ? 1 : 0) +
+                            (props_kw ? 1 : 0) + plan.typed_members;
+  // Root node at evaluation depth 1, member nodes at depth 2 and instance depth 1.
+  return steps <= b.max_validation_steps && max_eval_depth(b) >= 2 && b.max_instance_depth >= 1;
+}
+
+bool flat_plan_for(const json& schema, const compile_options& opts, flat_plan& plan) {
+  if (!schema.is_object()) return false;
+  if (!schema.contains("$schema") && !flat_known_dialect(opts.default_dialect)) return false;
+  for (const auto& [k, v] : schema.items()) {
+    if (!flat_root_keyword(k, v, plan)) return false;
+  }
+  std::sort(plan.props.begin(), plan.props.end(),
+            [](const flat_property& a, const flat_property& b) { return a.name < b.name; });
+  return flat_bounds_fit(plan, opts.bounds);
+}
+
+bool flat_type_ok(std::uint8_t mask, const json& v) noexcept {
+  return mask == 0 || (flat_type_bits(v) & mask) != 0;
+}
+
+class flat_object_validator final : public compiled_schema {
+ public:
+  flat_object_validator(flat_plan plan, std::shared_ptr<const compiled_schema> general)
+      : plan_(std::move(plan)), general_(std::move(general)) {}
+
+  validation_result validate(const json& instance) const override {
+    // Same answer as the general validator, whose validate() also starts with a quiet pass.
+    if (is_valid(instance)) return {};
+    return general_->validate(instance);
+  }
+
+  bool is_valid(const json& instance) const override {
+    const std::uint8_t tb = flat_type_bits(instance);
+    if (plan_.root_mask != 0 && (tb & plan_.root_mask) == 0) return false;
+    if (tb != t_obj) return true;
+    for (const auto& name : plan_.required) {
+      if (!instance.contains(name)) return false;
+    }
+    return plan_.closed ? closed_members_ok(instance) : open_members_ok(instance);
+  }
+
+ private:
+  // Object members and props_ are both sorted by name: one merge walk.
+  bool closed_members_ok(const json& instance) const {
+    auto p = plan_.props.begin();
+    const auto end = plan_.props.end();
+    for (auto it = instance.begin(); it != instance.end(); ++it) {
+      const std::string& key = it.key();
+      while (p != end && p->name < key) ++p;
+      if (p == end || p->name != key || !flat_type_ok(p->mask, it.value())) return false;
+    }
+    return true;
+  }
+
+  bool open_members_ok(const json& instance) const {
+    for (const auto& p : plan_.props) {
+      if (p.mask == 0) continue;
+      auto it = instance.find(p.name);
+      if (it != instance.end() && !flat_type_ok(p.mask, *it)) return false;
+    }
+    return true;
+  }
+
+  flat_plan plan_;
+  std::shared_ptr<const compiled_schema> general_;
+};
+
+}  // namespace
+
+std::uint8_t flat_type_bits(const json& v) noexcept {
+  switch (v.type()) {
+    case json::value_t::null:
+      return t_null;
+    case json::value_t::boolean:
+      return t_bool;
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return t_int;
+    case json::value_t::number_float: {
+      const double d = v.get<double>();
+      return std::isfinite(d) && std::floor(d) == d ? t_int : t_frac;
+    }
+    case json::value_t::string:
+      return t_str;
+    case json::value_t::array:
+      return t_arr;
+    case json::value_t::object:
+      return t_obj;
+    default:
+      return 0;
+  }
+}
+
+std::shared_ptr<const compiled_schema> make_flat_object(
+    const json& schema, const compile_options& opts,
+    std::shared_ptr<const compiled_schema> general) {
+  flat_plan plan;
+  if (general == nullptr || !flat_plan_for(schema, opts, plan)) return nullptr;
+  return std::make_shared<flat_object_validator>(std::move(plan), std::move(general));
+}
+
+bool is_flat_object(const compiled_schema& s) noexcept {
+  return dynamic_cast<const flat_object_validator*>(&s) != nullptr;
+}
+
+}  // namespace mcpcxx::schema::detail
