@@ -110,6 +110,39 @@ decode_result decode(json& params, std::string_view, listen_params& out) {
   return std::nullopt;
 }
 
+namespace {
+
+// Honors only what this server has: the acknowledgement lists exactly that subset.
+void narrow_to_server(server_core& e, const exchange& ex, listen_filter& f) {
+  f.tools_list_changed = f.tools_list_changed && e.registry().has_capability("tools");
+  f.prompts_list_changed = f.prompts_list_changed && e.registry().has_capability("prompts");
+  const bool resources = e.registry().has_capability("resources");
+  f.resources_list_changed = f.resources_list_changed && resources;
+  if (!resources) f.resource_subscriptions.clear();
+  if (e.registry().varies_by_principal("resources/list") ||
+      e.registry().varies_by_principal("resources/templates/list")) {
+    // A resource the caller may not read is not honored, so its updates never reach it.
+    std::erase_if(f.resource_subscriptions,
+                  [&](const std::string& uri) { return !may_read_resource(e, ex, uri); });
+  }
+}
+
+// A task that ended before the stream opened sends no more status changes: its final state
+// follows the acknowledgement, so a client need not poll for it.
+void replay_finished_tasks(listener_registry& streams, const std::shared_ptr<listener>& l,
+                           const std::vector<task_record>& finished, std::size_t queue_limit) {
+  for (const task_record& r : finished) {
+    if (l->offer(task_status_notification(r.task_id, modern_detailed_task_json(r)))) continue;
+    if (streams.remove(l.get())) {
+      l->end("more tasks ended than the stream may queue (" + std::to_string(queue_limit) +
+             "); follow fewer taskIds per stream");
+    }
+    return;
+  }
+}
+
+}  // namespace
+
 method_outcome handle_listen(listener_registry& streams, const exchange_ptr& ex, listen_params& p) {
   server_core& e = ex->core();
   listen_filter& f = p.filter;
@@ -120,18 +153,7 @@ method_outcome handle_listen(listener_registry& streams, const exchange_ptr& ex,
   }
   if (f.task_ids_requested && !declares_tasks_extension(*ex)) return missing_tasks_extension();
   const std::vector<task_record> finished = honor_task_ids(streams, *ex, f.task_ids);
-  // Honor only what this server has: the acknowledgement lists exactly that subset.
-  f.tools_list_changed = f.tools_list_changed && e.registry().has_capability("tools");
-  f.prompts_list_changed = f.prompts_list_changed && e.registry().has_capability("prompts");
-  const bool resources = e.registry().has_capability("resources");
-  f.resources_list_changed = f.resources_list_changed && resources;
-  if (!resources) f.resource_subscriptions.clear();
-  if (e.registry().varies_by_principal("resources/list") ||
-      e.registry().varies_by_principal("resources/templates/list")) {
-    // A resource the caller may not read is not honored, so its updates never reach it.
-    std::erase_if(f.resource_subscriptions,
-                  [&](const std::string& uri) { return !may_read_resource(e, *ex, uri); });
-  }
+  narrow_to_server(e, *ex, f);
   if (streams.closed()) {
     // The server is stopping: the stream ends at once, as every open one just did.
     return method_outcome::ok(
@@ -141,16 +163,7 @@ method_outcome handle_listen(listener_registry& streams, const exchange_ptr& ex,
   if (!l) {
     return refuse(situation::P43_listen_too_many_listeners, {{"limit", e.options().max_listeners}});
   }
-  // A task that ended before the stream opened sends no more status changes: its final state
-  // follows the acknowledgement, so a client need not poll for it.
-  for (const task_record& r : finished) {
-    if (l->offer(task_status_notification(r.task_id, modern_detailed_task_json(r)))) continue;
-    if (streams.remove(l.get())) {
-      l->end("more tasks ended than the stream may queue (" +
-             std::to_string(e.options().listener_queue) + "); follow fewer taskIds per stream");
-    }
-    break;
-  }
+  replay_finished_tasks(streams, l, finished, e.options().listener_queue);
   return method_outcome::pending();
 }
 
