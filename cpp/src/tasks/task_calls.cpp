@@ -44,32 +44,44 @@ call_plan plan_modern(const exchange& ex, const tool_entry& t) {
   return {b, std::nullopt};
 }
 
-// 2025-11-25 params.task {ttl?}; older revisions have no tasks (params.task is ignored there).
-call_plan plan_legacy(exchange& ex, const tool_entry& t) {
+// 2025-11-25 params.task, or null when the request is not task-augmented (older revisions have
+// no tasks, so params.task is ignored there).
+const json* legacy_task_member(const exchange& ex) {
+  if (!::mcpcxx::wire::has(ex.facts.version, ::mcpcxx::wire::feature::tasks)) return nullptr;
   const json& params = ex.params();
   const auto it = params.find("task");
-  const bool has_tasks = ::mcpcxx::wire::has(ex.facts.version, ::mcpcxx::wire::feature::tasks);
-  const bool augmented = has_tasks && it != params.end() && !it->is_null();
+  return it == params.end() || it->is_null() ? nullptr : &*it;
+}
+
+// params.task.ttl into `b`; the refusal when it is not a non-negative integer (null = absent).
+std::optional<method_outcome> read_task_ttl(const json& task, task_binding& b) {
+  const auto ttl = task.find("ttl");
+  if (ttl == task.end() || ttl->is_null()) return std::nullopt;
+  if (!ttl->is_number_integer() || ttl->get<std::int64_t>() < 0) {
+    return invalid_task_params("tools/call params.task.ttl",
+                               "a non-negative integer (milliseconds)", *ttl);
+  }
+  b.requested_ttl_ms = ttl->get<std::int64_t>();
+  return std::nullopt;
+}
+
+// 2025-11-25 params.task {ttl?}.
+call_plan plan_legacy(const exchange& ex, const tool_entry& t) {
+  const json* task = legacy_task_member(ex);
   const json name = {{"name", t.spec.name}};
-  if (augmented && !it->is_object()) {
-    return {nullptr, invalid_task_params("tools/call params.task", "an object {ttl?}", *it)};
-  }
-  if (augmented && t.spec.task == task_support::forbidden) {
-    return {nullptr, method_outcome::protocol(situation::P48_task_augmentation_forbidden, name)};
-  }
-  if (!augmented && t.spec.task == task_support::required) {
+  if (task == nullptr) {
+    if (t.spec.task != task_support::required) return {};
     return {nullptr, method_outcome::protocol(situation::P49_task_augmentation_required, name)};
   }
-  if (!augmented) return {};
+  if (!task->is_object()) {
+    return {nullptr, invalid_task_params("tools/call params.task", "an object {ttl?}", *task)};
+  }
+  if (t.spec.task == task_support::forbidden) {
+    return {nullptr, method_outcome::protocol(situation::P48_task_augmentation_forbidden, name)};
+  }
   auto b = std::make_shared<task_binding>();
   b->tool = t.spec.name;
-  if (const auto ttl = it->find("ttl"); ttl != it->end() && !ttl->is_null()) {
-    if (!ttl->is_number_integer() || ttl->get<std::int64_t>() < 0) {
-      return {nullptr, invalid_task_params("tools/call params.task.ttl",
-                                           "a non-negative integer (milliseconds)", *ttl)};
-    }
-    b->requested_ttl_ms = ttl->get<std::int64_t>();
-  }
+  if (auto refusal = read_task_ttl(*task, *b)) return {nullptr, std::move(refusal)};
   return {b, std::nullopt};
 }
 
@@ -292,43 +304,71 @@ void publish_task_status(notification_bus& bus, const task_record& r) {
   bus.publish({change_kind::task_status, r.task_id, modern_detailed_task_json(r)});
 }
 
-void bind_task_hooks(context_hooks& hooks, const exchange_ptr& ex,
-                     const std::shared_ptr<task_binding>& b) {
-  auto s = ex->session().shared_from_this();
-  hooks.notify = [b, s, before = std::move(hooks.notify)](std::string_view method, json params) {
-    if (!b->started.load(std::memory_order_acquire)) {
+namespace {
+
+using notify_hook = decltype(context_hooks::notify);
+using ask_hook = decltype(context_hooks::ask);
+using ask_all_hook = decltype(context_hooks::ask_all);
+using session_ptr = std::shared_ptr<session_state>;
+using binding_ptr = std::shared_ptr<task_binding>;
+
+bool task_running(const task_binding& b) { return b.started.load(std::memory_order_acquire); }
+
+// Until the task starts, notifications go where the request's go (`before`).
+notify_hook task_notify_hook(const binding_ptr& b, const session_ptr& s, notify_hook before) {
+  return [b, s, before = std::move(before)](std::string_view method, json params) {
+    if (!task_running(*b)) {
       if (before) before(method, std::move(params));
       return;
     }
     task_notify(s, *b, method, std::move(params));
   };
-  hooks.task_status = [b, s](const std::string& message) {
-    if (b->started.load(std::memory_order_acquire)) b->tasks->set_message(b->task_id, message);
-  };
-  auto live = b->modern ? nullptr : legacy_ask_hook(s, nullptr, ex->token());
-  hooks.ask = [b, s, live, before = hooks.ask](const client_request& q) -> json {
-    if (!b->started.load(std::memory_order_acquire)) {
-      if (!before) cannot_ask(q);
-      return before(q);
-    }
-    if (b->modern) return modern_task_ask(*b, {q}).front();
-    return legacy_task_ask(*b, live, q);
-  };
-  hooks.ask_all = [b, s, before = hooks.ask_all,
-                   one = hooks.ask](const std::vector<client_request>& qs) -> std::vector<json> {
-    if (b->started.load(std::memory_order_acquire) && b->modern) {
-      return modern_task_ask(*b, qs);
-    }
-    if (!b->started.load(std::memory_order_acquire) && before) return before(qs);
+}
+
+// Until the task starts, a question is the request's (`before`; none = cannot ask).
+ask_hook task_ask_hook(const binding_ptr& b, const session_ptr& s, ask_hook live, ask_hook before) {
+  return
+      [b, s, live = std::move(live), before = std::move(before)](const client_request& q) -> json {
+        if (!task_running(*b)) {
+          if (!before) cannot_ask(q);
+          return before(q);
+        }
+        if (b->modern) return modern_task_ask(*b, {q}).front();
+        return legacy_task_ask(*b, live, q);
+      };
+}
+
+// A started modern task parks on all its questions at once; otherwise the request's `before`,
+// or one by one through `one`.
+ask_all_hook task_ask_all_hook(const binding_ptr& b, const session_ptr& s, ask_all_hook before,
+                               ask_hook one) {
+  return [b, s, before = std::move(before),
+          one = std::move(one)](const std::vector<client_request>& qs) -> std::vector<json> {
+    if (task_running(*b) && b->modern) return modern_task_ask(*b, qs);
+    if (!task_running(*b) && before) return before(qs);
     std::vector<json> out;
     out.reserve(qs.size());
     for (const client_request& q : qs) out.push_back(one(q));
     return out;
   };
+}
+
+}  // namespace
+
+void bind_task_hooks(context_hooks& hooks, const exchange_ptr& ex,
+                     const std::shared_ptr<task_binding>& b) {
+  auto s = ex->session().shared_from_this();
+  hooks.notify = task_notify_hook(b, s, std::move(hooks.notify));
+  hooks.task_status = [b, s](const std::string& message) {
+    if (task_running(*b)) b->tasks->set_message(b->task_id, message);
+  };
+  auto live = b->modern ? nullptr : legacy_ask_hook(s, nullptr, ex->token());
+  hooks.ask = task_ask_hook(b, s, std::move(live), hooks.ask);
+  hooks.ask_all = task_ask_all_hook(b, s, hooks.ask_all, hooks.ask);
   std::weak_ptr<exchange> weak = ex;
   hooks.start_task = [weak, b]() -> bool {
     auto live_ex = weak.lock();
-    if (!live_ex || !b->deferred || b->started.load(std::memory_order_acquire)) return false;
+    if (!live_ex || !b->deferred || task_running(*b)) return false;
     return begin_task(live_ex, *b);
   };
 }
