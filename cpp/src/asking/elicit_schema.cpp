@@ -169,26 +169,21 @@ struct checker {
       fail("\"default\" must be a boolean");
   }
 
-  void array_schema(const json& s) const {
-    if (!modern_forms()) fail("multi-select (type \"array\") needs protocol 2025-11-25 or later");
-    only_keys(s, {"type", "title", "description", "items", "minItems", "maxItems", "default"});
-    text(s, "title");
-    text(s, "description");
-    count(s, "minItems");
-    count(s, "maxItems");
-    ordered(s, "minItems", "maxItems");
+  // The values a multi-select's "items" allows: {"anyOf": titled} or {"type": "string", "enum"}.
+  std::set<std::string> multi_select_values(const json& s) const {
     const json* items = s.contains("items") ? &s.at("items") : nullptr;
     if (items == nullptr || !items->is_object()) fail("a multi-select needs an \"items\" object");
-    std::set<std::string> allowed;
     if (items->contains("anyOf")) {
       if (items->size() != 1) fail("\"items\" with \"anyOf\" takes no other keyword");
-      allowed = titled(items->at("anyOf"), "items.anyOf");
-    } else {
-      if (items->size() != 2 || items->value("type", "") != "string" || !items->contains("enum")) {
-        fail("\"items\" must be {\"type\": \"string\", \"enum\": [...]} or {\"anyOf\": [...]}");
-      }
-      allowed = options(items->at("enum"), "items.enum");
+      return titled(items->at("anyOf"), "items.anyOf");
     }
+    if (items->size() != 2 || items->value("type", "") != "string" || !items->contains("enum")) {
+      fail("\"items\" must be {\"type\": \"string\", \"enum\": [...]} or {\"anyOf\": [...]}");
+    }
+    return options(items->at("enum"), "items.enum");
+  }
+
+  void multi_select_default(const json& s, const std::set<std::string>& allowed) const {
     if (!s.contains("default")) return;
     const json& d = s.at("default");
     if (!d.is_array()) fail("\"default\" must be an array of allowed values");
@@ -197,6 +192,17 @@ struct checker {
         fail("\"default\" must list only allowed values");
       }
     }
+  }
+
+  void array_schema(const json& s) const {
+    if (!modern_forms()) fail("multi-select (type \"array\") needs protocol 2025-11-25 or later");
+    only_keys(s, {"type", "title", "description", "items", "minItems", "maxItems", "default"});
+    text(s, "title");
+    text(s, "description");
+    count(s, "minItems");
+    count(s, "maxItems");
+    ordered(s, "minItems", "maxItems");
+    multi_select_default(s, multi_select_values(s));
   }
 
   void primitive(const json& s) const {
@@ -218,14 +224,14 @@ struct checker {
   throw std::invalid_argument("elicitation requestedSchema: " + what);
 }
 
-}  // namespace
+constexpr std::string_view k_top_keys[] = {"type",    "properties", "required",
+                                           "$schema", "title",      "description"};
 
-void check_elicitation_schema(const json& schema, std::string_view version) {
+void check_top_level(const json& schema) {
   if (!schema.is_object())
     fail_top("must be a JSON object {\"type\": \"object\", \"properties\": {...}}");
   for (const auto& [key, value] : schema.items()) {
-    if (key != "type" && key != "properties" && key != "required" && key != "$schema" &&
-        key != "title" && key != "description") {
+    if (std::find(std::begin(k_top_keys), std::end(k_top_keys), key) == std::end(k_top_keys)) {
       fail_top("top-level keyword \"" + key +
                "\" is not allowed; use only type, properties, required (and $schema)");
     }
@@ -237,11 +243,9 @@ void check_elicitation_schema(const json& schema, std::string_view version) {
   if (schema.contains("$schema") && !schema.at("$schema").is_string()) {
     fail_top("\"$schema\" must be a string");
   }
-  checker c{version, {}};
-  for (const auto& [name, prop] : schema.at("properties").items()) {
-    c.property = name;
-    c.primitive(prop);
-  }
+}
+
+void check_required(const json& schema) {
   if (!schema.contains("required")) return;
   const json& required = schema.at("required");
   if (!required.is_array()) fail_top("\"required\" must be an array of property names");
@@ -250,6 +254,18 @@ void check_elicitation_schema(const json& schema, std::string_view version) {
       fail_top("\"required\" names " + r.dump() + ", which is not a property");
     }
   }
+}
+
+}  // namespace
+
+void check_elicitation_schema(const json& schema, std::string_view version) {
+  check_top_level(schema);
+  checker c{version, {}};
+  for (const auto& [name, prop] : schema.at("properties").items()) {
+    c.property = name;
+    c.primitive(prop);
+  }
+  check_required(schema);
 }
 
 std::optional<std::string> elicitation_content_violations(const json& schema, const json& content) {
