@@ -48,6 +48,37 @@ elicit_result parse_elicit_result(const json& result) {
   return {action, std::move(content)};
 }
 
+bool wants_sampling_tools(const json& params) {
+  return params.is_object() && (params.contains("tools") || params.contains("toolChoice"));
+}
+
+bool wants_sampling_context(const json& params) {
+  return params.is_object() && params.contains("includeContext") &&
+         params.at("includeContext") != "none";
+}
+
+// Refuses, before anything is sent, a sampling request the client did not declare it takes.
+void require_sampling_support(const json& caps, std::string_view version, const json& params) {
+  if (!declares(caps, "sampling")) refuse(k_sample, "sampling");
+  const json& sampling = caps.at("sampling");
+  if (wants_sampling_tools(params) &&
+      (!wire::has(version, feature::sampling_tools) || !sampling.contains("tools"))) {
+    refuse(k_sample, "sampling.tools");
+  }
+  if (wants_sampling_context(params) && wire::has(version, feature::sampling_context_capability) &&
+      !sampling.contains("context")) {
+    refuse(k_sample, "sampling.context");
+  }
+}
+
+void check_create_message_result(const json& result) {
+  if (!result.is_object() || !result.contains("content") || !result.contains("role") ||
+      !result.contains("model")) {
+    throw client_answer_invalid(std::string(k_sample),
+                                "a CreateMessageResult needs \"role\", \"content\" and \"model\"");
+  }
+}
+
 }  // namespace
 
 json request_context::ask_client(std::string_view method, json params) {
@@ -94,26 +125,9 @@ elicit_result request_context::elicit_url(std::string_view message, std::string_
 }
 
 json request_context::sample(const json& params) {
-  if (!declares(client_capabilities_, "sampling")) refuse(k_sample, "sampling");
-  const json& sampling = client_capabilities_.at("sampling");
-  const bool wants_tools =
-      params.is_object() && (params.contains("tools") || params.contains("toolChoice"));
-  if (wants_tools &&
-      (!wire::has(protocol_version_, feature::sampling_tools) || !sampling.contains("tools"))) {
-    refuse(k_sample, "sampling.tools");
-  }
-  const bool wants_context = params.is_object() && params.contains("includeContext") &&
-                             params.at("includeContext") != "none";
-  if (wants_context && wire::has(protocol_version_, feature::sampling_context_capability) &&
-      !sampling.contains("context")) {
-    refuse(k_sample, "sampling.context");
-  }
+  require_sampling_support(client_capabilities_, protocol_version_, params);
   json result = ask_client(k_sample, params);
-  if (!result.is_object() || !result.contains("content") || !result.contains("role") ||
-      !result.contains("model")) {
-    throw client_answer_invalid(std::string(k_sample),
-                                "a CreateMessageResult needs \"role\", \"content\" and \"model\"");
-  }
+  check_create_message_result(result);
   return result;
 }
 
