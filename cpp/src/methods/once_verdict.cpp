@@ -27,23 +27,32 @@ bool is_tool_reported_error(const method_outcome& out) {
   return out.row_id == ::mcpcxx::wire::row_of(situation::T6_tool_reported_error).id;
 }
 
+// A handler that returned normally (or a served page): nothing about its effect is in doubt.
+bool ended_cleanly(const method_outcome& out) {
+  if (out.kind == outcome_kind::cached_page) return true;
+  return out.kind == outcome_kind::result && !is_tool_reported_error(out);
+}
+
+// Why the effect of a failure that states none is unknown.
+const char* unknown_effect_reason(const method_outcome& out, bool cancelled,
+                                  const std::optional<std::chrono::milliseconds>& timeout,
+                                  std::chrono::steady_clock::duration elapsed) {
+  if ((timeout && elapsed >= *timeout) || out.category == "timeout") return "timeout";
+  if (cancelled || out.counted_as == outcome_class::cancelled) return "cancelled";
+  return "failed";
+}
+
 }  // namespace
 
 once_verdict judge(const method_outcome& out, bool ran, bool cancelled,
                    const std::optional<std::chrono::milliseconds>& timeout,
                    std::chrono::steady_clock::duration elapsed) {
   if (!ran) return {verdict_state::not_applied, {}};
-  const bool plain_result = out.kind == outcome_kind::result && !is_tool_reported_error(out);
-  if (plain_result || out.kind == outcome_kind::cached_page) return {verdict_state::applied, {}};
+  if (ended_cleanly(out)) return {verdict_state::applied, {}};
   const std::string effect = stated_effect(out);
   if (effect == "not_applied") return {verdict_state::not_applied, {}};
   if (effect == "applied" || effect == "partial") return {verdict_state::applied, {}};
-  const bool timed_out = (timeout && elapsed >= *timeout) || out.category == "timeout";
-  if (timed_out) return {verdict_state::unknown, "timeout"};
-  if (cancelled || out.counted_as == outcome_class::cancelled) {
-    return {verdict_state::unknown, "cancelled"};
-  }
-  return {verdict_state::unknown, "failed"};
+  return {verdict_state::unknown, unknown_effect_reason(out, cancelled, timeout, elapsed)};
 }
 
 }  // namespace mcpcxx::detail
