@@ -29,21 +29,33 @@ std::string base64url_encode(std::string_view bytes) {
   return out;
 }
 
-std::optional<std::string> base64_decode_any(std::string_view text) {
-  std::string std_form(text);
-  for (char& c : std_form) {
+namespace {
+
+// `text` in the standard alphabet ("+/"), padded with '=' to a multiple of 4.
+std::string standard_padded_base64(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
     if (c == '-') c = '+';
     if (c == '_') c = '/';
   }
-  while (std_form.size() % 4 != 0) std_form.push_back('=');
+  while (out.size() % 4 != 0) out.push_back('=');
+  return out;
+}
+
+std::size_t trailing_padding(std::string_view s) {
+  const std::size_t last = s.find_last_not_of('=');
+  return last == std::string_view::npos ? s.size() : s.size() - 1 - last;
+}
+
+}  // namespace
+
+std::optional<std::string> base64_decode_any(std::string_view text) {
+  const std::string std_form = standard_padded_base64(text);
   if (std_form.size() > (std::size_t{1} << 30)) return std::nullopt;
-  std::size_t pad = 0;
-  for (auto it = std_form.rbegin(); it != std_form.rend() && *it == '='; ++it) ++pad;
+  const std::size_t pad = trailing_padding(std_form);
   if (pad > 2) return std::nullopt;
   // EVP_DecodeBlock skips surrounding whitespace; the wire form never has any.
-  for (const char c : std_form) {
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') return std::nullopt;
-  }
+  if (std_form.find_first_of(" \t\r\n") != std::string::npos) return std::nullopt;
   std::string out(3 * std_form.size() / 4, '\0');
   const int n = libcrypto().decode_block(reinterpret_cast<unsigned char*>(out.data()),
                                          bytes_of(std_form), static_cast<int>(std_form.size()));
