@@ -30,17 +30,45 @@ constexpr std::array<std::string_view, 8> kFlatAnnotations = {
 struct flat_property {
   std::string name;
   std::uint8_t mask = 0;  ///< allowed type bits; 0 when the member has no "type"
+  bool required = false;
 };
 
 struct flat_plan {
-  std::uint8_t root_mask = 0;  ///< allowed type bits of the instance; 0 when no "type"
-  std::vector<flat_property> props;
-  std::vector<std::string> required;
+  std::uint8_t root_mask = 0;         ///< allowed type bits of the instance; 0 when no "type"
+  std::vector<flat_property> props;   ///< sorted by name, as object members iterate
+  std::vector<std::string> required;  ///< as written (duplicates included)
+  std::size_t required_props = 0;     ///< distinct required names found in props
+  std::vector<std::string> required_elsewhere;  ///< required names props does not declare
   bool has_required = false;
   bool has_additional = false;
   bool closed = false;  ///< additionalProperties: false
   std::size_t typed_members = 0;
 };
+
+// The type bit of `v` (see type_bits); here so that the hot path can inline it.
+inline std::uint8_t flat_bits(const json& v) noexcept {
+  switch (v.type()) {
+    case json::value_t::null:
+      return t_null;
+    case json::value_t::boolean:
+      return t_bool;
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return t_int;
+    case json::value_t::number_float: {
+      const double d = v.get<double>();
+      return std::isfinite(d) && std::floor(d) == d ? t_int : t_frac;
+    }
+    case json::value_t::string:
+      return t_str;
+    case json::value_t::array:
+      return t_arr;
+    case json::value_t::object:
+      return t_obj;
+    default:
+      return 0;
+  }
+}
 
 bool flat_known_dialect(std::string uri) {
   if (!uri.empty() && uri.back() == '#') uri.pop_back();
@@ -137,19 +165,35 @@ bool flat_bounds_fit(const flat_plan& plan, const limits& b) {
   return steps <= b.max_validation_steps && max_eval_depth(b) >= 2 && b.max_instance_depth >= 1;
 }
 
+// Marks required properties in the sorted props so one walk over the instance checks them.
+void flat_index_required(flat_plan& plan) {
+  std::sort(plan.props.begin(), plan.props.end(),
+            [](const flat_property& a, const flat_property& b) { return a.name < b.name; });
+  for (const auto& name : plan.required) {
+    auto it =
+        std::lower_bound(plan.props.begin(), plan.props.end(), name,
+                         [](const flat_property& p, const std::string& n) { return p.name < n; });
+    if (it == plan.props.end() || it->name != name) {
+      plan.required_elsewhere.push_back(name);
+    } else if (!it->required) {
+      it->required = true;
+      ++plan.required_props;
+    }
+  }
+}
+
 bool flat_plan_for(const json& schema, const compile_options& opts, flat_plan& plan) {
   if (!schema.is_object()) return false;
   if (!schema.contains("$schema") && !flat_known_dialect(opts.default_dialect)) return false;
   for (const auto& [k, v] : schema.items()) {
     if (!flat_root_keyword(k, v, plan)) return false;
   }
-  std::sort(plan.props.begin(), plan.props.end(),
-            [](const flat_property& a, const flat_property& b) { return a.name < b.name; });
+  flat_index_required(plan);
   return flat_bounds_fit(plan, opts.bounds);
 }
 
 bool flat_type_ok(std::uint8_t mask, const json& v) noexcept {
-  return mask == 0 || (flat_type_bits(v) & mask) != 0;
+  return mask == 0 || (flat_bits(v) & mask) != 0;
 }
 
 class flat_object_validator final : public compiled_schema {
@@ -164,35 +208,34 @@ class flat_object_validator final : public compiled_schema {
   }
 
   bool is_valid(const json& instance) const override {
-    const std::uint8_t tb = flat_type_bits(instance);
+    const std::uint8_t tb = flat_bits(instance);
     if (plan_.root_mask != 0 && (tb & plan_.root_mask) == 0) return false;
     if (tb != t_obj) return true;
-    for (const auto& name : plan_.required) {
+    for (const auto& name : plan_.required_elsewhere) {
       if (!instance.contains(name)) return false;
     }
-    return plan_.closed ? closed_members_ok(instance) : open_members_ok(instance);
+    return members_ok(instance);
   }
 
  private:
-  // Object members and props_ are both sorted by name: one merge walk.
-  bool closed_members_ok(const json& instance) const {
+  // Object members and props are both sorted by name: one merge walk checks the types, the
+  // unknown names and counts the required properties present.
+  bool members_ok(const json& instance) const {
+    std::size_t required_seen = 0;
     auto p = plan_.props.begin();
     const auto end = plan_.props.end();
     for (auto it = instance.begin(); it != instance.end(); ++it) {
-      const std::string& key = it.key();
-      while (p != end && p->name < key) ++p;
-      if (p == end || p->name != key || !flat_type_ok(p->mask, it.value())) return false;
+      int cmp = 1;
+      while (p != end && (cmp = p->name.compare(it.key())) < 0) ++p;
+      if (p == end || cmp != 0) {
+        if (plan_.closed) return false;
+        continue;
+      }
+      if (!flat_type_ok(p->mask, it.value())) return false;
+      if (p->required) ++required_seen;
+      ++p;
     }
-    return true;
-  }
-
-  bool open_members_ok(const json& instance) const {
-    for (const auto& p : plan_.props) {
-      if (p.mask == 0) continue;
-      auto it = instance.find(p.name);
-      if (it != instance.end() && !flat_type_ok(p.mask, *it)) return false;
-    }
-    return true;
+    return required_seen == plan_.required_props;
   }
 
   flat_plan plan_;
@@ -201,29 +244,7 @@ class flat_object_validator final : public compiled_schema {
 
 }  // namespace
 
-std::uint8_t flat_type_bits(const json& v) noexcept {
-  switch (v.type()) {
-    case json::value_t::null:
-      return t_null;
-    case json::value_t::boolean:
-      return t_bool;
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return t_int;
-    case json::value_t::number_float: {
-      const double d = v.get<double>();
-      return std::isfinite(d) && std::floor(d) == d ? t_int : t_frac;
-    }
-    case json::value_t::string:
-      return t_str;
-    case json::value_t::array:
-      return t_arr;
-    case json::value_t::object:
-      return t_obj;
-    default:
-      return 0;
-  }
-}
+std::uint8_t flat_type_bits(const json& v) noexcept { return flat_bits(v); }
 
 std::shared_ptr<const compiled_schema> make_flat_object(
     const json& schema, const compile_options& opts,
