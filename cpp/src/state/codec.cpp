@@ -1,4 +1,5 @@
-// base64 through EVP_EncodeBlock/EVP_DecodeBlock, SHA-256 through EVP_Digest and EVP_DigestUpdate.
+// base64 through EVP_EncodeBlock/EVP_DecodeBlock, SHA-256 through EVP_Digest and EVP_DigestUpdate;
+// hex by a digit table.
 #include "state/codec.hpp"
 
 #include <algorithm>
@@ -62,6 +63,20 @@ std::optional<std::string> base64_decode_any(std::string_view text) {
   if (n < 0) return std::nullopt;
   // EVP_DecodeBlock counts the padding as zero bytes; drop them.
   out.resize(static_cast<std::size_t>(n) - pad);
+  return out;
+}
+
+std::string hex_encode(std::string_view bytes, hex_case letters) {
+  static constexpr std::string_view k_lower = "0123456789abcdef";
+  static constexpr std::string_view k_upper = "0123456789ABCDEF";
+  const std::string_view digits = letters == hex_case::upper ? k_upper : k_lower;
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (const char ch : bytes) {
+    const auto c = static_cast<unsigned char>(ch);
+    out += digits[c >> 4];
+    out += digits[c & 0xF];
+  }
   return out;
 }
 

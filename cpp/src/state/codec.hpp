@@ -1,11 +1,13 @@
 // Byte codecs of the sealed requestState: base64url (RFC 4648 §5, no padding) for the wire form,
-// base64 (standard or url alphabet, padding optional) for configured keys, SHA-256 digests.
-// All of it goes through OpenSSL (libcrypto); nothing here is a home-made primitive.
+// base64 (standard or url alphabet, padding optional) for configured keys, SHA-256 digests; and
+// hex text, the engine's one hex encoder (digests and random ids as hex digits).
+// base64 and SHA-256 go through OpenSSL (libcrypto); nothing here is a home-made primitive.
 // Thread-safety: pure functions.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +25,11 @@ std::string base64url_encode(std::string_view bytes);
 std::optional<std::string> base64_decode_any(std::string_view text);
 /// The raw 32-byte SHA-256 digest of `bytes`.
 std::string sha256(std::string_view bytes);
+
+/// The letters hex_encode writes for the digits 10 to 15.
+enum class hex_case : std::uint8_t { lower, upper };
+/// `bytes` as hex digits, two per byte, high nibble first: "\x0f\xa0" -> "0fa0" (or "0FA0").
+std::string hex_encode(std::string_view bytes, hex_case letters = hex_case::lower);
 
 /// SHA-256 fed in pieces (buffered, so byte-at-a-time writes stay cheap). One owner, one thread;
 /// each thread reuses one OpenSSL context for its streams (a nested stream gets its own).

@@ -79,4 +79,27 @@ TEST(Sha256Stream, TwoStreamsAtOnceOnOneThreadStayApart) {
 }
 
 }  // namespace
+TEST(HexEncode, TwoDigitsPerByteHighNibbleFirst) {
+  EXPECT_EQ(hex_encode(""), "");
+  EXPECT_EQ(hex_encode(std::string_view("\x00\x0f\xa0\xff", 4)), "000fa0ff");
+  EXPECT_EQ(hex_encode(std::string_view("\x00\x0f\xa0\xff", 4), hex_case::upper), "000FA0FF");
+  EXPECT_EQ(hex_encode("Az"), "417a");
+}
+
+TEST(HexEncode, EveryByteValue) {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all.push_back(static_cast<char>(b));
+  const std::string hex = hex_encode(all);
+  ASSERT_EQ(hex.size(), 512U);
+  for (int b = 0; b < 256; ++b) {
+    EXPECT_EQ(std::stoi(hex.substr(static_cast<std::size_t>(b) * 2, 2), nullptr, 16), b);
+  }
+  EXPECT_EQ(hex.find_first_not_of("0123456789abcdef"), std::string::npos);
+}
+
+TEST(HexEncode, OfASha256DigestIsTheKnownLowercaseText) {
+  EXPECT_EQ(hex_encode(sha256("abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
 }  // namespace mcpcxx::state
