@@ -77,13 +77,7 @@ std::string operation_key(std::string_view scope, std::string_view tool, const j
   material += std::to_string(tool.size()) + ':';
   material += tool;
   material += canonical_json(compared);
-  static constexpr char k_hex[] = "0123456789abcdef";
-  std::string hex;
-  for (const unsigned char c : state::sha256(material)) {
-    hex += k_hex[c >> 4];
-    hex += k_hex[c & 15];
-  }
-  return hex;
+  return state::hex_encode(state::sha256(material));
 }
 
 }  // namespace mcpcxx::detail

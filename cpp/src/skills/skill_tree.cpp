@@ -21,14 +21,7 @@ constexpr std::size_t k_max_description = 1024;
 constexpr std::size_t k_max_name = 64;
 
 std::string hex_digest(std::string_view bytes) {
-  static constexpr char k_hex[] = "0123456789abcdef";
-  const std::string raw = state::sha256(bytes);
-  std::string out = "sha256:";
-  for (unsigned char c : raw) {
-    out += k_hex[c >> 4];
-    out += k_hex[c & 0xF];
-  }
-  return out;
+  return "sha256:" + state::hex_encode(state::sha256(bytes));
 }
 
 // Well-formed UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
@@ -232,7 +225,6 @@ bool valid_skill_name(std::string_view name) noexcept {
 }
 
 std::string encode_segment(std::string_view segment) {
-  static constexpr char k_hex[] = "0123456789ABCDEF";
   static constexpr std::string_view k_kept = "-._~!$&'()*+,;=:@";
   std::string out;
   for (char ch : segment) {
@@ -242,8 +234,7 @@ std::string encode_segment(std::string_view segment) {
       out += ch;
     } else {
       out += '%';
-      out += k_hex[c >> 4];
-      out += k_hex[c & 0xF];
+      out += state::hex_encode({&ch, 1}, state::hex_case::upper);
     }
   }
   return out;

@@ -39,17 +39,7 @@ redis.call('DEL', KEYS[1])
 return #keys
 )lua";
 
-std::string hex_sha256(const std::string& s) {
-  static constexpr char k_digits[] = "0123456789abcdef";
-  const std::string raw = state::sha256(s);
-  std::string out;
-  out.reserve(raw.size() * 2);
-  for (const unsigned char c : raw) {
-    out += k_digits[c >> 4];
-    out += k_digits[c & 15];
-  }
-  return out;
-}
+std::string hex_sha256(const std::string& s) { return state::hex_encode(state::sha256(s)); }
 
 class redis_response_cache final : public response_cache_store {
  public:
