@@ -2,7 +2,9 @@
 #include "methods/once_step.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cstring>
 #include <random>
 
 #include "core/iso_time.hpp"
@@ -12,6 +14,7 @@
 #include "methods/once_key.hpp"
 #include "methods/once_verdict.hpp"
 #include "methods/primitive_methods.hpp"
+#include "state/codec.hpp"
 
 namespace mcpcxx::detail {
 
@@ -35,10 +38,10 @@ std::string iso_ms(std::int64_t ms) {
 
 std::string new_call_id() {
   thread_local std::mt19937_64 rng(std::random_device{}());
-  static constexpr char k_hex[] = "0123456789abcdef";
-  std::string id = "call-";
-  for (std::uint64_t v = rng(), i = 0; i < 16; ++i, v >>= 4) id += k_hex[v & 15];
-  return id;
+  const std::uint64_t v = rng();
+  std::array<char, sizeof v> bits{};
+  std::memcpy(bits.data(), &v, sizeof v);
+  return "call-" + state::hex_encode({bits.data(), bits.size()});
 }
 
 // One call of an at-most-once tool, from its claim on.

@@ -6,22 +6,20 @@
 #include <stdexcept>
 #include <sys/random.h>
 
+#include "state/codec.hpp"
+
 namespace mcpcxx::detail {
 
 std::string random_hex(std::size_t bytes) {
-  static constexpr char k_hex[] = "0123456789abcdef";
   std::string out;
   out.reserve(bytes * 2);
-  std::array<unsigned char, 32> buf{};
+  std::array<char, 32> buf{};
   while (bytes > 0) {
     const std::size_t n = std::min(bytes, buf.size());
     if (getrandom(buf.data(), n, 0) != static_cast<ssize_t>(n)) {
       throw std::runtime_error("getrandom failed");
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      out.push_back(k_hex[buf[i] >> 4]);
-      out.push_back(k_hex[buf[i] & 15]);
-    }
+    out += state::hex_encode({buf.data(), n});
     bytes -= n;
   }
   return out;

@@ -2,8 +2,12 @@
 #include "tasks/tasks.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <random>
 #include <stdexcept>
+
+#include "state/codec.hpp"
 
 namespace mcpcxx::detail {
 
@@ -14,14 +18,12 @@ using sys_clock = std::chrono::system_clock;
 // 128 random bits as 32 hex digits: a task id is a bearer capability when nobody authenticates.
 std::string new_task_id() {
   thread_local std::random_device rd;
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string id;
-  id.reserve(32);
-  for (int word = 0; word < 4; ++word) {
-    std::uint32_t v = rd();
-    for (int i = 0; i < 8; ++i, v >>= 4) id.push_back(hex[v & 0xF]);
+  std::array<char, 16> bits{};
+  for (std::size_t at = 0; at < bits.size(); at += sizeof(std::uint32_t)) {
+    const std::uint32_t v = rd();
+    std::memcpy(bits.data() + at, &v, sizeof v);
   }
-  return id;
+  return state::hex_encode({bits.data(), bits.size()});
 }
 
 void put_common(json& j, const task_record& r) {
