@@ -1,4 +1,5 @@
-// Input side of the stdio transport.
+// Input side of the stdio transport: the line framing (stdio_framing.hpp) and the reader that
+// hands each line to the session.
 #include "transport/stdio_reader.hpp"
 
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include "mcpcxx/jsonrpc.hpp"
 
 #include "core/cpu_relax.hpp"
+#include "jsonrpc/scan.hpp"
 #include "observability/server_log.hpp"
 #include "wire/situation.hpp"
 
@@ -52,6 +54,53 @@ class held_writes {
 };
 
 }  // namespace
+
+void line_splitter::deliver(std::string_view line, line_handler& handler) const {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.size() > max_) {
+    handler.on_overlong();
+  } else if (!jsonrpc::detail::is_blank(line)) {
+    handler.on_line(line);
+  }
+}
+
+void line_splitter::feed(std::string_view chunk, line_handler& handler) {
+  while (!chunk.empty()) {
+    const std::size_t nl = chunk.find('\n');
+    if (discarding_) {
+      if (nl == std::string_view::npos) return;
+      discarding_ = false;
+      chunk.remove_prefix(nl + 1);
+      continue;
+    }
+    if (nl == std::string_view::npos) {
+      // One extra byte is allowed for a "\r" that the line end may still strip.
+      if (buffer_.size() + chunk.size() > max_ + 1) {
+        buffer_.clear();
+        buffer_.shrink_to_fit();
+        discarding_ = true;
+        handler.on_overlong();
+      } else {
+        buffer_.append(chunk);
+      }
+      return;
+    }
+    if (buffer_.empty()) {
+      deliver(chunk.substr(0, nl), handler);  // zero-copy: the line lies inside the chunk
+    } else {
+      buffer_.append(chunk.substr(0, nl));
+      deliver(buffer_, handler);
+      buffer_.clear();
+    }
+    chunk.remove_prefix(nl + 1);
+  }
+}
+
+void line_splitter::finish(line_handler& handler) {
+  if (!discarding_ && !buffer_.empty()) deliver(buffer_, handler);
+  buffer_.clear();
+  discarding_ = false;
+}
 
 line_reader::line_reader(asio::io_context& io, int fd, session target,
                          std::shared_ptr<frame_writer> writer, jsonrpc::parse_limits limits,

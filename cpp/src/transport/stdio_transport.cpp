@@ -27,6 +27,7 @@ using namespace std::chrono_literals;
 using stdio_detail::frame_writer;
 using stdio_detail::line_reader;
 using stdio_detail::log_stdio;
+using stdio_detail::writer_sink;
 
 /// How long cancelled handlers get to return, and the floor of the final flush.
 constexpr std::chrono::milliseconds k_cancel_grace = 1000ms;
@@ -89,20 +90,6 @@ class serve_state {
   int signal_ = 0;
   std::error_code read_error_;
   std::error_code write_error_;
-};
-
-/// The session's sink: every frame goes to the ordered writer.
-class writer_sink final : public frame_sink {
- public:
-  explicit writer_sink(std::shared_ptr<frame_writer> writer) : writer_(std::move(writer)) {}
-  void send(std::string frame, frame_kind) override { writer_->send(std::move(frame)); }
-  void send_pieces(std::vector<std::string> pieces, const frame_info&) override {
-    writer_->send_pieces(std::move(pieces));
-  }
-  std::size_t queued_bytes() const override { return writer_->queued_bytes(); }
-
- private:
-  std::shared_ptr<frame_writer> writer_;
 };
 
 /// Owns the io_context and its threads; the destructor stops the threads before anything that

@@ -20,6 +20,8 @@
 #include <asio/io_context.hpp>
 #include <asio/posix/stream_descriptor.hpp>
 
+#include "mcpcxx/session.hpp"
+
 namespace mcpcxx::stdio_detail {
 
 /// Queues frames from any thread and writes them to one descriptor from the io_context.
@@ -101,6 +103,22 @@ class frame_writer : public std::enable_shared_from_this<frame_writer> {
   std::error_code error_;
   std::size_t frames_written_ = 0;
   std::function<void(const std::error_code&)> on_failure_;
+};
+
+/// A session's frame_sink on a frame_writer: every frame goes to the ordered writer.
+/// Thread-safety: as frame_writer's send(), callable from any thread.
+class writer_sink final : public frame_sink {
+ public:
+  /// Forwards every frame to `writer`, which the sink shares.
+  explicit writer_sink(std::shared_ptr<frame_writer> writer) : writer_(std::move(writer)) {}
+  void send(std::string frame, frame_kind) override { writer_->send(std::move(frame)); }
+  void send_pieces(std::vector<std::string> pieces, const frame_info&) override {
+    writer_->send_pieces(std::move(pieces));
+  }
+  std::size_t queued_bytes() const override { return writer_->queued_bytes(); }
+
+ private:
+  std::shared_ptr<frame_writer> writer_;
 };
 
 }  // namespace mcpcxx::stdio_detail
