@@ -77,11 +77,4 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view bytes) noexcept {
   return std::nullopt;
 }
 
-bool is_blank(std::string_view bytes) noexcept {
-  for (const char c : bytes) {
-    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return false;
-  }
-  return true;
-}
-
 }  // namespace mcpcxx::jsonrpc::detail

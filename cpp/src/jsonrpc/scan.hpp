@@ -19,7 +19,12 @@ std::size_t nesting_depth(std::string_view bytes, std::size_t stop_above) noexce
 std::optional<std::size_t> first_invalid_utf8(std::string_view bytes) noexcept;
 
 /// True when `bytes` holds only JSON whitespace (space, tab, CR, LF) or nothing.
-bool is_blank(std::string_view bytes) noexcept;
+inline bool is_blank(std::string_view bytes) noexcept {
+  for (const char c : bytes) {
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return false;
+  }
+  return true;
+}
 
 }  // namespace mcpcxx::jsonrpc::detail
 
