@@ -1,10 +1,18 @@
-// The exchange: claim-once settling, era decoration, the reply frame, the log line, the metrics.
+// The exchange: claim-once settling, era decoration, the reply frame, the log line, the metrics;
+// and the request_context it hands the handler (mcpcxx/context.hpp). Its deadline and its trace
+// span: exchange_timing.cpp.
 #include "core/exchange.hpp"
 
 #include <array>
 #include <charconv>
 #include <optional>
 #include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "mcpcxx/context.hpp"
+#include "mcpcxx/errors.hpp"
+#include "mcpcxx/server.hpp"
 
 #include "core/batch_reply.hpp"
 #include "core/input_round.hpp"
@@ -15,6 +23,7 @@
 #include "core/session_state.hpp"
 #include "jsonrpc/splice.hpp"
 #include "observability/log_line.hpp"
+#include "wire/revisions.hpp"
 
 namespace mcpcxx::detail {
 
@@ -334,42 +343,24 @@ bool exchange::interrupt(method_outcome o) {
   return true;
 }
 
-void exchange::arm_deadline(std::chrono::milliseconds after,
-                            std::function<method_outcome()> on_expiry,
-                            const std::shared_ptr<exchange>& self) {
-  std::weak_ptr<exchange> weak = self;
-  const std::uint64_t job = worker_pool::current_job();  // armed on the handler's thread
-  deadline_ = core().deadlines().schedule(std::chrono::steady_clock::now() + after,
-                                          [weak, job, fn = std::move(on_expiry)] {
-                                            auto ex = weak.lock();
-                                            if (!ex || !ex->finish(fn())) return;
-                                            ex->token_.cancel();
-                                            ex->release_worker(job);
-                                          });
-}
-
-// The handler outlived its deadline: its worker no longer counts toward the pool (see
-// worker_pool.hpp), so the hung handler cannot starve later requests.
-void exchange::release_worker(std::uint64_t job) const {
-  if (job == 0) return;  // inline dispatch: the transport's thread, not a pool worker
-  const auto r = core().pool().release_stuck(job);
-  if (r == worker_pool::release::not_running) return;
-  const bool replaced = r == worker_pool::release::replaced;
-  core().log().write(replaced ? "warning" : "error", "handler_stuck",
-                     {{"method", method_},
-                      {"tool", tool_},
-                      {"id", jsonrpc::id_to_json(id_)},
-                      {"stuck", core().pool().stuck()},
-                      {"replaced", replaced},
-                      {"note", replaced ? "handler still running after its deadline; a replacement "
-                                          "worker serves other requests"
-                                        : "handler still running after its deadline; the bound "
-                                          "max_stuck_workers is reached, the pool runs short"}});
-}
-
 void exchange::disarm_deadline() {
   if (deadline_) core().deadlines().cancel(*deadline_);
   deadline_.reset();
+}
+
+std::optional<trace_parent> exchange::incoming_parent() const {
+  for (const json* bag : {facts.request_meta.get(), facts.http_headers.get()}) {
+    if (bag == nullptr || !bag->is_object()) continue;
+    const auto tp = bag->find("traceparent");
+    if (tp == bag->end() || !tp->is_string()) continue;
+    const auto ts = bag->find("tracestate");
+    const bool has_state = ts != bag->end() && ts->is_string();
+    if (auto p = parse_traceparent(tp->get_ref<const std::string&>(),
+                                   has_state ? ts->get_ref<const std::string&>() : "")) {
+      return p;
+    }
+  }
+  return std::nullopt;
 }
 
 // The request line is written member by member into a per-thread buffer (log_line.hpp): it is
@@ -400,68 +391,6 @@ void exchange::log_outcome(const method_outcome& o, std::int64_t us) const {
   if (o.kind == outcome_kind::protocol_error)
     line.integer("code", o.error.code);  // wire-text: not wire (a log member)
   core().log().write_line(line.finish());
-}
-
-std::optional<trace_parent> exchange::incoming_parent() const {
-  for (const json* bag : {facts.request_meta.get(), facts.http_headers.get()}) {
-    if (bag == nullptr || !bag->is_object()) continue;
-    const auto tp = bag->find("traceparent");
-    if (tp == bag->end() || !tp->is_string()) continue;
-    const auto ts = bag->find("tracestate");
-    const bool has_state = ts != bag->end() && ts->is_string();
-    if (auto p = parse_traceparent(tp->get_ref<const std::string&>(),
-                                   has_state ? ts->get_ref<const std::string&>() : "")) {
-      return p;
-    }
-  }
-  return std::nullopt;
-}
-
-// Span name and attributes follow the OpenTelemetry MCP conventions: "{method} {target}" with the
-// tool or prompt name as target.
-void exchange::begin_span() {
-  tracer* t = core().tracer_ptr();
-  if (t == nullptr) return;
-  std::string target;
-  if ((method_ == "tools/call" || method_ == "prompts/get") && params_.is_object()) {
-    const auto it = params_.find("name");
-    if (it != params_.end() && it->is_string()) target = it->get<std::string>();
-  }
-  const std::string name = target.empty() ? method_ : method_ + " " + target;
-  const std::string id = std::holds_alternative<std::int64_t>(id_)
-                             ? std::to_string(std::get<std::int64_t>(id_))
-                             : std::get<std::string>(id_);
-  const auto parent = incoming_parent();
-  span_start_info info{name,
-                       method_,
-                       target,
-                       id,
-                       session_->options().id,
-                       facts.version,
-                       parent ? &*parent : nullptr};
-  try {
-    span_ = t->start_span(info);
-  } catch (const std::exception& e) {
-    core().log().write("error", "tracer_failed", {{"method", method_}, {"what", e.what()}});
-  }
-}
-
-void exchange::end_span(std::string_view outcome, const method_outcome* o) noexcept {
-  span_end_info info;
-  info.outcome = outcome;
-  info.category = o != nullptr ? std::string_view(o->category) : "cancelled";
-  std::string code_text;
-  if (o == nullptr) {
-    info.error_type = "cancelled";
-  } else if (o->kind == outcome_kind::protocol_error) {
-    info.rpc_code = o->error.code;  // wire-text: not wire (a span attribute)
-    code_text = std::to_string(o->error.code);
-    info.error_type = code_text;
-  } else if (o->counted_as == outcome_class::tool_error) {
-    info.error_type = "tool_error";
-  }
-  if (o != nullptr) info.reference = o->reference;
-  span_->end(info);  // kept alive: a handler past its deadline may still hold it
 }
 
 // The era chooses how a handler asks the client: a live request on a legacy session (a tools/call
@@ -550,3 +479,121 @@ request_context exchange::make_context(const std::shared_ptr<exchange>& self,
 }
 
 }  // namespace mcpcxx::detail
+
+// ---- the handler's request_context and cancellation_token (mcpcxx/context.hpp) ----
+
+namespace mcpcxx {
+
+struct cancellation_token::state {
+  std::atomic<bool> flag{false};
+  std::mutex mutex;
+  std::vector<std::function<void()>> callbacks;
+};
+
+cancellation_token::cancellation_token() : state_(std::make_shared<state>()) {}
+
+bool cancellation_token::cancelled() const noexcept {
+  return state_->flag.load(std::memory_order_acquire);
+}
+
+void cancellation_token::cancel() const {
+  std::vector<std::function<void()>> run;
+  {
+    std::lock_guard lock(state_->mutex);
+    if (state_->flag.exchange(true, std::memory_order_acq_rel)) return;
+    run.swap(state_->callbacks);
+  }
+  for (auto& fn : run) {
+    try {
+      fn();
+    } catch (...) {  // a failing callback must not stop the others or the canceller
+    }
+  }
+}
+
+void cancellation_token::on_cancel(std::function<void()> fn) const {
+  {
+    std::lock_guard lock(state_->mutex);
+    if (!state_->flag.load(std::memory_order_acquire)) {
+      state_->callbacks.push_back(std::move(fn));
+      return;
+    }
+  }
+  fn();
+}
+
+request_context::request_context(json request_id, std::string protocol_version, json client_info,
+                                 json client_capabilities, std::optional<json> progress_token,
+                                 std::optional<log_level> min_log_level, cancellation_token token,
+                                 context_hooks hooks)
+    : request_id_(std::move(request_id)),
+      protocol_version_(std::move(protocol_version)),
+      client_info_(std::move(client_info)),
+      client_capabilities_(std::move(client_capabilities)),
+      progress_token_(std::move(progress_token)),
+      min_log_level_(min_log_level),
+      token_(std::move(token)),
+      hooks_(std::move(hooks)) {}
+
+bool request_context::modern() const noexcept { return wire::is_modern_version(protocol_version_); }
+
+void request_context::report_progress(double progress, std::optional<double> total,
+                                      std::optional<std::string> message) {
+  std::lock_guard lock(progress_lock_.m);
+  if (last_progress_ && !(progress > *last_progress_)) {
+    throw std::invalid_argument("progress must increase with each report: got " +
+                                std::to_string(progress) + " after " +
+                                std::to_string(*last_progress_));
+  }
+  last_progress_ = progress;
+  // A task's pollers (tasks/get) see its progress without a token; the notification needs one.
+  if (message && hooks_.task_status) hooks_.task_status(*message);
+  if (!progress_token_ || !hooks_.notify) return;
+  json params = {{"progressToken", *progress_token_}, {"progress", progress}};
+  if (total) params["total"] = *total;
+  if (message) params["message"] = *message;
+  hooks_.notify("notifications/progress", std::move(params));
+}
+
+bool request_context::log(log_level level, json data, std::optional<std::string> logger) {
+  if (hooks_.record) hooks_.record(level, data, logger);
+  if (!min_log_level_ || level < *min_log_level_ || !hooks_.notify) return false;
+  json params = {{"level", to_string(level)}, {"data", std::move(data)}};
+  if (logger) params["logger"] = *logger;
+  std::lock_guard lock(progress_lock_.m);
+  hooks_.notify("notifications/message", std::move(params));
+  return true;
+}
+
+json request_context::read_resource(std::string_view uri) {
+  const std::string key(uri);
+  if (!hooks_.read_resource) throw resource_not_found(key);
+  return hooks_.read_resource(key, *this);
+}
+
+bool request_context::start_task() { return hooks_.start_task ? hooks_.start_task() : false; }
+
+void request_context::require_client_capability(std::string_view name) const {
+  if (client_capabilities_.is_object() && client_capabilities_.contains(name)) return;
+  throw missing_client_capability(json{{std::string(name), json::object()}});
+}
+
+const json& request_context::request_meta() const noexcept {
+  static const json empty = json::object();
+  return request_meta_ ? *request_meta_ : empty;
+}
+
+const json& request_context::http_headers() const noexcept {
+  static const json none = nullptr;
+  return http_headers_ ? *http_headers_ : none;
+}
+
+const json* request_context::client_extension(std::string_view id) const {
+  if (!client_capabilities_.is_object()) return nullptr;
+  auto ext = client_capabilities_.find("extensions");
+  if (ext == client_capabilities_.end() || !ext->is_object()) return nullptr;
+  auto it = ext->find(id);
+  return it == ext->end() ? nullptr : &*it;
+}
+
+}  // namespace mcpcxx

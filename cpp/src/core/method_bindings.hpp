@@ -54,7 +54,11 @@ class method_bindings {
   /// Runs the handler bound to `row` (the P24 internal-error outcome when none is bound).
   method_outcome serve(const method_info& row, const std::shared_ptr<exchange>& ex) const {
     const slot& s = slots_[index_of(row)];
-    if (s.serve == nullptr || opens_round(row, *ex)) return serve_after_checks(row, ex);
+    const bool asks = may_answer_input(row, *ex);
+    if (s.serve == nullptr || (asks && carries_round(ex->params()))) {
+      return serve_after_checks(row, ex);
+    }
+    if (asks) ex->set_input_round(nullptr);  // no inputs: a round opens on the first question
     return s.serve(s.service, ex);
   }
 
@@ -67,9 +71,15 @@ class method_bindings {
   static std::size_t index_of(const method_info& row) noexcept {
     return static_cast<std::size_t>(&row - all_methods().data());
   }
-  // 2026-07-28: a method that may answer input_required opens the request's round first.
-  static bool opens_round(const method_info& row, const exchange& ex) noexcept {
+  // 2026-07-28: a method that may answer input_required has an input round.
+  static bool may_answer_input(const method_info& row, const exchange& ex) noexcept {
     return (row.flags & may_ask) != 0 && ex.facts.modern;
+  }
+  // Its round opens before the handler (input_round::open checks them) when the request carries
+  // answers or a state; without either it opens empty on the first question (exchange::round()).
+  static bool carries_round(const json& params) noexcept {
+    return params.is_object() &&
+           (params.contains("inputResponses") || params.contains("requestState"));
   }
   // serve() when no handler is bound or the request's input round must open first.
   method_outcome serve_after_checks(const method_info& row,

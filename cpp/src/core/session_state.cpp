@@ -1,11 +1,18 @@
 // The receive path of a session: classify each message; a request becomes an exchange that is
 // routed (era selection, the method table's gates), admitted in flight and run (on the receiving
-// thread or the worker pool) with the one exception classifier; and the in-flight table.
+// thread or the worker pool) with the one exception classifier; the in-flight table; and the
+// public session facade over it, with frame_sink's out-of-line default (the core constructs
+// sessions and sends batch replies through frame_sink, so both are defined in the core).
+// Messages that are not requests (notifications, cancellations, responses, batches):
+// session_messages.cpp.
 #include "core/session_state.hpp"
 
 #include <cxxabi.h>
 
+#include "mcpcxx/context.hpp"
+#include "mcpcxx/jsonrpc.hpp"
 #include "mcpcxx/server.hpp"
+#include "mcpcxx/session.hpp"
 
 #include "core/batch_reply.hpp"
 #include "core/classify.hpp"
@@ -355,97 +362,6 @@ void session_state::receive_one(jsonrpc::message msg, const reply_route& route, 
   }
 }
 
-void session_state::receive_notification(const jsonrpc::message& msg) {
-  core_->count(outcome_class::ok, "notification");
-  if (const auto chain = core_->middleware().chain();
-      chain && !admit_notification(*chain, core_->log(), msg, principal(), legacy_version())) {
-    return;
-  }
-  if (msg.method == "notifications/initialized") {
-    update_legacy([](legacy_state& l) { l.initialized_notification = true; });
-  } else if (msg.method == "notifications/cancelled") {
-    receive_cancel(msg.params);
-  } else if (msg.method == "notifications/roots/list_changed") {
-    roots_changed();
-  } else if (msg.method != "notifications/progress") {
-    // notifications/progress is a known client notification with nothing for a server to do
-    core_->log().write("warning", "unknown_notification", {{"method", msg.method}});
-  }
-}
-
-void session_state::receive_cancel(const json& params) {
-  if (!params.is_object()) return;
-  const auto rid = params.find("requestId");
-  if (rid == params.end()) return;
-  std::string reason = "cancelled by client";
-  if (const auto r = params.find("reason"); r != params.end() && r->is_string()) {
-    reason = r->get<std::string>();
-  }
-  if (rid->is_number_integer()) cancel(rid->get<std::int64_t>(), reason);
-  if (rid->is_string()) cancel(rid->get<std::string>(), reason);
-}
-
-void session_state::roots_changed() {
-  const auto& hook = core_->options().on_roots_list_changed;
-  if (!hook) return;
-  try {
-    hook(session(shared_from_this()));
-  } catch (const std::exception& e) {
-    core_->log().write("error", "roots_list_changed_hook_failed", {{"what", e.what()}});
-  }
-}
-
-// A client's answer to a server-to-client request goes to the handler waiting for it; anything
-// else (never sent, answered twice, too late) is logged for operators and otherwise ignored.
-void session_state::receive_response(const jsonrpc::message& msg) {
-  if (outbound_.resolve(msg) == outbound_requests::routed::answered) return;
-  json id = msg.id ? jsonrpc::id_to_json(*msg.id) : json(nullptr);
-  core_->log().write("warning", "unexpected_response",
-                     {{"id", id},
-                      {"note",
-                       "no server-to-client request with this id is waiting (never "
-                       "sent, already answered, timed out or cancelled); ignored"}});
-}
-
-void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target,
-                                  era_hint hint, const std::shared_ptr<const json>& headers) {
-  if (!::mcpcxx::wire::has(legacy_version(), ::mcpcxx::wire::feature::batching)) {
-    core_->count(outcome_class::protocol_error, "batch_not_allowed");
-    send(target, jsonrpc::serialize_error(std::nullopt, render(situation::P4_batch_not_allowed)),
-         {frame_kind::response, row_of(situation::P4_batch_not_allowed).id});
-    return;
-  }
-  if (const std::size_t limit = core_->options().max_batch_members; msg.body.size() > limit) {
-    const auto row = situation::P28_batch_too_many_members;
-    core_->count(outcome_class::protocol_error, "batch_too_many_members");
-    send(target,
-         jsonrpc::serialize_error(std::nullopt,
-                                  render(row, {{"members", msg.body.size()}, {"limit", limit}})),
-         {frame_kind::response, row_of(row).id});
-    return;
-  }
-  std::vector<jsonrpc::message> parts;
-  std::size_t members = 0;  // every member but notifications and responses settles once
-  for (auto& element : msg.body) {
-    parts.push_back(jsonrpc::classify(std::move(element)));
-    const auto k = parts.back().kind;
-    if (k != jsonrpc::message_kind::notification && k != jsonrpc::message_kind::response) {
-      ++members;
-    }
-  }
-  const reply_route route{target,
-                          std::make_shared<batch_reply>(shared_from_this(), target, members,
-                                                        core_->options().max_batch_reply_bytes)};
-  for (auto& part : parts) {
-    if (part.kind == jsonrpc::message_kind::request && part.method == "initialize") {
-      route.batch->add(
-          jsonrpc::serialize_error(part.id, render(situation::P5_initialize_in_batch)));
-    } else {
-      receive_one(std::move(part), route, hint, headers);
-    }
-  }
-}
-
 bool session_state::admit(const std::shared_ptr<exchange>& ex, bool cancellable) {
   std::lock_guard lock(mutex_);
   if (!in_flight_.emplace(jsonrpc::id_key(ex->id()), in_flight_entry{ex, cancellable}).second) {
@@ -577,3 +493,69 @@ json session_state::principal() const {
 }
 
 }  // namespace mcpcxx::detail
+
+// ---- the public session facade (mcpcxx/session.hpp) ----
+
+namespace mcpcxx {
+
+void frame_sink::send_pieces(std::vector<std::string> pieces, const frame_info& info) {
+  std::size_t total = 0;
+  for (const auto& p : pieces) total += p.size();
+  std::string frame;
+  frame.reserve(total);
+  for (auto& p : pieces) {
+    frame.append(p);
+    p = std::string();  // release each piece once copied, so the peak stays near one copy
+  }
+  send_frame(std::move(frame), info);
+}
+
+session::session(std::shared_ptr<detail::session_state> state) : state_(std::move(state)) {}
+
+std::shared_ptr<detail::session_state> detail::state_of(const session& s) { return s.state_; }
+
+void session::receive(std::string_view bytes, const std::shared_ptr<frame_sink>& reply_to,
+                      era_hint hint) {
+  state_->receive(jsonrpc::parse(bytes, state_->core().options().limits), reply_to, hint);
+}
+void session::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to,
+                      era_hint hint) {
+  state_->receive(std::move(msg), reply_to, hint);
+}
+void session::receive(jsonrpc::message msg, const std::shared_ptr<frame_sink>& reply_to,
+                      era_hint hint, json http_headers) {
+  state_->receive(std::move(msg), reply_to, hint,
+                  std::make_shared<const json>(std::move(http_headers)));
+}
+void session::cancel(const jsonrpc::request_id& id, std::string_view reason) {
+  state_->cancel(id, reason);
+}
+bool session::shutdown(std::chrono::milliseconds grace, leftover_requests rest,
+                       std::optional<std::chrono::milliseconds> cancelled_wait) {
+  return state_->shutdown(grace, rest, cancelled_wait.value_or(grace));
+}
+std::size_t session::refuse_unstarted() {
+  return state_->refuse_unstarted(leftover_requests::answer_stopped);
+}
+void session::wait_idle() const { state_->wait_idle(); }
+std::size_t session::in_flight() const { return state_->in_flight_count(); }
+std::string session::negotiated_version() const { return state_->legacy_version(); }
+bool session::legacy_initialized() const { return !state_->legacy_version().empty(); }
+void session::set_principal(json principal) {
+  std::string identity = principal_identity(principal);
+  state_->set_principal(std::move(principal), std::move(identity));
+}
+void session::set_principal(json principal, std::string identity) {
+  state_->set_principal(std::move(principal), std::move(identity));
+}
+void session::notify(std::string_view method, const json& params) {
+  state_->send(nullptr, jsonrpc::serialize_notification(method, params),
+               {frame_kind::notification});
+}
+
+std::size_t session::end_listens(std::string_view reason) {
+  const auto& end_streams = state_->core().hooks().end_streams;
+  return end_streams ? end_streams(state_.get(), reason) : 0;
+}
+
+}  // namespace mcpcxx
