@@ -161,36 +161,6 @@ std::vector<std::string> server::required_scopes(std::string_view method,
   return t ? t->spec.scopes : std::vector<std::string>{};
 }
 
-tool_result tool_result::text(std::string text) {
-  // Member by member: the nested initializer lists copied every value once more (a third of
-  // an echo tool's handler).
-  json block(json::value_t::object);
-  auto& fields = block.get_ref<json::object_t&>();
-  fields.emplace("text", std::move(text));
-  fields.emplace("type", "text");
-  tool_result r;
-  r.content.get_ref<json::array_t&>().push_back(std::move(block));
-  return r;
-}
-
-tool_result tool_result::failed(tool_error error) {
-  tool_result r;
-  r.error = std::make_shared<const tool_error>(std::move(error));
-  return r;
-}
-
-tool_result tool_result::failed(unexpected_error error) {
-  tool_result r;
-  r.unexpected = std::make_shared<const unexpected_error>(std::move(error));
-  return r;
-}
-
-tool_result tool_result::structured(json value) {
-  tool_result r = text(value.dump());
-  r.structured_content = std::move(value);
-  return r;
-}
-
 prior_resolution prior_resolution::still_unknown() { return {}; }
 
 prior_resolution prior_resolution::applied(tool_result r) {

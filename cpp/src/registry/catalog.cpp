@@ -80,6 +80,7 @@ void catalog::publish(ordered_registry<Entry>& reg, const std::string& key,
       throw std::invalid_argument("duplicate " + std::string(what) + " '" + key +
                                   "': it must be unique");
     }
+    note_emptiness();
   }
   changed(family);
 }
@@ -92,6 +93,7 @@ bool catalog::withdraw(ordered_registry<Entry>& reg, std::string_view key,
     auto e = reg.find(key);
     if (!e || !reg.remove(key)) return false;
     if (guarded(e->spec)) --guards_of(reg);
+    note_emptiness();
   }
   changed(family);
   return true;
@@ -329,14 +331,17 @@ bool catalog::has_task_tools() const {
   return any_task_tool();
 }
 
-bool catalog::has_capability(std::string_view name) const {
+void catalog::note_emptiness() {
+  has_tools_.store(!tools_.empty(), std::memory_order_release);
+  has_prompts_.store(!prompts_.empty(), std::memory_order_release);
+}
+
+bool catalog::has_other_capability(std::string_view name) const {
   std::shared_lock lock(mutex_);
-  if (name == "tools") return !tools_.empty();
   if (name == "resources") {
     return !resources_.empty() || !templates_.empty() ||
            extensions_.contains(std::string(k_skills_extension));
   }
-  if (name == "prompts") return !prompts_.empty();
   if (name == "completions") return static_cast<bool>(completion_);
   if (name == "logging") return options_.logging;
   if (name == "tasks") return any_task_tool();

@@ -121,8 +121,13 @@ class catalog {
 
   /// The ServerCapabilities object currently advertised.
   json capabilities() const;
-  /// True when capability `name` ("tools", "resources", ...) is advertised.
-  bool has_capability(std::string_view name) const;
+  /// True when capability `name` ("tools", "resources", ...) is advertised; lock-free for tools
+  /// and prompts, which every tools/call and prompts/get checks.
+  bool has_capability(std::string_view name) const {
+    if (name == "tools") return has_tools_.load(std::memory_order_acquire);
+    if (name == "prompts") return has_prompts_.load(std::memory_order_acquire);
+    return has_other_capability(name);
+  }
   /// True when some registered tool may run as a task.
   bool has_task_tools() const;
 
@@ -134,6 +139,8 @@ class catalog {
   json build_list_page(std::string_view method, std::size_t start) const;
   void add_task_support(json& tools_page) const;
   bool any_task_tool() const;  // under mutex_
+  bool has_other_capability(std::string_view name) const;
+  void note_emptiness();  // under mutex_ (unique): refreshes has_tools_ and has_prompts_
   resolved_hint list_hints(std::string_view method) const;
   void invalidate(std::string_view method_prefix);
   template <class Entry>
@@ -170,6 +177,10 @@ class catalog {
   ordered_registry<resource_entry> resources_;
   ordered_registry<template_entry> templates_;
   ordered_registry<prompt_entry> prompts_;
+  // Whether tools_ / prompts_ are non-empty, written under mutex_ so the capability gate of
+  // each call reads them without the lock.
+  std::atomic<bool> has_tools_{false};
+  std::atomic<bool> has_prompts_{false};
   completion_handler completion_;
   json extensions_ = json::object();  ///< declared extensions: id -> settings
 

@@ -31,8 +31,16 @@ struct era_signals {
 /// when the legacy era is not served; modern when the transport's version header names a modern
 /// revision; legacy for `initialize` (it selects legacy semantics); modern when `_meta` carries
 /// the protocol version or the client capabilities (a malformed modern request is then refused
-/// as such, P11/P12); else legacy.
-era message_era(const era_signals& s) noexcept;
+/// as such, P11/P12); else legacy. Inline: every request of every transport asks it.
+inline era message_era(const era_signals& s) noexcept {
+  if (!s.legacy_served) return era::modern;
+  if (s.version_header != nullptr && is_modern_version(*s.version_header)) return era::modern;
+  if (s.method == "initialize") return era::legacy;
+  const bool modern_meta =
+      s.meta != nullptr && s.meta->is_object() &&
+      (s.meta->contains(k_version_meta_key) || s.meta->contains(k_capabilities_meta_key));
+  return modern_meta ? era::modern : era::legacy;
+}
 
 /// The supported revisions as a JSON array of strings, newest first (data "supported").
 json supported_versions_json();

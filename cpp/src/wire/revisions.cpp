@@ -1,4 +1,4 @@
-// The era decision and the public revision constants, both generated from the revisions table.
+// The public revision constants, generated from the revisions table.
 #include <array>
 #include <cstddef>
 
@@ -24,19 +24,5 @@ constinit const version_list k_supported_versions{k_version_cstrings.data(),
                                                   k_version_cstrings.size()};
 constinit const std::string_view k_modern_version = wire::k_modern;
 constinit const std::string_view k_latest_legacy_version = wire::k_latest_legacy;
-
-namespace wire {
-
-era message_era(const era_signals& s) noexcept {
-  if (!s.legacy_served) return era::modern;
-  if (s.version_header != nullptr && is_modern_version(*s.version_header)) return era::modern;
-  if (s.method == "initialize") return era::legacy;
-  const bool modern_meta =
-      s.meta != nullptr && s.meta->is_object() &&
-      (s.meta->contains(k_version_meta_key) || s.meta->contains(k_capabilities_meta_key));
-  return modern_meta ? era::modern : era::legacy;
-}
-
-}  // namespace wire
 
 }  // namespace mcpcxx
