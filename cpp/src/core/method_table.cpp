@@ -33,6 +33,22 @@ const json* member(const json& params, const char* key) {
   return it == params.end() || it->is_null() ? nullptr : &*it;
 }
 
+// `obj`'s member `key` when `obj` is an object and the member a string, else nullptr.
+const json* string_member(const json* obj, const char* key) {
+  if (obj == nullptr || !obj->is_object()) return nullptr;
+  auto it = obj->find(key);
+  return it != obj->end() && it->is_string() ? &*it : nullptr;
+}
+
+// The name of a {type: "ref/prompt", name} or the uri of a {type: "ref/resource", uri}; nullptr
+// for any other ref (`type` is its string type member, or nullptr).
+const json* ref_target(const json* ref, const json* type) {
+  if (type == nullptr) return nullptr;
+  const auto& t = type->get_ref<const std::string&>();
+  if (t == "ref/prompt") return string_member(ref, "name");
+  return t == "ref/resource" ? string_member(ref, "uri") : nullptr;
+}
+
 // Prompt and completion-context arguments are a string map.
 decode_result string_map(const json* v, const std::string& what,
                          std::map<std::string, std::string>& out) {
@@ -111,25 +127,20 @@ decode_result decode(json& params, std::string_view method, prompts_get_params& 
 }
 
 decode_result decode(json& params, std::string_view method, complete_params& out) {
-  static const json k_null;
   const json* ref = member(params, "ref");
-  const json* arg = member(params, "argument");
-  const json& r = ref != nullptr ? *ref : k_null;
-  const bool typed = r.is_object() && r.contains("type") && r["type"].is_string();
-  const std::string type = typed ? r["type"].get<std::string>() : "";
-  const char* key = type == "ref/prompt" ? "name" : "uri";
-  if (!typed || (type != "ref/prompt" && type != "ref/resource") || !r.contains(key) ||
-      !r[key].is_string()) {
+  const json* type = string_member(ref, "type");
+  const json* target = ref_target(ref, type);
+  if (target == nullptr) {
     return missing(method, "ref", " {type: \"ref/prompt\", name} or {type: \"ref/resource\", uri}");
   }
-  if (arg == nullptr || !arg->is_object() || !arg->contains("name") ||
-      !(*arg)["name"].is_string() || !arg->contains("value") || !(*arg)["value"].is_string()) {
-    return missing(method, "argument", " {name, value}");
-  }
-  out.request = {type,
-                 r[key].get<std::string>(),
-                 (*arg)["name"].get<std::string>(),
-                 (*arg)["value"].get<std::string>(),
+  const json* arg = member(params, "argument");
+  const json* name = string_member(arg, "name");
+  const json* value = string_member(arg, "value");
+  if (name == nullptr || value == nullptr) return missing(method, "argument", " {name, value}");
+  out.request = {type->get<std::string>(),
+                 target->get<std::string>(),
+                 name->get<std::string>(),
+                 value->get<std::string>(),
                  {}};
   const json* context = member(params, "context");
   if (context == nullptr || !context->is_object()) return std::nullopt;
