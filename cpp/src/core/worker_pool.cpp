@@ -22,6 +22,16 @@ constexpr int k_rounds_per_yield = 64;
 // How often the supervisor looks at long jobs and retired workers when nothing is starved.
 constexpr std::chrono::seconds k_idle_look{1};
 
+// Looks for a queued job for about k_spin_rounds pauses, without the pool's lock.
+void spin_until_queued(const std::atomic<std::size_t>& queued) {
+  for (int i = 0; i < k_spin_rounds && queued.load(std::memory_order_acquire) == 0; ++i) {
+    // Yielding now and then lets a thread woken on this CPU (the I/O thread, or a client on
+    // the same machine) run at once instead of waiting for the spin to end.
+    if (i % k_rounds_per_yield == k_rounds_per_yield - 1) std::this_thread::yield();
+    cpu_relax();
+  }
+}
+
 }  // namespace
 
 void block_stop_signals() noexcept {
@@ -205,12 +215,7 @@ bool worker_pool::next_job(core& c, worker& self, std::unique_lock<std::mutex>& 
   if (c.jobs.empty() && !c.stopping && c.spinning == 0 && c.busy == 0) {
     ++c.spinning;
     lock.unlock();
-    for (int i = 0; i < k_spin_rounds && c.queued.load(std::memory_order_acquire) == 0; ++i) {
-      // Yielding now and then lets a thread woken on this CPU (the I/O thread, or a client on
-      // the same machine) run at once instead of waiting for the spin to end.
-      if (i % k_rounds_per_yield == k_rounds_per_yield - 1) std::this_thread::yield();
-      cpu_relax();
-    }
+    spin_until_queued(c.queued);
     lock.lock();
     --c.spinning;
   }
