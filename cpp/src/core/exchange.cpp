@@ -31,16 +31,19 @@ namespace {
 
 constexpr const char* k_class_names[] = {"ok", "tool_error", "protocol_error", "cancelled"};
 
-// A modern result with resultType and _meta's serverInfo: written into the frame as it is
-// serialized (jsonrpc/splice.hpp), not copied into the result's tree, with the same bytes.
-// A result that is not an object cannot carry them: nullopt, and the caller answers P24.
-std::optional<std::string> decorated_frame(const jsonrpc::request_id& id, json& result,
-                                           const server_core& e, std::string_view result_type) {
-  if (result.is_null()) result = json::object();
-  if (!result.is_object()) return std::nullopt;
+// A modern result with resultType (by kind) and _meta's serverInfo, spliced into the frame as it
+// is serialized (jsonrpc/splice.hpp), not copied into the result's tree. nullopt on a legacy
+// session (no input_required frame there) or for a non-object result: the caller answers P24.
+std::optional<std::string> modern_frame(const jsonrpc::request_id& id, method_outcome& o,
+                                        const server_core& e, bool modern) {
+  if (!modern) return std::nullopt;
+  if (o.result.is_null()) o.result = json::object();
+  if (!o.result.is_object()) return std::nullopt;
+  std::string_view type = o.kind == outcome_kind::task ? R"("task")" : R"("complete")";
+  if (o.kind == outcome_kind::input_required) type = R"("input_required")";
   return jsonrpc::serialize_result_spliced(
-      id, result,
-      {{{}, "resultType", result_type},
+      id, o.result,
+      {{{}, "resultType", type},
        {"_meta", "io.modelcontextprotocol/serverInfo", e.server_info_text()}});
 }
 
@@ -61,6 +64,16 @@ std::string raw_result_frame(const jsonrpc::request_id& id, std::string_view ser
   frame.reserve(head.size() + id_view.size() + middle.size() + serialized.size() + 1);
   frame.append(head).append(id_view).append(middle).append(serialized).push_back('}');
   return frame;
+}
+
+// The request line's members written only when they have a value, after the era.
+void log_optional_members(log_line& line, const method_outcome& o, const std::string& tool) {
+  if (!tool.empty()) line.str("tool", tool);
+  if (!o.row_id.empty()) line.str("situation", o.row_id);
+  if (!o.reference.empty()) line.str("reference", o.reference);
+  if (o.kind == outcome_kind::protocol_error) {
+    line.integer("code", o.error.code);  // wire-text: not wire (a log member)
+  }
 }
 
 }  // namespace
@@ -275,16 +288,11 @@ std::string exchange::frame_for(method_outcome& o) const {
       if (!o.details.is_null()) return tool_failure_frame(o);
       [[fallthrough]];
     case outcome_kind::result:
-      if (!facts.modern) return jsonrpc::serialize_result(id_, o.result);
-      if (auto frame = decorated_frame(id_, o.result, core(), R"("complete")")) return *frame;
-      break;
-    case outcome_kind::input_required:
-      if (!facts.modern) break;
-      if (auto frame = decorated_frame(id_, o.result, core(), R"("input_required")")) return *frame;
-      break;
     case outcome_kind::task:
       if (!facts.modern) return jsonrpc::serialize_result(id_, o.result);
-      if (auto frame = decorated_frame(id_, o.result, core(), R"("task")")) return *frame;
+      [[fallthrough]];
+    case outcome_kind::input_required:
+      if (auto frame = modern_frame(id_, o, core(), facts.modern)) return std::move(*frame);
       break;
     case outcome_kind::pending:
       break;
@@ -385,11 +393,7 @@ void exchange::log_outcome(const method_outcome& o, std::int64_t us) const {
       .str("category", o.category)
       .millis("latencyMs", us)
       .str("era", facts.modern ? "modern" : "legacy");
-  if (!tool_.empty()) line.str("tool", tool_);
-  if (!o.row_id.empty()) line.str("situation", o.row_id);
-  if (!o.reference.empty()) line.str("reference", o.reference);
-  if (o.kind == outcome_kind::protocol_error)
-    line.integer("code", o.error.code);  // wire-text: not wire (a log member)
+  log_optional_members(line, o, tool_);
   core().log().write_line(line.finish());
 }
 
