@@ -44,13 +44,28 @@ refusal refuse_frame(situation row, const json& args = json::object()) {
   return method_outcome::protocol(row, args);
 }
 
-refusal modern_facts(request_facts& f, const json* meta) {
+// P11 when a modern request's _meta lacks the protocol version or the client capabilities.
+refusal missing_meta_refusal(const json* meta) {
   std::vector<std::string> missing;
   if (meta == nullptr || !meta->contains(mcpcxx::wire::k_version_meta_key))
     missing.emplace_back(mcpcxx::wire::k_version_meta_key);
   if (meta == nullptr || !meta->contains(k_caps_key)) missing.emplace_back(k_caps_key);
-  if (!missing.empty())
-    return refuse_frame(situation::P11_missing_modern_meta, {{"missing", missing}});
+  if (missing.empty()) return std::nullopt;
+  return refuse_frame(situation::P11_missing_modern_meta, {{"missing", missing}});
+}
+
+// The optional logLevel of a modern request's _meta; P22 when it names no level.
+refusal modern_log_level(request_facts& f, const json& meta) {
+  auto it = meta.find(k_level_key);
+  if (it == meta.end()) return std::nullopt;
+  auto level = it->is_string() ? parse_log_level(it->get_ref<const std::string&>()) : std::nullopt;
+  if (!level) return refuse_frame(situation::P22_invalid_log_level, {{"level", *it}});
+  f.min_log_level = level;
+  return std::nullopt;
+}
+
+refusal modern_facts(request_facts& f, const json* meta) {
+  if (auto r = missing_meta_refusal(meta)) return r;
   const json& version = (*meta)[mcpcxx::wire::k_version_meta_key];
   if (!version.is_string() ||
       !::mcpcxx::wire::is_modern_version(version.get_ref<const std::string&>())) {
@@ -65,13 +80,7 @@ refusal modern_facts(request_facts& f, const json* meta) {
   f.version = version.get<std::string>();
   f.client_capabilities = caps;
   if (auto it = meta->find(k_info_key); it != meta->end()) f.client_info = *it;
-  if (auto it = meta->find(k_level_key); it != meta->end()) {
-    auto level =
-        it->is_string() ? parse_log_level(it->get_ref<const std::string&>()) : std::nullopt;
-    if (!level) return refuse_frame(situation::P22_invalid_log_level, {{"level", *it}});
-    f.min_log_level = level;
-  }
-  return std::nullopt;
+  return modern_log_level(f, *meta);
 }
 
 void legacy_facts(request_facts& f, legacy_state&& l) {
@@ -112,6 +121,26 @@ refusal gate(const exchange& ex, const method_info* m, bool initialized) {
   return std::nullopt;
 }
 
+// _meta moves out of params into the shared copy handlers read (request_context::request_meta):
+// no decoder or binding reads it there, and copying it was a dozen allocations per request.
+std::shared_ptr<const json> take_meta(json& params) {
+  auto it = params.find("_meta");
+  if (it == params.end() || !it->is_object()) return nullptr;
+  auto meta = std::make_shared<const json>(std::move(*it));
+  params.erase(it);
+  return meta;
+}
+
+// Hands the request's _meta (if any) to its handler, with its progressToken.
+void keep_meta(request_facts& f, std::shared_ptr<const json> meta) {
+  if (meta == nullptr) return;
+  if (auto it = meta->find("progressToken");
+      it != meta->end() && (it->is_string() || it->is_number_integer())) {
+    f.progress_token = *it;
+  }
+  f.request_meta = std::move(meta);
+}
+
 // Fills the era facts of `ex`, finds its row and applies every gate in order.
 refusal route(exchange& ex, era_hint hint, const method_info*& m) {
   json& params = ex.params();
@@ -120,13 +149,7 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
                                     wire::param_invalid_args("params", "an object", &params));
   }
   if (params.is_null()) params = json::object();
-  // _meta moves out of params into the shared copy handlers read (request_context::request_meta):
-  // no decoder or binding reads it there, and copying it was a dozen allocations per request.
-  std::shared_ptr<const json> owned_meta;
-  if (auto it = params.find("_meta"); it != params.end() && it->is_object()) {
-    owned_meta = std::make_shared<const json>(std::move(*it));
-    params.erase(it);
-  }
+  std::shared_ptr<const json> owned_meta = take_meta(params);
   const json* meta = owned_meta.get();
   bool initialized = false;
   m = find_method(ex.method());
@@ -144,13 +167,7 @@ refusal route(exchange& ex, era_hint hint, const method_info*& m) {
     legacy_facts(ex.facts, ex.session().legacy());
     initialized = !ex.facts.version.empty();
   }
-  if (meta != nullptr) {
-    ex.facts.request_meta = owned_meta;
-    if (auto it = meta->find("progressToken");
-        it != meta->end() && (it->is_string() || it->is_number_integer())) {
-      ex.facts.progress_token = *it;
-    }
-  }
+  keep_meta(ex.facts, std::move(owned_meta));
   return gate(ex, m, initialized);
 }
 
