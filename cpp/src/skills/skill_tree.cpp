@@ -24,42 +24,61 @@ std::string hex_digest(std::string_view bytes) {
   return "sha256:" + state::hex_encode(state::sha256(bytes));
 }
 
+// The continuation bytes a UTF-8 lead byte announces (1-3), its payload bits in `cp`; 0 for a
+// byte that cannot lead a sequence (a continuation byte, C0, C1 (overlong), F5-FF).
+std::size_t utf8_lead(unsigned char c, std::uint32_t& cp) {
+  if (c >= 0xC2 && c <= 0xDF) {
+    cp = c & 0x1Fu;
+    return 1;
+  }
+  if (c >= 0xE0 && c <= 0xEF) {
+    cp = c & 0x0Fu;
+    return 2;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    cp = c & 0x07u;
+    return 3;
+  }
+  return 0;
+}
+
+// Whether `cp`, decoded from a lead byte and `n` continuation bytes, is in its shortest form, at
+// most U+10FFFF and not a surrogate (two bytes are never overlong after a C2-DF lead).
+bool shortest_scalar(std::uint32_t cp, std::size_t n) {
+  static constexpr std::array<std::uint32_t, 4> k_lowest{0, 0x80, 0x800, 0x10000};
+  return cp >= k_lowest[n] && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
+}
+
+// The length of the well-formed multi-byte sequence starting at s[i], or 0.
+std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+  std::uint32_t cp = 0;
+  const std::size_t n = utf8_lead(static_cast<unsigned char>(s[i]), cp);
+  if (n == 0 || i + n >= s.size()) return 0;
+  for (std::size_t k = 1; k <= n; ++k) {
+    const auto cc = static_cast<unsigned char>(s[i + k]);
+    if ((cc & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (cc & 0x3F);
+  }
+  return shortest_scalar(cp, n) ? n + 1 : 0;
+}
+
 // Well-formed UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
 bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = 0;
-    std::uint32_t cp = 0;
-    if (c < 0x80) {
+  for (std::size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
       ++i;
       continue;
     }
-    if (c >= 0xC2 && c <= 0xDF) {
-      n = 1;
-      cp = c & 0x1Fu;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      n = 2;
-      cp = c & 0x0Fu;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 3;
-      cp = c & 0x07u;
-    } else {
-      return false;
-    }
-    for (std::size_t k = 1; k <= n; ++k) {
-      if (i + k >= s.size()) return false;
-      const auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
-        (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    i += n + 1;
+    const std::size_t len = utf8_sequence(s, i);
+    if (len == 0) return false;
+    i += len;
   }
   return true;
+}
+
+// A character a skill name may hold: a lowercase ASCII letter, a digit or a hyphen.
+bool skill_name_char(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
 }
 
 std::size_t code_points(std::string_view s) {
@@ -217,8 +236,7 @@ bool valid_skill_name(std::string_view name) noexcept {
   }
   char prev = 0;
   for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-    if (!ok || (c == '-' && prev == '-')) return false;
+    if (!skill_name_char(c) || (c == '-' && prev == '-')) return false;
     prev = c;
   }
   return true;
