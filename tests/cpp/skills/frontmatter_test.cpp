@@ -159,6 +159,30 @@ INSTANTIATE_TEST_SUITE_P(
         refused_case{"a: 99999999999999999999\n", "line 2: the integer 99999999999999999999"},
         refused_case{"just text\n", "line 2: the frontmatter must be a mapping"}));
 
+TEST(Frontmatter, FencesAreCheckedBeforeDirectivesAndIndentation) {
+  EXPECT_EQ(parse_frontmatter("--- \t\r\n...  \r\n"), json::object());
+  EXPECT_EQ(parse_frontmatter("---\na: 1\n--- \nb: 2\n"), json::parse(R"({"a":1})"));
+  const auto refusal = [](const std::string& text) -> std::string {
+    try {
+      parse_frontmatter(text);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(refusal(""),
+            "line 1: SKILL.md must begin with a '---' line opening its YAML frontmatter");
+  EXPECT_EQ(refusal("\xEF\xBB\xBF\xEF\xBB\xBF---\n---\n"),
+            "line 1: SKILL.md must begin with a '---' line opening its YAML frontmatter");
+  EXPECT_EQ(refusal("---"),
+            "line 1: the frontmatter opened on line 1 is never closed; end it with a '---' line");
+  EXPECT_EQ(refusal("---\n%YAML 1.2\n---\n"), "line 2: YAML directives are not supported");
+  EXPECT_EQ(refusal("---\r\n%\r\n...\r\n"), "line 2: YAML directives are not supported");
+  EXPECT_EQ(refusal("---\na: 1\n%b: 2\n---\n"), "line 3: a key may not start with '%'; quote it");
+  EXPECT_EQ(refusal("---\n\t---\n---\n"), "line 2: a tab in the indentation; indent with spaces");
+  EXPECT_EQ(refusal("---\na: 1\n\tb\n"), "line 3: a tab in the indentation; indent with spaces");
+}
+
 TEST(Frontmatter, NestingDeeperThan32LevelsIsRefused) {
   std::string deep = "a: ";
   for (int i = 0; i < 40; ++i) deep += "[";
