@@ -2,6 +2,7 @@
 // A node is immutable after compilation; all per-validation state lives in eval_ctx.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,8 +27,31 @@ enum type_bit : std::uint8_t {
 inline constexpr std::uint8_t t_number = t_int | t_frac;
 inline constexpr std::uint8_t t_any = 127;
 
-/// The type bit of `v`.
-std::uint8_t type_bits(const json& v) noexcept;
+/// The type bit of `v`. Inline: every type check of the evaluator and of the flat-object path
+/// (flat_object.hpp) asks it.
+inline std::uint8_t type_bits(const json& v) noexcept {
+  switch (v.type()) {
+    case json::value_t::null:
+      return t_null;
+    case json::value_t::boolean:
+      return t_bool;
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return t_int;
+    case json::value_t::number_float: {
+      const double d = v.get<double>();
+      return std::isfinite(d) && std::floor(d) == d ? t_int : t_frac;
+    }
+    case json::value_t::string:
+      return t_str;
+    case json::value_t::array:
+      return t_arr;
+    case json::value_t::object:
+      return t_obj;
+    default:
+      return 0;
+  }
+}
 
 /// "integer", "number", "string", ... as JSON Schema names the type of `v`.
 const char* type_name(const json& v) noexcept;

@@ -7,30 +7,6 @@
 
 namespace mcpcxx::schema::detail {
 
-std::uint8_t type_bits(const json& v) noexcept {
-  switch (v.type()) {
-    case json::value_t::null:
-      return t_null;
-    case json::value_t::boolean:
-      return t_bool;
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return t_int;
-    case json::value_t::number_float: {
-      double d = v.get<double>();
-      return std::isfinite(d) && std::floor(d) == d ? t_int : t_frac;
-    }
-    case json::value_t::string:
-      return t_str;
-    case json::value_t::array:
-      return t_arr;
-    case json::value_t::object:
-      return t_obj;
-    default:
-      return 0;
-  }
-}
-
 const char* type_name(const json& v) noexcept {
   switch (type_bits(v)) {
     case t_null:

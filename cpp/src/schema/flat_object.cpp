@@ -45,31 +45,6 @@ struct flat_plan {
   std::size_t typed_members = 0;
 };
 
-// The type bit of `v` (see type_bits); here so that the hot path can inline it.
-inline std::uint8_t flat_bits(const json& v) noexcept {
-  switch (v.type()) {
-    case json::value_t::null:
-      return t_null;
-    case json::value_t::boolean:
-      return t_bool;
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return t_int;
-    case json::value_t::number_float: {
-      const double d = v.get<double>();
-      return std::isfinite(d) && std::floor(d) == d ? t_int : t_frac;
-    }
-    case json::value_t::string:
-      return t_str;
-    case json::value_t::array:
-      return t_arr;
-    case json::value_t::object:
-      return t_obj;
-    default:
-      return 0;
-  }
-}
-
 bool flat_known_dialect(std::string uri) {
   if (!uri.empty() && uri.back() == '#') uri.pop_back();
   if (uri.rfind("https://json-schema.org/draft-07/", 0) == 0) uri.erase(4, 1);
@@ -193,7 +168,7 @@ bool flat_plan_for(const json& schema, const compile_options& opts, flat_plan& p
 }
 
 bool flat_type_ok(std::uint8_t mask, const json& v) noexcept {
-  return mask == 0 || (flat_bits(v) & mask) != 0;
+  return mask == 0 || (type_bits(v) & mask) != 0;
 }
 
 class flat_object_validator final : public compiled_schema {
@@ -208,7 +183,7 @@ class flat_object_validator final : public compiled_schema {
   }
 
   bool is_valid(const json& instance) const override {
-    const std::uint8_t tb = flat_bits(instance);
+    const std::uint8_t tb = type_bits(instance);
     if (plan_.root_mask != 0 && (tb & plan_.root_mask) == 0) return false;
     if (tb != t_obj) return true;
     for (const auto& name : plan_.required_elsewhere) {
@@ -243,8 +218,6 @@ class flat_object_validator final : public compiled_schema {
 };
 
 }  // namespace
-
-std::uint8_t flat_type_bits(const json& v) noexcept { return flat_bits(v); }
 
 std::shared_ptr<const compiled_schema> make_flat_object(
     const json& schema, const compile_options& opts,

@@ -33,8 +33,4 @@ std::shared_ptr<const compiled_schema> make_flat_object(
 /// Whether `s` is a validator made by make_flat_object().
 bool is_flat_object(const compiled_schema& s) noexcept;
 
-/// The type bit of `v`, the same as type_bits() (checked by the tests), without leaving
-/// flat_object.cpp.
-std::uint8_t flat_type_bits(const json& v) noexcept;
-
 }  // namespace mcpcxx::schema::detail

@@ -167,17 +167,6 @@ tally expect_agreement(const json& s, const schema::compile_options& opts) {
   return t;
 }
 
-TEST(schema_flat_object, type_bits_match_the_evaluator) {
-  std::vector<json> values = member_values();
-  values.push_back(json::binary({1, 2}));
-  values.push_back(json(json::value_t::discarded));
-  values.push_back(std::numeric_limits<double>::lowest());
-  values.push_back(-std::numeric_limits<double>::infinity());
-  values.push_back(0.1);
-  for (const json& v : values)
-    EXPECT_EQ(detail::flat_type_bits(v), detail::type_bits(v)) << v.dump();
-}
-
 TEST(schema_flat_object, eligible_schemas_take_the_fast_path) {
   for (const json& s : eligible_schemas())
     EXPECT_TRUE(detail::is_flat_object(*schema::compile(s))) << s.dump();
