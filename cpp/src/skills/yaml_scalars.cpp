@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
+#include <optional>
 #include <stdexcept>
 
 namespace mcpcxx::skills {
@@ -27,28 +29,35 @@ bool all_of(std::string_view s, bool (*pred)(char)) {
 bool is_octal(char c) { return c >= '0' && c <= '7'; }
 bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
+bool is_sign(char c) { return c == '-' || c == '+'; }
+
+// The end of the run of digits of `t` from `i`.
+std::size_t skip_digits(std::string_view t, std::size_t i) {
+  while (i < t.size() && is_digit(t[i])) ++i;
+  return i;
+}
+
+// The end of ( [eE] [-+]? [0-9]+ )? at t[i]; npos when an exponent has no digits.
+std::size_t skip_exponent(std::string_view t, std::size_t i) {
+  if (i == t.size() || (t[i] != 'e' && t[i] != 'E')) return i;
+  ++i;
+  if (i < t.size() && is_sign(t[i])) ++i;
+  const std::size_t end = skip_digits(t, i);
+  return end == i ? std::string_view::npos : end;
+}
+
 // [-+]? ( \.[0-9]+ | [0-9]+ ( \.[0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
 bool core_float(std::string_view t) {
-  std::size_t i = (!t.empty() && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
-  const std::size_t int_start = i;
-  while (i < t.size() && is_digit(t[i])) ++i;
-  const bool int_digits = i > int_start;
+  const std::size_t int_start = (!t.empty() && is_sign(t[0])) ? 1 : 0;
+  const std::size_t int_end = skip_digits(t, int_start);
+  std::size_t end = int_end;
   std::size_t frac = 0;
-  if (i < t.size() && t[i] == '.') {
-    ++i;
-    const std::size_t f = i;
-    while (i < t.size() && is_digit(t[i])) ++i;
-    frac = i - f;
+  if (end < t.size() && t[end] == '.') {
+    end = skip_digits(t, int_end + 1);
+    frac = end - (int_end + 1);
   }
-  if (!int_digits && frac == 0) return false;
-  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
-    ++i;
-    if (i < t.size() && (t[i] == '-' || t[i] == '+')) ++i;
-    const std::size_t e = i;
-    while (i < t.size() && is_digit(t[i])) ++i;
-    if (i == e) return false;
-  }
-  return i == t.size();
+  if (int_end == int_start && frac == 0) return false;
+  return skip_exponent(t, end) == t.size();
 }
 
 json integer(std::string_view digits, int base, bool negative, std::size_t line) {
@@ -80,71 +89,50 @@ void put_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
-// The escape at cur[i] (just after the backslash) of a double-quoted scalar; advances i.
-void escape(std::string_view cur, std::size_t& i, std::string& out, std::size_t line) {
-  const char c = cur[i++];
-  switch (c) {
-    case '0':
-      out += '\0';
-      return;
-    case 'a':
-      out += '\a';
-      return;
-    case 'b':
-      out += '\b';
-      return;
-    case 't':
-    case '\t':
-      out += '\t';
-      return;
-    case 'n':
-      out += '\n';
-      return;
-    case 'v':
-      out += '\v';
-      return;
-    case 'f':
-      out += '\f';
-      return;
-    case 'r':
-      out += '\r';
-      return;
-    case 'e':
-      out += '\x1B';
-      return;
-    case ' ':
-    case '"':
-    case '/':
-    case '\\':
-      out += c;
-      return;
-    case 'N':
-      put_utf8(out, 0x85);
-      return;
-    case '_':
-      put_utf8(out, 0xA0);
-      return;
-    case 'L':
-      put_utf8(out, 0x2028);
-      return;
-    case 'P':
-      put_utf8(out, 0x2029);
-      return;
-    default:
-      break;
-  }
-  const std::size_t n = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
-  if (n == 0) scalar_fail(line, std::string("unknown escape \\") + c + " in a double-quoted value");
-  std::string_view hex = cur.substr(i, n);
+// The escapes that stand for one fixed character (a tab after the backslash is a tab).
+struct simple_escape {
+  char letter;
+  std::uint32_t code_point;
+};
+constexpr simple_escape k_simple_escapes[] = {
+    {'0', '\0'}, {'a', '\a'},  {'b', '\b'}, {'t', '\t'}, {'\t', '\t'},  {'n', '\n'},
+    {'v', '\v'}, {'f', '\f'},  {'r', '\r'}, {'e', 0x1B}, {' ', ' '},    {'"', '"'},
+    {'/', '/'},  {'\\', '\\'}, {'N', 0x85}, {'_', 0xA0}, {'L', 0x2028}, {'P', 0x2029}};
+
+// The hex digits after \x, \u and \U; 0 for any other letter.
+std::size_t hex_width(char c) { return c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0; }
+
+// The code point the `n` hex digits of `hex` name, nullopt unless they are exactly n digits
+// naming a Unicode scalar value (no surrogate, at most U+10FFFF).
+std::optional<std::uint32_t> scalar_value(std::string_view hex, std::size_t n) {
   std::uint32_t cp = 0;
   auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), cp, 16);
   if (hex.size() != n || !all_of(hex, is_hex) || ec != std::errc() ||
       end != hex.data() + hex.size() || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    return std::nullopt;
+  }
+  return cp;
+}
+
+// The escape at cur[i] (just after the backslash) of a double-quoted scalar; advances i.
+void escape(std::string_view cur, std::size_t& i, std::string& out, std::size_t line) {
+  const char c = cur[i++];
+  for (const simple_escape& e : k_simple_escapes) {
+    if (e.letter == c) {
+      put_utf8(out, e.code_point);
+      return;
+    }
+  }
+  const std::size_t n = hex_width(c);
+  if (n == 0) scalar_fail(line, std::string("unknown escape \\") + c + " in a double-quoted value");
+  std::string_view hex = cur.substr(i, n);
+  const std::optional<std::uint32_t> cp = scalar_value(hex, n);
+  if (!cp) {
     scalar_fail(line, std::string("the escape \\") + c + std::string(hex) +
                           " is not a Unicode scalar value; write the character itself");
   }
   i += n;
-  put_utf8(out, cp);
+  put_utf8(out, *cp);
 }
 
 // Decodes quoted text from cur[i] up to the closing quote `q` (true, i past it) or the end of
@@ -181,6 +169,29 @@ bool decode_quoted(std::string_view cur, std::size_t& i, char q, std::string& ou
   return false;
 }
 
+bool is_one_of(std::string_view t, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words) {
+    if (t == w) return true;
+  }
+  return false;
+}
+
+// 0o17 or 0x1F (no sign, as the core schema has them); nullopt for any other text.
+std::optional<json> prefixed_integer(std::string_view t, std::size_t line) {
+  struct prefix {
+    std::string_view text;
+    int base;
+    bool (*digit)(char);
+  };
+  constexpr prefix prefixes[] = {{"0o", 8, is_octal}, {"0x", 16, is_hex}};
+  for (const prefix& p : prefixes) {
+    if (t.size() > 2 && t.starts_with(p.text) && all_of(t.substr(2), p.digit)) {
+      return integer(t.substr(2), p.base, false, line);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view trim(std::string_view s) {
@@ -190,26 +201,40 @@ std::string_view trim(std::string_view s) {
 }
 
 json resolve_plain(std::string_view t, std::size_t line) {
-  if (t.empty() || t == "~" || t == "null" || t == "Null" || t == "NULL") return nullptr;
-  if (t == "true" || t == "True" || t == "TRUE") return true;
-  if (t == "false" || t == "False" || t == "FALSE") return false;
-  const bool negative = !t.empty() && t[0] == '-';
-  std::string_view body = (negative || (!t.empty() && t[0] == '+')) ? t.substr(1) : t;
-  for (std::string_view special : {".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN"}) {
-    if (body == special) {
-      scalar_fail(line, "the value " + std::string(t) + " is not a JSON number; quote it");
-    }
+  if (is_one_of(t, {"", "~", "null", "Null", "NULL"})) return nullptr;
+  if (is_one_of(t, {"true", "True", "TRUE"})) return true;
+  if (is_one_of(t, {"false", "False", "FALSE"})) return false;
+  const bool negative = t[0] == '-';  // t is not empty: "" is null
+  std::string_view body = is_sign(t[0]) ? t.substr(1) : t;
+  if (is_one_of(body, {".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN"})) {
+    scalar_fail(line, "the value " + std::string(t) + " is not a JSON number; quote it");
   }
   if (all_of(body, is_digit)) return integer(body, 10, negative, line);
-  if (t.size() > 2 && t.substr(0, 2) == "0o" && all_of(t.substr(2), is_octal)) {
-    return integer(t.substr(2), 8, false, line);
-  }
-  if (t.size() > 2 && t.substr(0, 2) == "0x" && all_of(t.substr(2), is_hex)) {
-    return integer(t.substr(2), 16, false, line);
-  }
+  if (std::optional<json> n = prefixed_integer(t, line)) return std::move(*n);
   if (core_float(t)) return std::strtod(std::string(t).c_str(), nullptr);
   return std::string(t);
 }
+
+namespace {
+
+// Refuses anything but blanks and a comment after a closing quote.
+void check_after_quote(std::string_view rest, std::size_t line) {
+  std::string_view after = trim(rest);
+  if (!after.empty() && after.front() != '#') {
+    scalar_fail(line, "only a comment may follow a closing quote");
+  }
+}
+
+// The first line after line `li` that is not blank (li moves to it; nullopt past the last line),
+// counting the blank ones in `empty_lines`.
+std::optional<std::string_view> next_quoted_line(const quoted_lines& line, std::size_t& li,
+                                                 std::size_t& empty_lines) {
+  std::optional<std::string_view> next;
+  for (++li; (next = line(li)) && trim(*next).empty(); ++li) ++empty_lines;
+  return next;
+}
+
+}  // namespace
 
 std::string read_quoted(const quoted_lines& line, std::size_t first_line, std::size_t& used) {
   std::string_view cur = *line(0);
@@ -221,18 +246,14 @@ std::string read_quoted(const quoted_lines& line, std::size_t first_line, std::s
   for (;;) {
     bool escaped_break = false;
     if (decode_quoted(cur, i, q, out, kept, escaped_break, first_line + li)) {
-      std::string_view after = trim(cur.substr(i));
-      if (!after.empty() && after.front() != '#') {
-        scalar_fail(first_line + li, "only a comment may follow a closing quote");
-      }
+      check_after_quote(cur.substr(i), first_line + li);
       used = li + 1;
       return out;
     }
     // The line ends inside the quotes: trailing blanks go, the break folds.
     while (out.size() > kept && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
     std::size_t empty_lines = 0;
-    std::optional<std::string_view> next;
-    for (++li; (next = line(li)) && trim(*next).empty(); ++li) ++empty_lines;
+    const std::optional<std::string_view> next = next_quoted_line(line, li, empty_lines);
     if (!next) {
       scalar_fail(first_line,
                   "a quoted value is never closed; add the closing " + std::string(1, q));
@@ -327,22 +348,40 @@ std::string render_block(const block_header& h, const std::vector<std::string_vi
   return out;
 }
 
+namespace {
+
+// Character `c` inside the quotes `quote`: the closing quote clears `quote`. Returns how many
+// characters after it it takes along (the escaped one after a backslash in double quotes).
+std::size_t quoted_char(char c, char& quote) {
+  if (quote == '"' && c == '\\') return 1;
+  if (c == quote) quote = 0;
+  return 0;
+}
+
+// How character `c` outside quotes changes the bracket depth; an opening quote sets `quote`.
+int bracket_step(char c, char& quote) {
+  if (c == '"' || c == '\'') {
+    quote = c;
+    return 0;
+  }
+  if (c == '[' || c == '{') return 1;
+  if (c == ']' || c == '}') return -1;
+  return 0;
+}
+
+}  // namespace
+
 bool flow_balanced(std::string_view s) {
   int depth = 0;
   char quote = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (quote == '"' && c == '\\') {
-      ++i;
-    } else if (quote != 0) {
-      if (c == quote) quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ']' || c == '}') {
-      if (--depth <= 0) return true;
+    if (quote != 0) {
+      i += quoted_char(s[i], quote);
+      continue;
     }
+    const int step = bracket_step(s[i], quote);
+    depth += step;
+    if (step < 0 && depth <= 0) return true;
   }
   return false;
 }
@@ -440,19 +479,21 @@ class flow_reader {
     return out;
   }
 
+  // True at a character that ends a plain scalar: a flow indicator, or ':' before a blank, a
+  // ',', a closing bracket or the end.
+  bool plain_ends() const {
+    constexpr auto npos = std::string_view::npos;
+    const char c = s_[i_];
+    if (std::string_view(",[]{}").find(c) != npos) return true;
+    return c == ':' && (i_ + 1 == s_.size() || std::string_view(" ,]}").find(s_[i_ + 1]) != npos);
+  }
+
   std::string plain() {
     const std::size_t start = i_;
-    while (i_ < s_.size()) {
-      const char c = s_[i_];
-      if (c == ',' || c == '[' || c == ']' || c == '{' || c == '}') break;
-      if (c == ':' && (i_ + 1 == s_.size() ||
-                       std::string_view(" ,]}").find(s_[i_ + 1]) != std::string_view::npos)) {
-        break;
-      }
-      if (c == '#' && i_ > start && s_[i_ - 1] == ' ') {
+    for (; i_ < s_.size() && !plain_ends(); ++i_) {
+      if (s_[i_] == '#' && i_ > start && s_[i_ - 1] == ' ') {
         fail("comments inside [ ] or { } are not supported");
       }
-      ++i_;
     }
     return std::string(trim(s_.substr(start, i_ - start)));
   }
