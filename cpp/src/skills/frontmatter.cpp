@@ -265,10 +265,8 @@ std::string_view rtrim(std::string_view s) {
 
 bool fence(std::string_view raw, std::string_view mark) { return rtrim(raw) == mark; }
 
-}  // namespace
-
-json parse_frontmatter(std::string_view text) {
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte order mark
+// The lines of `text` split at '\n' (after a final '\n' an empty one).
+std::vector<std::string_view> physical_lines(std::string_view text) {
   std::vector<std::string_view> physical;
   for (std::size_t start = 0; start <= text.size();) {
     std::size_t end = text.find('\n', start);
@@ -276,6 +274,14 @@ json parse_frontmatter(std::string_view text) {
     physical.push_back(text.substr(start, end - start));
     start = end + 1;
   }
+  return physical;
+}
+
+}  // namespace
+
+json parse_frontmatter(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte order mark
+  const std::vector<std::string_view> physical = physical_lines(text);
   if (physical.empty() || !fence(physical.front(), "---")) {
     fail(1, "SKILL.md must begin with a '---' line opening its YAML frontmatter");
   }
