@@ -169,11 +169,25 @@ class walker {
     struct stat st {};
     if (::fstat(fd, &st) != 0) io_failure(shown(path), "stat");
     if (!S_ISREG(st.st_mode)) refuse(shown(path), "is not a regular file");
+    const auto size = static_cast<std::size_t>(st.st_size);
+    if (size > o_.max_file_bytes) too_big(path, size);
+    std::string bytes = read_bounded(fd, path, size);
+    total_ += bytes.size();
+    if (total_ > o_.max_total_bytes) {
+      refuse(shown(path), "brings the skills to " + std::to_string(total_) +
+                              " bytes, over max_total_bytes (" +
+                              std::to_string(o_.max_total_bytes) +
+                              "); serve fewer or smaller files, or raise the limit");
+    }
+    out_.files.emplace(path, std::move(bytes));
+  }
+
+  // The bytes of `fd`, `size` of them by fstat; refused past max_file_bytes even when the file
+  // grows while being read.
+  std::string read_bounded(int fd, const std::string& path, std::size_t size) const {
     const auto limit = o_.max_file_bytes;
-    if (static_cast<std::size_t>(st.st_size) > limit)
-      too_big(path, static_cast<std::size_t>(st.st_size));
     std::string bytes;
-    bytes.resize(static_cast<std::size_t>(st.st_size) + 1);
+    bytes.resize(size + 1);
     std::size_t got = 0;
     for (;;) {
       if (got == bytes.size()) {
@@ -189,14 +203,7 @@ class walker {
     }
     if (got > limit) too_big(path, got);
     bytes.resize(got);
-    total_ += got;
-    if (total_ > o_.max_total_bytes) {
-      refuse(shown(path), "brings the skills to " + std::to_string(total_) +
-                              " bytes, over max_total_bytes (" +
-                              std::to_string(o_.max_total_bytes) +
-                              "); serve fewer or smaller files, or raise the limit");
-    }
-    out_.files.emplace(path, std::move(bytes));
+    return bytes;
   }
 
   [[noreturn]] void too_big(const std::string& path, std::size_t size) const {
