@@ -38,6 +38,24 @@ void check_options(const skills_options& o) {
   check_cache_hint(cache_hint{o.ttl_ms, o.cache_scope}, "skills");
 }
 
+// resources/read of the skill file `uri` from `t` (the tree served now; null before add()).
+std::vector<resource_contents> skill_file_contents(
+    const std::shared_ptr<const skills::skill_tree>& t, const std::string& uri) {
+  if (!t) throw resource_not_found(uri);
+  const auto it = t->files.find(uri);
+  if (it == t->files.end()) throw resource_not_found(uri);
+  const skills::skill_file& f = *it->second;
+  resource_contents c;
+  c.uri = f.uri;
+  c.mime_type = f.mime_type;
+  if (f.text) {
+    c.text = f.bytes;
+  } else {
+    c.blob_base64 = base64_standard(f.bytes);
+  }
+  return std::vector<resource_contents>{std::move(c)};
+}
+
 }  // namespace
 
 std::shared_ptr<const skills::skill_tree> skills_service::tree() const {
@@ -153,20 +171,7 @@ void skills_service::register_files(const skills::skill_tree& tree, const skills
                                     skills_changes& changes) {
   catalog& reg = core_.registry();
   const auto reader = [this](const std::string& uri, request_context&) {
-    const auto t = this->tree();
-    if (!t) throw resource_not_found(uri);
-    const auto it = t->files.find(uri);
-    if (it == t->files.end()) throw resource_not_found(uri);
-    const skills::skill_file& f = *it->second;
-    resource_contents c;
-    c.uri = f.uri;
-    c.mime_type = f.mime_type;
-    if (f.text) {
-      c.text = f.bytes;
-    } else {
-      c.blob_base64 = base64_standard(f.bytes);
-    }
-    return std::vector<resource_contents>{std::move(c)};
+    return skill_file_contents(this->tree(), uri);
   };
   if (old != nullptr) {
     for (const auto& [uri, f] : old->files) {
