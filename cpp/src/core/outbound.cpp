@@ -40,6 +40,16 @@ std::string cancelled_frame(const json& id, std::string_view reason) {
   throw client_request_error(method, code, std::move(message), std::move(data));
 }
 
+// The result object of the client's response `body` to `method`; throws its error instead.
+json answered_result(const std::string& method, const json& body) {
+  if (auto it = body.find("error"); it != body.end()) throw_client_error(method, *it);
+  auto it = body.find("result");
+  if (it == body.end() || !it->is_object()) {
+    throw client_answer_invalid(method, "the result is not a JSON object");
+  }
+  return *it;
+}
+
 }  // namespace
 
 json outbound_requests::wire_id(std::int64_t n) const {
@@ -100,13 +110,7 @@ json outbound_requests::ask(const client_request& request, const outbound_writer
   const bool settled = w->cv.wait_until(lock, deadline, [&] { return w->answered || w->woken; });
   if (w->answered) {
     lock.unlock();
-    const json& body = w->body;
-    if (auto it = body.find("error"); it != body.end()) throw_client_error(request.method, *it);
-    auto it = body.find("result");
-    if (it == body.end() || !it->is_object()) {
-      throw client_answer_invalid(request.method, "the result is not a JSON object");
-    }
-    return *it;
+    return answered_result(request.method, w->body);
   }
   lock.unlock();
   // Not answered: the entry may still be pending; a response racing in now is dropped as unknown.
