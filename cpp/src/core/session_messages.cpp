@@ -10,6 +10,28 @@
 
 namespace mcpcxx::detail {
 
+namespace {
+
+// Answers a batch refused as a whole, with one error without an id, and returns true: batching
+// needs a revision that has it (P4) and at most max_batch_members members (P28).
+bool refused_whole_batch(session_state& s, const jsonrpc::message& msg,
+                         const std::shared_ptr<frame_sink>& target) {
+  server_core& core = s.core();
+  const std::size_t limit = core.options().max_batch_members;
+  const bool allowed = ::mcpcxx::wire::has(s.legacy_version(), ::mcpcxx::wire::feature::batching);
+  if (allowed && msg.body.size() <= limit) return false;
+  const situation row =
+      allowed ? situation::P28_batch_too_many_members : situation::P4_batch_not_allowed;
+  const json args = allowed ? json{{"members", msg.body.size()}, {"limit", limit}} : json::object();
+  core.count(outcome_class::protocol_error,
+             allowed ? "batch_too_many_members" : "batch_not_allowed");
+  s.send(target, jsonrpc::serialize_error(std::nullopt, ::mcpcxx::wire::render(row, args)),
+         {frame_kind::response, ::mcpcxx::wire::row_of(row).id});
+  return true;
+}
+
+}  // namespace
+
 void session_state::receive_notification(const jsonrpc::message& msg) {
   core_->count(outcome_class::ok, "notification");
   if (const auto chain = core_->middleware().chain();
@@ -64,24 +86,7 @@ void session_state::receive_response(const jsonrpc::message& msg) {
 
 void session_state::receive_batch(jsonrpc::message msg, const std::shared_ptr<frame_sink>& target,
                                   era_hint hint, const std::shared_ptr<const json>& headers) {
-  if (!::mcpcxx::wire::has(legacy_version(), ::mcpcxx::wire::feature::batching)) {
-    core_->count(outcome_class::protocol_error, "batch_not_allowed");
-    send(target,
-         jsonrpc::serialize_error(std::nullopt,
-                                  ::mcpcxx::wire::render(situation::P4_batch_not_allowed)),
-         {frame_kind::response, ::mcpcxx::wire::row_of(situation::P4_batch_not_allowed).id});
-    return;
-  }
-  if (const std::size_t limit = core_->options().max_batch_members; msg.body.size() > limit) {
-    const auto row = situation::P28_batch_too_many_members;
-    core_->count(outcome_class::protocol_error, "batch_too_many_members");
-    send(target,
-         jsonrpc::serialize_error(
-             std::nullopt,
-             ::mcpcxx::wire::render(row, {{"members", msg.body.size()}, {"limit", limit}})),
-         {frame_kind::response, ::mcpcxx::wire::row_of(row).id});
-    return;
-  }
+  if (refused_whole_batch(*this, msg, target)) return;
   std::vector<jsonrpc::message> parts;
   std::size_t members = 0;  // every member but notifications and responses settles once
   for (auto& element : msg.body) {
