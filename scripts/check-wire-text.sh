@@ -33,16 +33,15 @@ fi
 cd "$root" || exit 2
 
 # Where production code lives; the table itself and tests are allowed to spell texts out, and so
-# is the codec (jsonrpc/codec.cpp): its serializer writes an error object it is handed, never
-# composes one, and its parser's refusals are rendered by the table. A line may opt out with a
-# trailing comment "wire-text: not wire" when its text provably never reaches a client (say why
-# next to it), except a line that builds an error object (constructs or declares an error_object,
-# assigns its code or message, or spells a {"code", "message"} pair): the opt-out is refused
-# there. python/mcpcxx/testing/ plays the MCP client: the error responses it composes answer a
-# server's request (elicitation, sampling, roots) on the client's behalf and travel to the
-# server, never to a client.
+# is the codec's serializer (jsonrpc/serialize.cpp): it writes an error object it is handed, never
+# composes one. A line may opt out with a trailing comment "wire-text: not wire" when its text
+# provably never reaches a client (say why next to it), except a line that builds an error object
+# (constructs or declares an error_object, assigns its code or message, or spells a {"code",
+# "message"} pair): the opt-out is refused there. python/mcpcxx/testing/ plays the MCP client: the
+# error responses it composes answer a server's request (elicitation, sampling, roots) on the
+# client's behalf and travel to the server, never to a client.
 scan_dirs=(cpp/src cpp/include python/bindings python/mcpcxx)
-allowed='^(cpp/src/wire/|cpp/include/mcpcxx/error_codes\.hpp|cpp/src/jsonrpc/codec\.cpp|python/mcpcxx/testing/)'
+allowed='^(cpp/src/wire/|cpp/include/mcpcxx/error_codes\.hpp|cpp/src/jsonrpc/serialize\.cpp|python/mcpcxx/testing/)'
 
 mapfile -t files < <(
   for d in "${scan_dirs[@]}"; do

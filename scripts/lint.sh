@@ -38,7 +38,7 @@ echo "clang-tidy: ${#tidy[@]} files (cpp/src, python/bindings, examples, tests, 
 # they share are parsed and matched once per group, a third of the time of a fresh machine); the
 # unity build's check (scripts/check_unity.py) keeps them free of clashing names.
 python3 scripts/run_clang_tidy.py -j "$(nproc)" --group 8 \
-  --like tests/fuzz/fuzz_codec.cpp=cpp/src/jsonrpc/codec.cpp \
+  --like tests/fuzz/fuzz_codec.cpp=cpp/src/jsonrpc/parse.cpp \
   --like tests/fuzz/fuzz_json_schema.cpp=cpp/src/schema/api.cpp \
   --like tests/fuzz/fuzz_http_request.cpp=cpp/src/transport/http/request_parser.cpp \
   --command "bench/http_load/load.cpp=c++ -std=c++20 -O2 -pthread" \
