@@ -1,6 +1,7 @@
 // The exchange: claim-once settling, era decoration, the reply frame, the log line, the metrics;
-// and the request_context it hands the handler (mcpcxx/context.hpp). Its deadline and its trace
-// span: exchange_timing.cpp.
+// and what a handler uses of it: the request_context (mcpcxx/context.hpp) and the text result
+// builder (tool_result::text; the other builders are in engine/server.cpp). Its deadline and its
+// trace span: exchange_timing.cpp.
 #include "core/exchange.hpp"
 
 #include <array>
@@ -598,6 +599,18 @@ const json* request_context::client_extension(std::string_view id) const {
   if (ext == client_capabilities_.end() || !ext->is_object()) return nullptr;
   auto it = ext->find(id);
   return it == ext->end() ? nullptr : &*it;
+}
+
+// Member by member: nested initializer lists would copy every value once more (a third of an
+// echo tool's handler).
+tool_result tool_result::text(std::string text) {
+  json block(json::value_t::object);
+  auto& fields = block.get_ref<json::object_t&>();
+  fields.emplace("text", std::move(text));
+  fields.emplace("type", "text");
+  tool_result r;
+  r.content.get_ref<json::array_t&>().push_back(std::move(block));
+  return r;
 }
 
 }  // namespace mcpcxx

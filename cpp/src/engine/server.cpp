@@ -161,6 +161,25 @@ std::vector<std::string> server::required_scopes(std::string_view method,
   return t ? t->spec.scopes : std::vector<std::string>{};
 }
 
+// tool_result::text, which nearly every call runs, is beside the exchange (core/exchange.cpp).
+tool_result tool_result::failed(tool_error error) {
+  tool_result r;
+  r.error = std::make_shared<const tool_error>(std::move(error));
+  return r;
+}
+
+tool_result tool_result::failed(unexpected_error error) {
+  tool_result r;
+  r.unexpected = std::make_shared<const unexpected_error>(std::move(error));
+  return r;
+}
+
+tool_result tool_result::structured(json value) {
+  tool_result r = text(value.dump());
+  r.structured_content = std::move(value);
+  return r;
+}
+
 prior_resolution prior_resolution::still_unknown() { return {}; }
 
 prior_resolution prior_resolution::applied(tool_result r) {

@@ -4,7 +4,6 @@
 #include <cxxabi.h>
 
 #include "mcpcxx/json_schema.hpp"
-#include "mcpcxx/primitives.hpp"
 
 #include "core/classify.hpp"
 #include "core/exchange.hpp"
@@ -263,39 +262,3 @@ method_outcome handle_tools_call(server_core& e, const exchange_ptr& ex, tools_c
 }
 
 }  // namespace mcpcxx::detail
-
-// ---- the tool result builders (mcpcxx/primitives.hpp), next to the call that renders them ----
-
-namespace mcpcxx {
-
-tool_result tool_result::text(std::string text) {
-  // Member by member: the nested initializer lists copied every value once more (a third of
-  // an echo tool's handler).
-  json block(json::value_t::object);
-  auto& fields = block.get_ref<json::object_t&>();
-  fields.emplace("text", std::move(text));
-  fields.emplace("type", "text");
-  tool_result r;
-  r.content.get_ref<json::array_t&>().push_back(std::move(block));
-  return r;
-}
-
-tool_result tool_result::failed(tool_error error) {
-  tool_result r;
-  r.error = std::make_shared<const tool_error>(std::move(error));
-  return r;
-}
-
-tool_result tool_result::failed(unexpected_error error) {
-  tool_result r;
-  r.unexpected = std::make_shared<const unexpected_error>(std::move(error));
-  return r;
-}
-
-tool_result tool_result::structured(json value) {
-  tool_result r = text(value.dump());
-  r.structured_content = std::move(value);
-  return r;
-}
-
-}  // namespace mcpcxx
