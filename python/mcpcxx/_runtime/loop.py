@@ -7,6 +7,7 @@ code is on the loop thread's stack, once per episode, and again when the loop ru
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import sys
 import threading
@@ -24,8 +25,28 @@ if TYPE_CHECKING:
 BLOCKED_AFTER = 0.3
 """Seconds the loop may go without running before the watchdog reports the blocking handler."""
 
+EXIT_JOIN_SECONDS = 2.0
+"""How long the interpreter's exit waits for the loop to finish the callback it is running."""
+
 Report = Callable[[str, dict[str, Any]], None]
 """report(event, fields): writes one line to the server log (warning for a block, info after)."""
+
+
+def _stop_before_finalizing(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    """Stop the loop and wait for its thread at interpreter exit, before it finalizes.
+
+    A daemon thread that takes the GIL back during finalization is ended with pthread_exit, and
+    ending it inside the C++ completion of an async tool (which gives the GIL up while it answers)
+    aborts the process. atexit handlers run after every non-daemon thread has ended (a server
+    serving on one is done) and before finalization, so the callback in progress returns first.
+    """
+
+    def stop() -> None:
+        with contextlib.suppress(RuntimeError):  # already closed
+            loop.call_soon_threadsafe(loop.stop)
+        thread.join(EXIT_JOIN_SECONDS)
+
+    atexit.register(stop)
 
 
 class LoopThread:
@@ -61,6 +82,7 @@ class LoopThread:
                 thread.start()
                 self._loop, self._thread = loop, thread
                 self._watchdog = _Watchdog(self, loop, thread)
+                _stop_before_finalizing(loop, thread)
             return self._loop
 
     def start(
