@@ -48,6 +48,8 @@ struct change_event {
   change_kind kind = change_kind::list_changed;
   std::string subject;
   json payload;  ///< null unless the kind says otherwise
+  /// Set by a bus bridge on an event another replica published (never sent across processes).
+  bool from_other_replica = false;
 };
 
 /// Publish/subscribe of change events (see the file comment for the contract).

@@ -122,12 +122,12 @@ void response_caches::use_shared(std::shared_ptr<response_cache_store> shared) {
   shared_ = std::move(shared);
 }
 
-void response_caches::drop(const std::string& tag) {
+void response_caches::drop(const std::string& tag, bool shared_too) {
   std::vector<std::shared_ptr<response_cache_store>> stores;
   {
     std::lock_guard g(mutex_);
     for (const auto& [name, s] : memory_) stores.push_back(s);
-    if (shared_) stores.push_back(shared_);
+    if (shared_ && shared_too) stores.push_back(shared_);
   }
   for (const auto& s : stores) {
     try {
@@ -141,11 +141,17 @@ void response_caches::drop(const std::string& tag) {
 
 // Subscribed on first use, so a server without a response cache gets no extra subscriber. Called
 // under mutex_: the memory bus never calls handlers from subscribe().
+// The shared store's entries are dropped once, by the replica where the change happened, before
+// its publishing call returns: had every replica dropped them again on the event's arrival, a late
+// arrival would drop an entry another replica stored after the change, and the next read would run
+// the handler once more.
 void response_caches::subscribe_once() {
+  subscriptions_.push_back(bus_.subscribe(change_kind::list_changed, [this](const change_event& e) {
+    drop("list:" + e.subject, !e.from_other_replica);
+  }));
   subscriptions_.push_back(bus_.subscribe(
-      change_kind::list_changed, [this](const change_event& e) { drop("list:" + e.subject); }));
-  subscriptions_.push_back(bus_.subscribe(
-      change_kind::resource_updated, [this](const change_event& e) { drop("res:" + e.subject); }));
+      change_kind::resource_updated,
+      [this](const change_event& e) { drop("res:" + e.subject, !e.from_other_replica); }));
 }
 
 }  // namespace mcpcxx::detail

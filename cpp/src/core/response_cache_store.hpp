@@ -70,8 +70,9 @@ class response_caches {
                                                   const memory_cache_bounds& bounds);
   /// Moves every cache to `shared` (the engine, when it attaches a shared store).
   void use_shared(std::shared_ptr<response_cache_store> shared);
-  /// Drops the entries tagged `tag` from every store (what a change event does).
-  void drop(const std::string& tag);
+  /// Drops the entries tagged `tag` from every store (what a change event does); with
+  /// `shared_too` false the shared store is left alone (an event another replica published).
+  void drop(const std::string& tag, bool shared_too = true);
 
  private:
   void subscribe_once();

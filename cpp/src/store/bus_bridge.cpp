@@ -132,6 +132,7 @@ class redis_bus_bridge final : public bus_bridge {
       return;
     }
     if (!d || d->origin == origin_) return;  // another version's kind, or our own echo
+    d->event.from_other_replica = true;
     const change_event* outer = t_arriving;
     t_arriving = &d->event;
     local_.publish(d->event);
