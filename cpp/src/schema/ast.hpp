@@ -27,6 +27,19 @@ enum type_bit : std::uint8_t {
 inline constexpr std::uint8_t t_number = t_int | t_frac;
 inline constexpr std::uint8_t t_any = 127;
 
+/// The type bits a JSON Schema type name stands for ("number" is t_int | t_frac); 0 for an
+/// unknown name.
+inline std::uint8_t type_mask(std::string_view name) noexcept {
+  if (name == "null") return t_null;
+  if (name == "boolean") return t_bool;
+  if (name == "integer") return t_int;
+  if (name == "number") return t_number;
+  if (name == "string") return t_str;
+  if (name == "array") return t_arr;
+  if (name == "object") return t_obj;
+  return 0;
+}
+
 /// The type bit of `v`. Inline: every type check of the evaluator and of the flat-object path
 /// (flat_object.hpp) asks it.
 inline std::uint8_t type_bits(const json& v) noexcept {

@@ -16,12 +16,6 @@ constexpr std::string_view k2020 = "https://json-schema.org/draft/2020-12/schema
 constexpr std::string_view k2019 = "https://json-schema.org/draft/2019-09/schema";
 constexpr std::string_view k7 = "http://json-schema.org/draft-07/schema";
 
-std::string normalize_dialect_uri(std::string uri) {
-  if (!uri.empty() && uri.back() == '#') uri.pop_back();
-  if (uri.rfind("https://json-schema.org/draft-07/", 0) == 0) uri.erase(4, 1);
-  return uri;
-}
-
 std::string anchor_key(const std::string& base, std::string_view name) {
   return strip_fragment(base) + "#" + std::string(name);
 }
@@ -75,6 +69,12 @@ std::string apply_vocabulary(dialect& d, const json& vocab, bool assert_formats)
 }
 
 }  // namespace
+
+std::string normalize_dialect_uri(std::string uri) {
+  if (!uri.empty() && uri.back() == '#') uri.pop_back();
+  if (uri.rfind("https://json-schema.org/draft-07/", 0) == 0) uri.erase(4, 1);
+  return uri;
+}
 
 compiler::compiler(const compile_options& opts) : opts_(opts) {}
 

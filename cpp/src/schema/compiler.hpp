@@ -111,6 +111,10 @@ class compiler {
   std::map<std::string, const dialect*> dialect_cache_;
 };
 
+/// A dialect URI as the compiler compares it: without a trailing "#", draft-07 over https read as
+/// http.
+std::string normalize_dialect_uri(std::string uri);
+
 /// Throws schema_error if `v` nests deeper than `limit` (checked without recursion).
 void check_value_depth(const json& v, std::size_t limit, const build_ctx& b, std::string_view kw);
 

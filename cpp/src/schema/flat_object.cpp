@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "schema/ast.hpp"
+#include "schema/compiler.hpp"
 
 namespace mcpcxx::schema::detail {
 namespace {
@@ -46,8 +47,7 @@ struct flat_plan {
 };
 
 bool flat_known_dialect(std::string uri) {
-  if (!uri.empty() && uri.back() == '#') uri.pop_back();
-  if (uri.rfind("https://json-schema.org/draft-07/", 0) == 0) uri.erase(4, 1);
+  uri = normalize_dialect_uri(std::move(uri));
   return std::find(kFlatDialects.begin(), kFlatDialects.end(), uri) != kFlatDialects.end();
 }
 
@@ -55,24 +55,13 @@ bool flat_is_annotation(std::string_view key) {
   return std::find(kFlatAnnotations.begin(), kFlatAnnotations.end(), key) != kFlatAnnotations.end();
 }
 
-std::uint8_t flat_name_bits(std::string_view t) {
-  if (t == "null") return t_null;
-  if (t == "boolean") return t_bool;
-  if (t == "integer") return t_int;
-  if (t == "number") return t_number;
-  if (t == "string") return t_str;
-  if (t == "array") return t_arr;
-  if (t == "object") return t_obj;
-  return 0;
-}
-
 // The mask of a "type" value, or 0 when it is not a well-formed one.
 std::uint8_t flat_type_value(const json& v) {
-  if (v.is_string()) return flat_name_bits(v.get_ref<const std::string&>());
+  if (v.is_string()) return type_mask(v.get_ref<const std::string&>());
   if (!v.is_array() || v.empty()) return 0;
   std::uint8_t mask = 0;
   for (const auto& e : v) {
-    const std::uint8_t m = e.is_string() ? flat_name_bits(e.get_ref<const std::string&>()) : 0;
+    const std::uint8_t m = e.is_string() ? type_mask(e.get_ref<const std::string&>()) : 0;
     if (m == 0) return 0;
     mask |= m;
   }

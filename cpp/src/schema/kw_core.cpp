@@ -68,17 +68,6 @@ class type_kw final : public keyword {
   std::string expected_;
 };
 
-std::uint8_t type_mask(std::string_view t) {
-  if (t == "null") return t_null;
-  if (t == "boolean") return t_bool;
-  if (t == "integer") return t_int;
-  if (t == "number") return t_number;
-  if (t == "string") return t_str;
-  if (t == "array") return t_arr;
-  if (t == "object") return t_obj;
-  return 0;
-}
-
 void add_type(build_ctx& b, const json& v) {
   std::vector<std::string> names;
   if (v.is_string()) {
